@@ -1,0 +1,109 @@
+import Foundation
+
+/// One product the store sells, as `Product` / `SKProduct` describe it.
+public struct Product: Sendable, Equatable {
+    /// `Product.id` / `SKProduct.productIdentifier`.
+    public var id: String
+    public var type: ProductType
+    /// The name the developer gave it in Xcode; never shown to a buyer.
+    public var referenceName: String
+    /// The price in the catalog's storefront currency, parsed exactly from `displayPrice`.
+    public var price: Decimal
+    public var familyShareable: Bool
+    public var localizations: [ProductLocalization]
+    /// Present for auto-renewable subscriptions.
+    public var subscription: SubscriptionInfo?
+
+    public init(
+        id: String, type: ProductType, referenceName: String, price: Decimal,
+        familyShareable: Bool = false, localizations: [ProductLocalization] = [],
+        subscription: SubscriptionInfo? = nil
+    ) {
+        self.id = id
+        self.type = type
+        self.referenceName = referenceName
+        self.price = price
+        self.familyShareable = familyShareable
+        self.localizations = localizations
+        self.subscription = subscription
+    }
+
+    /// The localization for `localeIdentifier`: an exact match, then the same language, then
+    /// `fallback` (the catalog's default), then the first one.
+    public func localization(for localeIdentifier: String, fallback: String? = nil) -> ProductLocalization? {
+        func key(_ identifier: String) -> String {
+            identifier.replacingOccurrences(of: "-", with: "_").lowercased()
+        }
+        func language(_ identifier: String) -> Substring {
+            key(identifier).split(separator: "_").first ?? ""
+        }
+        let wanted = key(localeIdentifier)
+        if let exact = localizations.first(where: { key($0.locale) == wanted }) { return exact }
+        let wantedLanguage = language(localeIdentifier)
+        if let sameLanguage = localizations.first(where: { language($0.locale) == wantedLanguage }) {
+            return sameLanguage
+        }
+        if let fallback, let match = localizations.first(where: { key($0.locale) == key(fallback) }) {
+            return match
+        }
+        return localizations.first
+    }
+}
+
+/// A product's texts in one locale.
+public struct ProductLocalization: Sendable, Equatable {
+    public var locale: String
+    public var displayName: String
+    public var description: String
+
+    public init(locale: String, displayName: String, description: String) {
+        self.locale = locale
+        self.displayName = displayName
+        self.description = description
+    }
+}
+
+/// What `Product.SubscriptionInfo` tells about an auto-renewable subscription.
+public struct SubscriptionInfo: Sendable, Equatable {
+    /// `subscriptionGroupID`.
+    public var groupID: String
+    public var groupName: String
+    /// The level within the group: 1 is the highest service level, as in App Store Connect.
+    public var groupLevel: Int
+    public var period: SubscriptionPeriod
+    public var introductoryOffer: SubscriptionOffer?
+
+    public init(
+        groupID: String, groupName: String, groupLevel: Int, period: SubscriptionPeriod,
+        introductoryOffer: SubscriptionOffer? = nil
+    ) {
+        self.groupID = groupID
+        self.groupName = groupName
+        self.groupLevel = groupLevel
+        self.period = period
+        self.introductoryOffer = introductoryOffer
+    }
+}
+
+/// `Product.SubscriptionOffer`: an introductory offer, for now.
+public struct SubscriptionOffer: Sendable, Equatable {
+    /// `Product.SubscriptionOffer.PaymentMode` raw values.
+    public enum PaymentMode: String, Codable, Sendable, CaseIterable {
+        case freeTrial = "free"
+        case payAsYouGo
+        case payUpFront
+    }
+
+    public var paymentMode: PaymentMode
+    public var period: SubscriptionPeriod
+    public var periodCount: Int
+    /// The offer's price; zero for a free trial.
+    public var price: Decimal
+
+    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int, price: Decimal) {
+        self.paymentMode = paymentMode
+        self.period = period
+        self.periodCount = periodCount
+        self.price = price
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The store's side of a catalog: every product a `.storekit` file defines, checked and
+/// typed, with the storefront and price locale its `settings` name.
+public struct StoreConfiguration: Sendable {
+    /// The file it was read from, as given.
+    public var path: String
+    /// Products in the order the file lists them: `products`, `nonRenewingSubscriptions`, then
+    /// each subscription group's subscriptions.
+    public var products: [Product]
+    /// `_storefront`, or the United States when the file names none (as Xcode defaults).
+    public var storefront: Storefront
+    /// `_locale`, or the storefront's own locale.
+    public var localeIdentifier: String
+    /// The `SKTestSession` defaults stored with the file.
+    public var settings: StoreSettings
+
+    /// Reads and checks a `.storekit` file.
+    /// - Throws: `CatalogError` naming the file and the product or key at fault.
+    public static func load(path: String) throws -> StoreConfiguration {
+        let data = try CatalogFile.read(path)
+        let file: StoreKitConfigurationFile
+        do {
+            file = try JSONDecoder().decode(StoreKitConfigurationFile.self, from: data)
+        } catch let error as DecodingError {
+            throw CatalogError.malformed(path: path, detail: error.readableDescription)
+        } catch {
+            throw CatalogError.malformed(path: path, detail: "not a StoreKit configuration file")
+        }
+        return try StoreConfiguration(file: file, path: path)
+    }
+
+    init(file: StoreKitConfigurationFile, path: String) throws {
+        self.path = path
+        let settings = file.settings
+        if let code = settings?.storefront {
+            guard let storefront = Storefront.named(code) else {
+                throw CatalogError.unknownStorefront(path: path, value: code)
+            }
+            self.storefront = storefront
+        } else {
+            self.storefront = .unitedStates
+        }
+        if let locale = settings?.locale {
+            guard let canonical = LocaleName.canonical(locale) else {
+                throw CatalogError.unknownLocale(path: path, value: locale)
+            }
+            self.localeIdentifier = canonical
+        } else {
+            self.localeIdentifier = storefront.localeIdentifier
+        }
+        self.settings = StoreSettings(
+            askToBuyEnabled: settings?.askToBuyEnabled ?? false,
+            failTransactionsEnabled: settings?.failTransactionsEnabled ?? false,
+            timeRate: settings?.timeRate ?? 0,
+            billingGracePeriodEnabled: settings?.billingGracePeriodEnabled ?? false,
+            renewalBillingIssuesEnabled: settings?.renewalBillingIssuesEnabled ?? false)
+
+        var products: [Product] = []
+        for entry in (file.products ?? []) + (file.nonRenewingSubscriptions ?? []) {
+            products.append(try Self.product(from: entry, group: nil, path: path))
+        }
+        for group in file.subscriptionGroups ?? [] {
+            for entry in group.subscriptions ?? [] {
+                products.append(try Self.product(from: entry, group: group, path: path))
+            }
+        }
+        self.products = products
+    }
+
+    private static func product(
+        from entry: StoreKitConfigurationFile.ProductEntry,
+        group: StoreKitConfigurationFile.SubscriptionGroup?,
+        path: String
+    ) throws -> Product {
+        guard let type = ProductType(storeKitConfigurationName: entry.type) else {
+            throw CatalogError.unknownProductType(path: path, productID: entry.productID, value: entry.type)
+        }
+        let price = try Self.price(entry.displayPrice, productID: entry.productID, path: path)
+        var subscription: SubscriptionInfo?
+        if type == .autoRenewable {
+            let periodText = entry.recurringSubscriptionPeriod ?? ""
+            guard let period = SubscriptionPeriod(iso8601: periodText) else {
+                throw CatalogError.invalidPeriod(path: path, productID: entry.productID, value: periodText)
+            }
+            subscription = SubscriptionInfo(
+                groupID: entry.subscriptionGroupID ?? group?.id ?? "",
+                groupName: group?.name ?? "",
+                groupLevel: entry.groupNumber ?? 1,
+                period: period,
+                introductoryOffer: try entry.introductoryOffer.map {
+                    try Self.offer($0, productID: entry.productID, path: path)
+                })
+        }
+        return Product(
+            id: entry.productID,
+            type: type,
+            referenceName: entry.referenceName ?? entry.productID,
+            price: price,
+            familyShareable: entry.familyShareable ?? false,
+            localizations: (entry.localizations ?? []).map {
+                ProductLocalization(
+                    locale: $0.locale, displayName: $0.displayName ?? "", description: $0.description ?? "")
+            },
+            subscription: subscription)
+    }
+
+    private static func offer(
+        _ offer: StoreKitConfigurationFile.Offer, productID: String, path: String
+    ) throws -> SubscriptionOffer {
+        guard let period = SubscriptionPeriod(iso8601: offer.subscriptionPeriod) else {
+            throw CatalogError.invalidPeriod(path: path, productID: productID, value: offer.subscriptionPeriod)
+        }
+        guard let mode = SubscriptionOffer.PaymentMode(rawValue: offer.paymentMode) else {
+            throw CatalogError.malformed(
+                path: path, detail: "\(productID): unknown introductory offer paymentMode \"\(offer.paymentMode)\"")
+        }
+        let price = try offer.displayPrice.map { try Self.price($0, productID: productID, path: path) } ?? 0
+        return SubscriptionOffer(
+            paymentMode: mode, period: period, periodCount: offer.numberOfPeriods ?? 1,
+            price: mode == .freeTrial ? 0 : price)
+    }
+
+    private static func price(_ text: String, productID: String, path: String) throws -> Decimal {
+        guard let price = Decimal(plainDecimal: text) else {
+            throw CatalogError.invalidPrice(path: path, productID: productID, value: text)
+        }
+        return price
+    }
+}
+
+/// The `SKTestSession` defaults a `.storekit` file's `settings` block holds.
+public struct StoreSettings: Sendable, Equatable {
+    public var askToBuyEnabled: Bool
+    public var failTransactionsEnabled: Bool
+    /// `SKTestSession.TimeRate` raw value; 0 is real time.
+    public var timeRate: Int
+    public var billingGracePeriodEnabled: Bool
+    public var renewalBillingIssuesEnabled: Bool
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A subscription or offer period as a `.storekit` file writes it (`P1W`, `P1M`, `P3D`, `P1Y`),
+/// the ISO 8601 subset that `Product.SubscriptionPeriod` models.
+public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
+    public enum Unit: String, Sendable, CaseIterable {
+        case day = "D", week = "W", month = "M", year = "Y"
+    }
+
+    public var value: Int
+    public var unit: Unit
+
+    public init(value: Int, unit: Unit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// Parses `P<n><D|W|M|Y>`; nil for anything else.
+    public init?(iso8601 text: String) {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 3, scalars.first == "P",
+            let unit = Unit(rawValue: String(scalars[scalars.count - 1])),
+            let value = Int(String(String.UnicodeScalarView(scalars[1..<(scalars.count - 1)]))),
+            value > 0, scalars[1] != "+"
+        else { return nil }
+        self.init(value: value, unit: unit)
+    }
+
+    /// `P1M`.
+    public var iso8601: String { "P\(value)\(unit.rawValue)" }
+    public var description: String { iso8601 }
+
+    /// "1 month", "3 months", "1 week".
+    public var localizedDescription: String {
+        let noun: String
+        switch unit {
+        case .day: noun = "day"
+        case .week: noun = "week"
+        case .month: noun = "month"
+        case .year: noun = "year"
+        }
+        return "\(value) \(noun)\(value == 1 ? "" : "s")"
+    }
+
+    /// The date one period after `date`, on the Gregorian calendar in UTC, as App Store renewals
+    /// fall on the same day of the month (clamped to the month's end).
+    public func advance(_ date: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var components = DateComponents()
+        switch unit {
+        case .day: components.day = value
+        case .week: components.day = 7 * value
+        case .month: components.month = value
+        case .year: components.year = value
+        }
+        return calendar.date(byAdding: components, to: date) ?? date
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Everything the library needs to know about the world it runs in.
+///
+/// The executable builds the live value once (`iapsim`'s `Context+Live.swift`); tests build
+/// their own with a temporary directory, a fixed clock and a pinned locale. The library never
+/// reads the process environment, the real clock or the current directory by itself.
+public struct Context: Sendable {
+    /// The environment variables, as the process received them.
+    public var environment: [String: String]
+    /// The directory relative paths are resolved against.
+    public var currentDirectory: String
+    /// The clock. Purchases, expiries and renewals are dated with it.
+    public var now: @Sendable () -> Date
+    /// Which conventions to follow for the config directory.
+    public var platform: Platform
+    /// Where `make install` put the bundled catalog, if anywhere (the last place looked for one).
+    public var installedCatalogDirectory: String?
+
+    public init(
+        environment: [String: String] = [:],
+        currentDirectory: String,
+        now: @escaping @Sendable () -> Date,
+        platform: Platform = .current,
+        installedCatalogDirectory: String? = nil
+    ) {
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.now = now
+        self.platform = platform
+        self.installedCatalogDirectory = installedCatalogDirectory
+    }
+
+    /// The value of an environment variable, treating an empty value as unset (as shells and
+    /// the XDG convention do).
+    public func variable(_ name: String) -> String? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// `path` made absolute against `currentDirectory`.
+    public func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        if path == "~" || path.hasPrefix("~/"), let home = variable("HOME") {
+            return home + path.dropFirst()
+        }
+        return (currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/") + path
+    }
+}
+
+/// The operating system whose conventions apply.
+public enum Platform: String, Sendable {
+    case linux, macOS
+
+    public static var current: Platform {
+        #if os(macOS)
+            return .macOS
+        #else
+            return .linux
+        #endif
+    }
+}

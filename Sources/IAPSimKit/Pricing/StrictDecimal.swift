@@ -1,0 +1,33 @@
+import Foundation
+
+extension Decimal {
+    /// Parses a plain decimal such as `"0.99"`, `"12"` or `"6.00"`, exactly, and nothing else.
+    ///
+    /// `Decimal(string:)` alone is lenient (`"1,99"` gives 1, `"0.99abc"` gives 0.99), so the
+    /// whole string is validated first: ASCII digits, at most one `.` followed by digits.
+    public init?(plainDecimal text: String) {
+        var digitsBefore = 0
+        var digitsAfter = 0
+        var seenPoint = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if seenPoint { digitsAfter += 1 } else { digitsBefore += 1 }
+            case UInt8(ascii: ".") where !seenPoint:
+                seenPoint = true
+            default:
+                return nil
+            }
+        }
+        guard digitsBefore > 0, !seenPoint || digitsAfter > 0, text.utf8.count <= 30,
+            let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        else { return nil }
+        self = value
+    }
+
+    /// The canonical plain-decimal text (`"0.99"`), independent of any locale.
+    public var plainString: String {
+        var copy = self
+        return NSDecimalString(&copy, Locale(identifier: "en_US_POSIX"))
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Why a purchase could not start. Named after StoreKit's errors where it has one.
+public enum PurchaseError: Error, Equatable, Sendable {
+    /// `SKError.storeProductNotAvailable` (5): the store has no such product.
+    case productNotAvailable(productID: String)
+    /// The store has the product, but the app's identifier list does not ask for it, so an app
+    /// would never have received the `SKProduct` to buy it with.
+    case productNotRequested(productID: String, productIDsPath: String)
+    /// `Product.PurchaseError.invalidQuantity`: more than one of something that is not consumable.
+    case invalidQuantity(productID: String, quantity: Int)
+}
+
+extension PurchaseError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .productNotAvailable(let id):
+            "\(id): no such product in the store (storeProductNotAvailable); see 'iapsim list'"
+        case .productNotRequested(let id, let path):
+            "\(id): the store has it but \(path) does not list it, so the app cannot buy it; add it there"
+        case .invalidQuantity(let id, let quantity):
+            "\(id): a quantity of \(quantity) applies only to consumables (invalidQuantity)"
+        }
+    }
+}

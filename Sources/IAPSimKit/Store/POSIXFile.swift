@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file operations the state store needs, on plain POSIX calls so that each step
+/// (fsync, rename, the folder's fsync) is explicit and each failure keeps its `errno`.
+enum POSIXFile {
+    struct Failure: Error {
+        var path: String
+        var code: Int32
+        var reason: String { String(cString: strerror(code)) }
+
+        /// Whether the failure means "cannot create here" (73) rather than an I/O error (74).
+        var isPermission: Bool { [EACCES, EPERM, EROFS, ENOTDIR, EISDIR].contains(code) }
+
+        /// As the store reports it: 73 for "cannot create here", 74 for everything else.
+        var storeError: StoreError {
+            isPermission ? .cannotCreate(path: path, reason: reason) : .io(path: path, reason: reason)
+        }
+    }
+
+    /// Creates `path` and any missing parents, each new folder mode 0700.
+    static func makeDirectory(_ path: String) throws(Failure) {
+        if FileSystem.isDirectory(path) { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, parent != "/" { try makeDirectory(parent) }
+        if mkdir(path, 0o700) != 0, errno != EEXIST { throw Failure(path: path, code: errno) }
+        if !FileSystem.isDirectory(path) { throw Failure(path: path, code: ENOTDIR) }
+    }
+
+    /// The whole file, or nil if it does not exist.
+    static func readIfPresent(_ path: String) throws(Failure) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw Failure(path: path, code: errno)
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, code: errno)
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+
+    /// Replaces `path` with `data` so that a reader, or a crash at any moment, sees either the
+    /// old file or the new one whole: a temp file in the same folder (mode 0600), fsync,
+    /// rename over the old one, fsync the folder. A symlink at `path` is followed, so the file
+    /// it points to is replaced and the link stays.
+    static func writeAtomically(_ data: Data, to path: String) throws(Failure) {
+        let target = resolvedSymlink(path)
+        let folder = (target as NSString).deletingLastPathComponent
+        var template = Array((folder + "/." + (target as NSString).lastPathComponent + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw Failure(path: folder, code: errno) }
+        let temporary = String(cString: template)
+        var succeeded = false
+        defer { if !succeeded { unlink(temporary) } }
+        do {
+            defer { close(fd) }
+            if fchmod(fd, 0o600) != 0 { throw Failure(path: temporary, code: errno) }
+            try writeAll(data, to: fd, path: target)
+            if fsync(fd) != 0 { throw Failure(path: target, code: errno) }
+        }
+        if rename(temporary, target) != 0 { throw Failure(path: target, code: errno) }
+        succeeded = true
+        syncDirectory(folder)
+    }
+
+    /// Removes `path` if it exists.
+    static func remove(_ path: String) throws(Failure) {
+        if unlink(path) != 0, errno != ENOENT { throw Failure(path: path, code: errno) }
+        syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(Failure) {
+        var failure: Int32 = 0
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure != 0 { throw Failure(path: path, code: failure) }
+    }
+
+    private static func syncDirectory(_ folder: String) {
+        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    private static func resolvedSymlink(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+            let resolved = realpath(path, nil)
+        else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

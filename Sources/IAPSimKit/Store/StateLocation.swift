@@ -1,0 +1,46 @@
+/// Where the state lives and how long to wait for its lock.
+///
+/// Folder precedence: `--state-dir DIR` > `IAPSIM_STATE_DIR` > `$XDG_CONFIG_HOME/iapsim` (only
+/// if absolute, per the XDG Base Directory spec) > `$HOME/.config/iapsim` on Linux, and
+/// `~/Library/Application Support/iapsim` on macOS.
+public struct StateLocation: Sendable, Equatable {
+    public static let fileName = "purchases.json"
+    public static let defaultLockTimeout = 10.0
+
+    public var directory: String
+    public var lockTimeout: Double
+
+    public var statePath: String { directory + "/" + Self.fileName }
+    public var lockPath: String { directory + "/" + Self.fileName + ".lock" }
+
+    public init(directory: String, lockTimeout: Double = StateLocation.defaultLockTimeout) {
+        self.directory = directory
+        self.lockTimeout = lockTimeout
+    }
+
+    /// - Throws: `StoreError.noStateDirectory` when nothing names a folder,
+    ///   `.invalidLockTimeout` for a bad `IAPSIM_LOCK_TIMEOUT`.
+    public static func resolve(stateDirectory: String?, context: Context) throws(StoreError) -> StateLocation {
+        var timeout = defaultLockTimeout
+        if let text = context.variable("IAPSIM_LOCK_TIMEOUT") {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+                throw .invalidLockTimeout(value: text)
+            }
+            timeout = seconds
+        }
+        if let explicit = stateDirectory ?? context.variable("IAPSIM_STATE_DIR") {
+            return StateLocation(directory: context.absolutePath(explicit), lockTimeout: timeout)
+        }
+        switch context.platform {
+        case .linux:
+            if let xdg = context.variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+                return StateLocation(directory: xdg + "/iapsim", lockTimeout: timeout)
+            }
+            guard let home = context.variable("HOME") else { throw .noStateDirectory }
+            return StateLocation(directory: home + "/.config/iapsim", lockTimeout: timeout)
+        case .macOS:
+            guard let home = context.variable("HOME") else { throw .noStateDirectory }
+            return StateLocation(directory: home + "/Library/Application Support/iapsim", lockTimeout: timeout)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Why the state could not be read or written. Every case names the file.
+public enum StoreError: Error, Equatable, Sendable {
+    /// The state file exists but is not a state file this iapsim can read. It is left as it is.
+    case corrupt(path: String, detail: String)
+    /// The state file was written by a newer iapsim. It is left as it is.
+    case newerSchema(path: String, version: Int)
+    /// The state folder or file could not be created (permissions, read-only file system).
+    case cannotCreate(path: String, reason: String)
+    /// Reading or writing failed half-way (disk full, I/O error). The previous state is intact.
+    case io(path: String, reason: String)
+    /// Another iapsim held the lock for longer than the timeout.
+    case busy(path: String, seconds: Double)
+    /// Nowhere to keep state: no `--state-dir`, `IAPSIM_STATE_DIR`, `XDG_CONFIG_HOME` or `HOME`.
+    case noStateDirectory
+    /// `IAPSIM_LOCK_TIMEOUT` is not a number of seconds.
+    case invalidLockTimeout(value: String)
+}
+
+extension StoreError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .corrupt(let path, let detail):
+            "\(path): not a valid iapsim state file (\(detail)); it was left untouched: move it away or fix it"
+        case .newerSchema(let path, let version):
+            "\(path): written by a newer iapsim (schema \(version), this one reads up to "
+                + "\(PurchaseState.currentSchemaVersion)); it was left untouched"
+        case .cannotCreate(let path, let reason):
+            "\(path): cannot create: \(reason)"
+        case .io(let path, let reason):
+            "\(path): \(reason); the previous state is intact"
+        case .busy(let path, let seconds):
+            "\(path): another iapsim held the lock for \(seconds.formatted()) s; try again or raise IAPSIM_LOCK_TIMEOUT"
+        case .noStateDirectory:
+            "no place for the state file: HOME is not set; pass --state-dir DIR or set IAPSIM_STATE_DIR"
+        case .invalidLockTimeout(let value):
+            "IAPSIM_LOCK_TIMEOUT=\(value): expected a number of seconds such as 10 or 0.5"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// One transaction in the account's history, with the fields of StoreKit 2's `Transaction`.
+public struct Transaction: Codable, Sendable, Equatable, Identifiable {
+    /// `Transaction.RevocationReason` raw values.
+    public enum RevocationReason: String, Codable, Sendable, CaseIterable {
+        case developerIssue, other
+    }
+
+    /// `Transaction.Reason`: a first purchase or an automatic renewal.
+    public enum Reason: String, Codable, Sendable {
+        case purchase, renewal
+    }
+
+    /// `Transaction.OfferType` raw values.
+    public enum OfferType: String, Codable, Sendable {
+        case introductory, promotional, code, winBack
+    }
+
+    /// `Transaction.id`: unique, increasing.
+    public var id: UInt64
+    /// `Transaction.originalID`: the first transaction of a subscription's chain; `id` otherwise.
+    public var originalID: UInt64
+    public var productID: String
+    public var productType: ProductType
+    public var purchaseDate: Date
+    public var originalPurchaseDate: Date
+    public var purchasedQuantity: Int
+    /// Auto-renewable subscriptions only: when this period ends.
+    public var expirationDate: Date?
+    public var revocationDate: Date?
+    public var revocationReason: RevocationReason?
+    public var subscriptionGroupID: String?
+    /// True when the buyer moved to a higher level of the same group and this one stopped.
+    public var isUpgraded: Bool
+    public var reason: Reason
+    /// Set when the purchase used an offer, as `Transaction.offer`.
+    public var offerType: OfferType?
+    public var offerPaymentMode: SubscriptionOffer.PaymentMode?
+    /// What was charged: `Transaction.price` as a plain decimal string, in `currency`.
+    public var price: String
+    /// ISO 4217, `Transaction.currency`.
+    public var currency: String
+    /// `Transaction.storefront.countryCode`.
+    public var storefrontCountryCode: String
+
+    public init(
+        id: UInt64, originalID: UInt64, productID: String, productType: ProductType,
+        purchaseDate: Date, originalPurchaseDate: Date, purchasedQuantity: Int = 1,
+        expirationDate: Date? = nil, revocationDate: Date? = nil, revocationReason: RevocationReason? = nil,
+        subscriptionGroupID: String? = nil, isUpgraded: Bool = false, reason: Reason = .purchase,
+        price: String, currency: String, storefrontCountryCode: String
+    ) {
+        self.id = id
+        self.originalID = originalID
+        self.productID = productID
+        self.productType = productType
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.purchasedQuantity = purchasedQuantity
+        self.expirationDate = expirationDate
+        self.revocationDate = revocationDate
+        self.revocationReason = revocationReason
+        self.subscriptionGroupID = subscriptionGroupID
+        self.isUpgraded = isUpgraded
+        self.reason = reason
+        self.offerType = nil
+        self.offerPaymentMode = nil
+        self.price = price
+        self.currency = currency
+        self.storefrontCountryCode = storefrontCountryCode
+    }
+
+    /// Whether this transaction grants access at `date`, as `Transaction.currentEntitlements`
+    /// decides: not revoked, not upgraded away, and for a subscription not yet expired.
+    public func isEntitlement(at date: Date) -> Bool {
+        guard revocationDate == nil, !isUpgraded, productType != .consumable else { return false }
+        if let expirationDate { return expirationDate > date }
+        return true
+    }
+}

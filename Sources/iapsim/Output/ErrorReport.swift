@@ -1,0 +1,37 @@
+import Foundation
+import IAPSimKit
+
+/// Maps every error to its documented exit code and its one-line message for stderr.
+enum ErrorReport {
+    static func describe(_ error: any Error) -> (ExitCode, String) {
+        switch error {
+        case let error as UsageError:
+            return (.usage, error.line)
+        case let error as CatalogError:
+            switch error {
+            case .noCatalog, .fileNotFound, .unreadable: return (.noInput, line(error))
+            default: return (.dataError, line(error))
+            }
+        case let error as StoreError:
+            switch error {
+            case .corrupt, .newerSchema: return (.dataError, line(error))
+            case .cannotCreate, .noStateDirectory: return (.cannotCreate, line(error))
+            case .io: return (.ioError, line(error))
+            case .busy: return (.busy, line(error))
+            case .invalidLockTimeout: return (.usage, line(error))
+            }
+        case let error as PurchaseError:
+            switch error {
+            case .productNotAvailable, .productNotRequested: return (.notAvailable, line(error))
+            case .invalidQuantity: return (.usage, line(error))
+            }
+        default:
+            return (.ioError, "Error: \(error.localizedDescription)")
+        }
+    }
+
+    private static func line(_ error: any LocalizedError) -> String {
+        let text = error.errorDescription ?? "\(error)"
+        return "Error: " + text.replacingOccurrences(of: "\n", with: " ")
+    }
+}

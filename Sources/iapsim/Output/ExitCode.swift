@@ -1,0 +1,38 @@
+/// The exit codes, documented in the README and `iapsim help exit-codes`. The 64–75 range
+/// follows BSD's sysexits.h, as the anchors' command-line tools do.
+enum ExitCode: Int32, CaseIterable {
+    case success = 0
+    /// The purchase failed (a simulated `SKError`). Reserved for the simulation controls.
+    case purchaseFailed = 1
+    /// The buyer said no at the confirmation (`SKError.paymentCancelled`, `.userCancelled`).
+    case cancelled = 2
+    /// The purchase is waiting (Ask to Buy, interrupted). Reserved for the simulation controls.
+    case pending = 3
+    /// Payments are not allowed (`SKPaymentQueue.canMakePayments()` is false). Reserved.
+    case notAllowed = 4
+    /// The store has no such product (`SKError.storeProductNotAvailable`).
+    case notAvailable = 5
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case cannotCreate = 73
+    case ioError = 74
+    case busy = 75
+
+    var meaning: String {
+        switch self {
+        case .success: "success"
+        case .purchaseFailed: "the purchase failed"
+        case .cancelled: "cancelled by the user"
+        case .pending: "pending (Ask to Buy, interrupted purchase)"
+        case .notAllowed: "payments not allowed"
+        case .notAvailable: "product not available"
+        case .usage: "usage error (unknown command or option, bad value, unknown locale)"
+        case .dataError: "bad data: a catalog file or the state file cannot be used"
+        case .noInput: "a catalog file is missing or cannot be read"
+        case .cannotCreate: "cannot create the state folder or file"
+        case .ioError: "I/O error while writing the state (disk full, …); the previous state is intact"
+        case .busy: "state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT"
+        }
+    }
+}

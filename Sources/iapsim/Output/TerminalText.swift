@@ -1,0 +1,45 @@
+/// Catalog text made safe to print: a `.storekit` file cannot send escape sequences to the
+/// terminal or reorder a line with bidirectional controls. Control characters (C0, DEL, C1)
+/// and the bidi embedding, override and isolate controls are shown as `\u{…}`.
+enum TerminalText {
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` padded with spaces to `width` characters.
+    static func padded(_ text: String, to width: Int) -> String {
+        let count = text.count
+        return count >= width ? text : text + String(repeating: " ", count: width - count)
+    }
+
+    /// Rows laid out in columns two spaces apart; the last column is not padded.
+    static func table(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : padded(cell, to: widths[column])
+            }.joined(separator: "  ")
+        }
+    }
+}

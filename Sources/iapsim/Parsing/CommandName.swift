@@ -1,0 +1,23 @@
+/// The subcommands, with their aliases. One table drives parsing, help and suggestions.
+enum CommandName: String, CaseIterable, Sendable {
+    case listProducts = "list-products"
+    case buy
+    case restore
+    case status
+    case reset
+    case help
+
+    var aliases: [String] {
+        switch self {
+        case .listProducts: ["list"]
+        default: []
+        }
+    }
+
+    init?(word: String) {
+        guard let match = Self.allCases.first(where: { $0.rawValue == word || $0.aliases.contains(word) }) else {
+            return nil
+        }
+        self = match
+    }
+}

@@ -1,0 +1,45 @@
+/// One option: its spellings, whether it takes a value, and which commands accept it
+/// (nil: every command). Help text is generated from the same table the parser reads.
+struct OptionSpec: Sendable {
+    var name: String
+    var short: Character?
+    /// The placeholder for its value, e.g. `DIR`; nil for a flag.
+    var valueName: String?
+    var commands: Set<CommandName>?
+    var help: String
+
+    var takesValue: Bool { valueName != nil }
+
+    /// `--catalog DIR`, `-y, --yes`.
+    var synopsis: String {
+        let long = "--" + name + (valueName.map { " " + $0 } ?? "")
+        return short.map { "-\($0), " + long } ?? long
+    }
+
+    static let all: [OptionSpec] = [
+        OptionSpec(name: "catalog", valueName: "DIR", help: "Catalog folder (Products.storekit, IAPProductIDs.plist). Env: IAPSIM_CATALOG."),
+        OptionSpec(name: "storekit", valueName: "FILE", help: "The store's products: an Xcode .storekit file."),
+        OptionSpec(name: "product-ids", valueName: "FILE", help: "The app's identifiers: a plist array of strings."),
+        OptionSpec(name: "state-dir", valueName: "DIR", help: "Where purchases.json lives. Env: IAPSIM_STATE_DIR."),
+        OptionSpec(name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE."),
+        OptionSpec(name: "json", help: "Print the result as JSON on stdout."),
+        OptionSpec(name: "quantity", valueName: "N", commands: [.buy], help: "How many of a consumable to buy, 1–10 (default 1)."),
+        OptionSpec(name: "yes", short: "y", commands: [.buy, .reset], help: "Do not ask for confirmation."),
+        OptionSpec(name: "local", commands: [.reset], help: "Forget only the app's record (a reinstall); keep the account."),
+        OptionSpec(name: "help", short: "h", help: "Show help for iapsim or the command."),
+        OptionSpec(name: "version", help: "Show the version."),
+    ]
+
+    static func named(_ name: String) -> OptionSpec? {
+        all.first { $0.name == name }
+    }
+
+    static func short(_ letter: Character) -> OptionSpec? {
+        all.first { $0.short == letter }
+    }
+
+    /// The options `command` accepts, its own first.
+    static func accepted(by command: CommandName) -> [OptionSpec] {
+        all.filter { $0.commands?.contains(command) == true } + all.filter { $0.commands == nil }
+    }
+}
