@@ -122,6 +122,9 @@ public struct StoreConfiguration: Sendable {
     }
 
     private static func price(_ text: String, productID: String, path: String) throws -> Decimal {
+        // Xcode saves a product whose price was never filled in with `"displayPrice" : ""`
+        // (seen in a real file); it sells for nothing until one is set.
+        if text.isEmpty { return 0 }
         guard let price = Decimal(plainDecimal: text) else {
             throw CatalogError.invalidPrice(path: path, productID: productID, value: text)
         }

@@ -172,7 +172,7 @@ extension Storefront {
         Storefront(countryCode: "USA", regionCode: "US", currencyCode: "USD", localeIdentifier: "en_US"),
         Storefront(countryCode: "URY", regionCode: "UY", currencyCode: "USD", localeIdentifier: "es_UY"),
         Storefront(countryCode: "UZB", regionCode: "UZ", currencyCode: "USD", localeIdentifier: "uz_UZ"),
-        Storefront(countryCode: "VUT", regionCode: "VU", currencyCode: "USD", localeIdentifier: "bi_VU"),
+        Storefront(countryCode: "VUT", regionCode: "VU", currencyCode: "USD", localeIdentifier: "en_VU"),
         Storefront(countryCode: "VEN", regionCode: "VE", currencyCode: "USD", localeIdentifier: "es_VE"),
         Storefront(countryCode: "VNM", regionCode: "VN", currencyCode: "VND", localeIdentifier: "vi_VN"),
         Storefront(countryCode: "YEM", regionCode: "YE", currencyCode: "USD", localeIdentifier: "ar_YE"),

@@ -108,12 +108,20 @@ enum POSIXFile {
         close(fd)
     }
 
+    /// The file a chain of symlinks at `path` ends at, existing or not (a dangling link is
+    /// followed too, so the first write creates its target).
     private static func resolvedSymlink(_ path: String) -> String {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
-            let resolved = realpath(path, nil)
-        else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        var current = path
+        for _ in 0..<16 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { return current }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/")
+                ? target : (current as NSString).deletingLastPathComponent + "/" + target
+        }
+        return current
     }
 }

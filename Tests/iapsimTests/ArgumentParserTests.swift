@@ -1,0 +1,93 @@
+import Testing
+
+@testable import iapsim
+
+@Suite struct ArgumentParserTests {
+    @Test func optionsGoBeforeOrAfterTheCommand() throws {
+        let before = try ArgumentParser.parse(["--json", "--state-dir", "/s", "status"])
+        let after = try ArgumentParser.parse(["status", "--state-dir=/s", "--json"])
+        #expect(before == after)
+        #expect(before.options.stateDirectory == "/s")
+        #expect(before.options.json)
+        #expect(before.command == .status)
+    }
+
+    @Test func buyTakesAnIdentifierQuantityAndYes() throws {
+        let invocation = try ArgumentParser.parse(["buy", "com.x.coins", "--quantity", "3", "-y"])
+        #expect(invocation.command == .buy(productID: "com.x.coins", quantity: 3, assumeYes: true))
+    }
+
+    @Test func listIsAnAliasOfListProducts() throws {
+        #expect(try ArgumentParser.parse(["list"]).command == .listProducts)
+        #expect(try ArgumentParser.parse(["list-products"]).command == .listProducts)
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let invocation = try ArgumentParser.parse(["buy", "--yes", "--", "--weird-id"])
+        #expect(invocation.command == .buy(productID: "--weird-id", quantity: 1, assumeYes: true))
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try ArgumentParser.parse(["--help"]).command == .help(topic: nil))
+        #expect(try ArgumentParser.parse(["buy", "--help"]).command == .help(topic: "buy"))
+        #expect(try ArgumentParser.parse(["help", "restore"]).command == .help(topic: "restore"))
+        #expect(try ArgumentParser.parse(["--version"]).command == .version)
+    }
+
+    @Test func resetLocal() throws {
+        #expect(try ArgumentParser.parse(["reset", "--local"]).command == .reset(localOnly: true, assumeYes: false))
+    }
+
+    @Test(arguments: [
+        (["buy"], "missing product identifier"),
+        (["buy", "a", "b"], "unexpected argument 'b'"),
+        (["buy", "a", "--quantity", "11"], "--quantity 11: expected a whole number from 1 to 10"),
+        (["buy", "a", "--quantity", "0"], "--quantity 0"),
+        (["buy", "a", "--quantity"], "option '--quantity' needs a value"),
+        (["status", "--quantity", "2"], "'--quantity' is not an option of 'status'"),
+        (["list", "--local"], "'--local' is not an option of 'list-products'"),
+        (["restre"], "unknown command 'restre'; did you mean 'restore'?"),
+        (["list", "--jsn"], "unknown option '--jsn'; did you mean '--json'?"),
+        (["list", "--json=yes"], "option '--json' takes no value"),
+        (["list", "--locale="], "needs a non-empty value"),
+        (["list", "-x"], "unknown option '-x'"),
+        ([], "missing command"),
+    ])
+    func badCommandLinesSayWhatIsWrong(arguments: [String], message: String) throws {
+        let error = try #require(throws: UsageError.self) { try ArgumentParser.parse(arguments) }
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(!error.line.contains("\n"))
+    }
+}
+
+@Suite struct HelpTextTests {
+    @Test func everyCommandHasAPageThatListsItsOptions() throws {
+        for name in CommandName.allCases {
+            let page = try HelpText.page(for: name.rawValue)
+            #expect(page.hasPrefix("OVERVIEW: "))
+            #expect(page.contains("USAGE: iapsim \(name.rawValue)"))
+            #expect(page.contains("EXAMPLES:"))
+            for option in OptionSpec.accepted(by: name) {
+                #expect(page.contains(option.synopsis), "\(name.rawValue) lacks \(option.synopsis)")
+            }
+        }
+    }
+
+    @Test func overviewNamesEveryCommandAndTopic() throws {
+        let page = try HelpText.page(for: nil)
+        for name in CommandName.allCases { #expect(page.contains(name.rawValue)) }
+        #expect(page.contains("exit-codes"))
+        #expect(page.contains("environment"))
+    }
+
+    @Test func exitCodesListsEveryCode() throws {
+        let page = try HelpText.page(for: "exit-codes")
+        for code in ExitCode.allCases { #expect(page.contains("  \(code.rawValue) ")) }
+    }
+
+    @Test func unknownTopicSuggests() {
+        #expect(throws: UsageError("no help topic 'exit-code'; did you mean 'exit-codes'?", command: .help)) {
+            try HelpText.page(for: "exit-code")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import IAPSimKit
+
+@testable import iapsim
+
+/// Runs iapsim in-process with captured output, scripted answers, a fixed clock and a
+/// temporary state folder; the bundled catalog unless told otherwise.
+final class Harness: @unchecked Sendable {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    let stateDirectory: String
+    var environment: [String: String]
+    var answers: [String] = []
+    var terminal = false
+    private let lock = NSLock()
+    private var stdout = ""
+    private var stderr = ""
+
+    init(environment: [String: String] = [:]) {
+        stateDirectory = FileManager().temporaryDirectory.appendingPathComponent("iapsim-cli-" + UUID().uuidString).path
+        self.environment = environment.merging(
+            ["IAPSIM_STATE_DIR": stateDirectory, "IAPSIM_CATALOG": Self.repositoryRoot + "/catalog"]) { a, _ in a }
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func run(_ arguments: String...) -> Result { run(arguments) }
+
+    func run(_ arguments: [String]) -> Result {
+        lock.withLock { stdout = ""; stderr = "" }
+        let console = Console(
+            writeOut: { text in self.lock.withLock { self.stdout += text } },
+            writeError: { text in self.lock.withLock { self.stderr += text } },
+            readLine: { self.lock.withLock { self.answers.isEmpty ? nil : self.answers.removeFirst() } },
+            inputIsTerminal: terminal)
+        let context = Context(
+            environment: environment, currentDirectory: stateDirectory, now: { Date(timeIntervalSince1970: 1_768_478_400) },
+            platform: .linux)
+        let status = IAPSim.run(arguments: arguments, context: context, console: console)
+        return lock.withLock { Result(status: status, stdout: stdout, stderr: stderr) }
+    }
+
+    func json(_ arguments: String...) throws -> [String: Any] {
+        let result = run(arguments + ["--json"])
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+}
