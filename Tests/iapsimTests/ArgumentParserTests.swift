@@ -14,7 +14,7 @@ import Testing
 
     @Test func buyTakesAnIdentifierQuantityAndYes() throws {
         let invocation = try ArgumentParser.parse(["buy", "com.x.coins", "--quantity", "3", "-y"])
-        #expect(invocation.command == .buy(productID: "com.x.coins", quantity: 3, assumeYes: true))
+        #expect(invocation.command == .buy(productID: "com.x.coins", quantity: 3, assumeYes: true, outcome: nil))
     }
 
     @Test func listIsAnAliasOfListProducts() throws {
@@ -24,7 +24,7 @@ import Testing
 
     @Test func doubleDashEndsOptions() throws {
         let invocation = try ArgumentParser.parse(["buy", "--yes", "--", "--weird-id"])
-        #expect(invocation.command == .buy(productID: "--weird-id", quantity: 1, assumeYes: true))
+        #expect(invocation.command == .buy(productID: "--weird-id", quantity: 1, assumeYes: true, outcome: nil))
     }
 
     @Test func helpAndVersion() throws {

@@ -49,12 +49,7 @@ public struct StoreConfiguration: Sendable {
         } else {
             self.localeIdentifier = storefront.localeIdentifier
         }
-        self.settings = StoreSettings(
-            askToBuyEnabled: settings?.askToBuyEnabled ?? false,
-            failTransactionsEnabled: settings?.failTransactionsEnabled ?? false,
-            timeRate: settings?.timeRate ?? 0,
-            billingGracePeriodEnabled: settings?.billingGracePeriodEnabled ?? false,
-            renewalBillingIssuesEnabled: settings?.renewalBillingIssuesEnabled ?? false)
+        self.settings = StoreSettings(file: settings, locale: settings?.locale != nil ? localeIdentifier : nil)
 
         var products: [Product] = []
         for entry in (file.products ?? []) + (file.nonRenewingSubscriptions ?? []) {
@@ -132,12 +127,37 @@ public struct StoreConfiguration: Sendable {
     }
 }
 
-/// The `SKTestSession` defaults a `.storekit` file's `settings` block holds.
+/// The `SKTestSession` defaults a `.storekit` file's `settings` block holds, as iapsim setting
+/// values; keys the file does not set are absent.
 public struct StoreSettings: Sendable, Equatable {
-    public var askToBuyEnabled: Bool
-    public var failTransactionsEnabled: Bool
-    /// `SKTestSession.TimeRate` raw value; 0 is real time.
-    public var timeRate: Int
-    public var billingGracePeriodEnabled: Bool
-    public var renewalBillingIssuesEnabled: Bool
+    public var values: [SettingKey: String]
+
+    public init(values: [SettingKey: String] = [:]) {
+        self.values = values
+    }
+
+    public func value(for key: SettingKey) -> String? { values[key] }
+
+    init(file: StoreKitConfigurationFile.Settings?, locale: String?) {
+        var values: [SettingKey: String] = [:]
+        func flag(_ key: SettingKey, _ value: Bool?) {
+            if let value { values[key] = value ? "true" : "false" }
+        }
+        flag(.askToBuy, file?.askToBuyEnabled)
+        flag(.billingRetry, file?.renewalBillingIssuesEnabled)
+        flag(.gracePeriod, file?.billingGracePeriodEnabled)
+        if let raw = file?.timeRate, let rate = TimeRate(rawValue: raw) { values[.timeRate] = rate.name }
+        if file?.failTransactionsEnabled == true { values[.purchaseError] = "SKError.unknown" }
+        // Xcode 15's per-API errors: `{name: "Purchase", enabled: true, current: …}`.
+        let apis: [String: SettingKey] = [
+            "Purchase": .purchaseError, "Load Products": .loadProductsError, "App Store Sync": .appStoreSyncError,
+        ]
+        for entry in file?.storeKitErrors ?? [] {
+            guard let name = entry.name, let key = apis[name], let enabled = entry.enabled else { continue }
+            values[key] =
+                enabled ? (entry.current?.text.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
+        }
+        if let locale { values[.locale] = locale }
+        self.values = values
+    }
 }

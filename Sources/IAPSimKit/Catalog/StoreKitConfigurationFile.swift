@@ -51,6 +51,7 @@ struct StoreKitConfigurationFile: Decodable {
         var timeRate: Int?
         var billingGracePeriodEnabled: Bool?
         var renewalBillingIssuesEnabled: Bool?
+        var storeKitErrors: [SimulatedErrorEntry]?
 
         enum CodingKeys: String, CodingKey {
             case storefront = "_storefront"
@@ -60,6 +61,30 @@ struct StoreKitConfigurationFile: Decodable {
             case timeRate = "_timeRate"
             case billingGracePeriodEnabled = "_billingGracePeriodEnabled"
             case renewalBillingIssuesEnabled = "_renewalBillingIssuesEnabled"
+            case storeKitErrors = "_storeKitErrors"
+        }
+    }
+
+    /// One `_storeKitErrors` entry. `current` (the chosen error) is null in every file seen;
+    /// any shape is accepted and only a string or number is used.
+    struct SimulatedErrorEntry: Decodable {
+        var name: String?
+        var enabled: Bool?
+        var current: LenientText?
+    }
+
+    struct LenientText: Decodable {
+        var text: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let string = try? container.decode(String.self) {
+                text = string
+            } else if let number = try? container.decode(Int.self) {
+                text = String(number)
+            } else {
+                text = nil
+            }
         }
     }
 

@@ -3,18 +3,23 @@ import Foundation
 /// A snapshot of what is owned, for `iapsim status`: the app's record, and from the account's
 /// history each subscription's state, like RevenueCat's `CustomerInfo`.
 public struct AccountStatus: Sendable, Equatable {
+    public var now: Date
     public var purchasedProductIdentifiers: [String]
     public var consumables: [String: Int]
-    /// `Transaction.currentEntitlements`: the latest transaction of each product that grants access now.
+    /// `Transaction.currentEntitlements`: the latest transaction of each non-consumable and
+    /// non-renewing subscription not revoked, and of each auto-renewable subscription that is
+    /// subscribed or in its grace period.
     public var entitlements: [Transaction]
-    /// The latest transaction of each auto-renewable subscription the account ever had.
+    /// Each auto-renewable subscription chain the account ever had.
     public var subscriptions: [SubscriptionStatus]
+    public var pending: [PendingPurchase]
+    public var unfinishedTransactionIDs: [UInt64]
     public var transactionCount: Int
 
     public struct SubscriptionStatus: Sendable, Equatable {
         /// `Product.SubscriptionInfo.RenewalState` raw values.
         public enum State: String, Sendable {
-            case subscribed, expired, revoked
+            case subscribed, expired, inBillingRetryPeriod, inGracePeriod, revoked
         }
 
         public var productID: String
@@ -22,25 +27,44 @@ public struct AccountStatus: Sendable, Equatable {
         public var state: State
         public var expirationDate: Date?
         public var originalID: UInt64
+        public var willAutoRenew: Bool
+        public var autoRenewProductID: String
+        public var gracePeriodExpirationDate: Date?
+        public var expirationReason: RenewalInfo.ExpirationReason?
     }
 
     public init(state: PurchaseState, at date: Date) {
+        now = date
         purchasedProductIdentifiers = state.app.purchasedProductIdentifiers
         consumables = state.app.consumables
+        pending = state.simulation.pending
+        unfinishedTransactionIDs = state.simulation.unfinishedTransactionIDs
         transactionCount = state.account.transactions.count
         var latest: [String: Transaction] = [:]
         var order: [String] = []
-        for transaction in state.account.transactions where transaction.productType != .consumable {
+        for transaction in state.account.transactions
+        where transaction.productType == .nonConsumable || transaction.productType == .nonRenewable {
             if latest[transaction.productID] == nil { order.append(transaction.productID) }
-            latest[transaction.productID] = transaction
+            if transaction.revocationDate == nil || latest[transaction.productID]?.revocationDate != nil {
+                latest[transaction.productID] = transaction
+            }
         }
-        entitlements = order.compactMap { latest[$0] }.filter { $0.isEntitlement(at: date) }
-        subscriptions = order.compactMap { latest[$0] }.filter { $0.productType == .autoRenewable }.map {
-            let state: SubscriptionStatus.State =
-                $0.revocationDate != nil ? .revoked : ($0.isEntitlement(at: date) ? .subscribed : .expired)
+        var entitlements = order.compactMap { latest[$0] }.filter { $0.isEntitlement(at: date) }
+        subscriptions = SubscriptionEngine.chains(in: state).map { info, latest in
+            let renewalState = SubscriptionEngine.renewalState(info, latest: latest, at: date)
+            if renewalState == .subscribed || renewalState == .inGracePeriod { entitlements.append(latest) }
             return SubscriptionStatus(
-                productID: $0.productID, subscriptionGroupID: $0.subscriptionGroupID ?? "", state: state,
-                expirationDate: $0.expirationDate, originalID: $0.originalID)
+                productID: latest.productID, subscriptionGroupID: info.subscriptionGroupID, state: renewalState,
+                expirationDate: latest.expirationDate, originalID: info.originalID,
+                willAutoRenew: info.willAutoRenew && renewalState != .revoked && renewalState != .expired,
+                autoRenewProductID: info.autoRenewProductID, gracePeriodExpirationDate: info.gracePeriodExpirationDate,
+                expirationReason: info.expirationReason)
         }
+        self.entitlements = entitlements
+    }
+
+    /// Whether the account is entitled to `productID` now.
+    public func isEntitled(to productID: String) -> Bool {
+        entitlements.contains { $0.productID == productID }
     }
 }

@@ -1,137 +1,184 @@
 import Foundation
 
-/// The purchase flow of one app against one account: what `SKPaymentQueue` and StoreKit 2's
-/// `Product.purchase()`, `AppStore.sync()` and `Transaction.currentEntitlements` do on a device.
+/// The purchase flow of one app against one account: what `SKPaymentQueue`, StoreKit 2's
+/// `Product.purchase()`, `AppStore.sync()` and `Transaction.currentEntitlements` do on a
+/// device, under the `SKTestSession` controls kept in the state.
 ///
-/// Only `buy` needs the catalog, and takes the product from it; restore, status and reset work
-/// on the state alone, so they run without reading the `.storekit` file.
+/// Every operation runs under the state lock with time brought up to date first: the
+/// simulated clock read, and subscriptions renewed or expired up to it.
 public struct StoreSession: Sendable {
     public let store: StateStore
-    public let now: @Sendable () -> Date
+    /// The real clock; the simulated one is derived from it and the state.
+    public let realNow: @Sendable () -> Date
+    /// The catalog's `settings` block: the defaults under any `iapsim settings set`.
+    public let catalogSettings: StoreSettings
 
-    public init(store: StateStore, now: @escaping @Sendable () -> Date) {
+    public init(store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: StoreSettings = StoreSettings()) {
         self.store = store
-        self.now = now
+        self.realNow = now
+        self.catalogSettings = catalogSettings
+    }
+
+    /// The moment an operation runs at: the simulated time and the settings in force.
+    public struct Moment: Sendable {
+        public var now: Date
+        public var settings: SessionSettings
+    }
+
+    /// Runs `body` on the up-to-date state under the lock, and saves what it changed.
+    public func transact<Result>(_ body: (inout PurchaseState, Moment) throws -> Result) throws -> Result {
+        let real = realNow()
+        return try store.update { state in
+            if state.simulation.clock == nil {
+                state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
+            }
+            let moment = self.moment(state, real: real)
+            SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+            return try body(&state, moment)
+        }
+    }
+
+    func moment(_ state: PurchaseState, real: Date) -> Moment {
+        let settings = SessionSettings(catalog: catalogSettings, overrides: state.simulation.settings)
+        return Moment(now: SimulatedClock.now(state.simulation.clock, real: real, rate: settings.timeRate), settings: settings)
+    }
+
+    /// The settings in force, without taking the lock.
+    public func settings() throws -> SessionSettings {
+        SessionSettings(catalog: catalogSettings, overrides: try store.read().simulation.settings)
+    }
+
+    // MARK: Buying
+
+    /// How a purchase should end, overriding the settings for one call (`buy --outcome`).
+    public enum Outcome: Sendable, Equatable {
+        case success, cancel, askToBuy, interrupted
+        case fail(SimulatedError)
     }
 
     /// What a purchase ended with.
-    public enum PurchaseOutcome: Sendable, Equatable {
+    public enum PurchaseResult: Sendable, Equatable {
         /// A new transaction: the buyer was charged.
         case purchased(Transaction)
-        /// A non-consumable the account already owns: StoreKit's free re-download, no charge,
-        /// the existing transaction delivered again.
+        /// A non-consumable the account already owns: StoreKit's free re-download.
         case redownloaded(Transaction)
         /// A subscription that is already active: "You're currently subscribed to this."
         case alreadySubscribed(Transaction)
-
-        public var transaction: Transaction {
-            switch self {
-            case .purchased(let t), .redownloaded(let t), .alreadySubscribed(let t): t
-            }
-        }
+        /// A lower level of an active subscription's group: it starts at the next renewal.
+        case downgradeScheduled(current: Transaction, productID: String)
+        /// Ask to Buy or an interrupted purchase: `.pending` / `SKPaymentTransactionState.deferred`.
+        case pending(PendingPurchase)
+        case cancelled
+        case failed(SimulatedError)
     }
 
-    /// Buys `quantity` of a product in `storefront` and delivers it to the app's record.
+    /// Buys `quantity` of `product` in `catalog`'s storefront and delivers it to the app's record.
+    /// - Parameter outcome: nil to let the session settings decide.
     /// - Throws: `PurchaseError` before anything is charged, `StoreError` if the state fails.
-    public func buy(_ product: Product, quantity: Int = 1, storefront: Storefront) throws -> PurchaseOutcome {
-        let productID = product.id
+    public func buy(_ product: Product, quantity: Int = 1, in catalog: Catalog, outcome: Outcome? = nil) throws
+        -> PurchaseResult
+    {
         if quantity != 1, product.type != .consumable {
-            throw PurchaseError.invalidQuantity(productID: productID, quantity: quantity)
+            throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
         }
-        let date = now()
-        return try store.update { state in
-            let history = state.account.transactions
-            switch product.type {
-            case .nonConsumable:
-                if let owned = history.last(where: { $0.productID == productID && $0.isEntitlement(at: date) }) {
-                    state.app.deliver(productID)
-                    return .redownloaded(owned)
+        return try transact { state, moment in
+            let settings = moment.settings
+            guard settings.paymentsAllowed else { return .failed(SimulatedError.named("SKError.paymentNotAllowed")!) }
+            let chosen: Outcome =
+                outcome
+                ?? (settings.simulatedError(.purchaseError).map(Outcome.fail)
+                    ?? (settings.askToBuy ? .askToBuy : settings.interruptedPurchases ? .interrupted : .success))
+            switch chosen {
+            case .cancel: return .cancelled
+            case .fail(let error): return .failed(error)
+            default: break
+            }
+            if product.type == .nonConsumable,
+                let owned = state.account.transactions.last(where: { $0.productID == product.id && $0.isEntitlement(at: moment.now) })
+            {
+                state.app.deliver(product.id)
+                return .redownloaded(owned)
+            }
+            let change = SubscriptionEngine.change(buying: product, in: state, at: moment.now) { id in
+                catalog.store.products.first { $0.id == id }?.subscription?.groupLevel
+            }
+            switch change {
+            case .alreadySubscribed(let active):
+                state.app.deliver(product.id)
+                return .alreadySubscribed(active)
+            case .atNextRenewal(let current):
+                if let index = state.simulation.renewals.firstIndex(where: { $0.originalID == current.originalID }),
+                    let subscription = product.subscription
+                {
+                    state.simulation.renewals[index].autoRenewProductID = product.id
+                    state.simulation.renewals[index].autoRenewPeriod = subscription.period.iso8601
+                    state.simulation.renewals[index].autoRenewPrice = product.price.plainString
+                    state.simulation.renewals[index].willAutoRenew = true
                 }
-            case .autoRenewable:
-                if let active = history.last(where: { $0.productID == productID && $0.isEntitlement(at: date) }) {
-                    state.app.deliver(productID)
-                    return .alreadySubscribed(active)
-                }
-            case .consumable, .nonRenewable:
+                return .downgradeScheduled(current: current, productID: product.id)
+            case .start, .immediate:
                 break
             }
-            var transaction = Transaction(
-                id: state.account.nextTransactionID, originalID: state.account.nextTransactionID,
-                productID: productID, productType: product.type, purchaseDate: date, originalPurchaseDate: date,
-                purchasedQuantity: quantity, price: (product.price * Decimal(quantity)).plainString,
-                currency: storefront.currencyCode, storefrontCountryCode: storefront.countryCode)
-            if let subscription = product.subscription {
-                Self.startSubscription(&transaction, subscription: subscription, price: product.price, state: &state, at: date)
+            if chosen == .askToBuy || chosen == .interrupted {
+                let pending = PendingPurchase(
+                    id: state.takeTransactionID(), productID: product.id, productType: product.type, quantity: quantity,
+                    reason: chosen == .askToBuy ? .askToBuy : .interrupted, requestDate: moment.now)
+                state.simulation.pending.append(pending)
+                return .pending(pending)
             }
-            state.account.nextTransactionID += 1
-            state.account.transactions.append(transaction)
-            if product.type == .consumable {
-                state.app.consumables[productID, default: 0] += quantity
-            } else {
-                state.app.deliver(productID)
-            }
+            let transaction = Self.complete(
+                product, quantity: quantity, id: state.takeTransactionID(), storefront: catalog.store.storefront,
+                state: &state, moment: moment)
             return .purchased(transaction)
         }
     }
 
-    /// Fills in a new subscription transaction: its chain, its period and any introductory
-    /// offer. Within a group the chain keeps one `originalID` across levels and re-subscribes,
-    /// as Apple's original transaction identifier does; moving to another level ends the
-    /// current one at once.
-    private static func startSubscription(
-        _ transaction: inout Transaction, subscription: SubscriptionInfo, price: Decimal,
-        state: inout PurchaseState, at date: Date
-    ) {
-        let group = subscription.groupID
-        transaction.subscriptionGroupID = group
-        let first = state.account.transactions.first { $0.subscriptionGroupID == group }
-        if let first {
-            transaction.originalID = first.originalID
-            transaction.originalPurchaseDate = first.originalPurchaseDate
+    /// Records a completed purchase: the transaction, the subscription chain, the delivery to
+    /// the app's record, and whether the app leaves it unfinished.
+    static func complete(
+        _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState, moment: Moment
+    ) -> Transaction {
+        var transaction = Transaction(
+            id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
+            originalPurchaseDate: moment.now, purchasedQuantity: quantity,
+            price: (product.price * Decimal(quantity)).plainString, currency: storefront.currencyCode,
+            storefrontCountryCode: storefront.countryCode)
+        if let subscription = product.subscription {
+            SubscriptionEngine.start(
+                &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
+                settings: moment.settings)
         }
-        for index in state.account.transactions.indices
-        where state.account.transactions[index].subscriptionGroupID == group
-            && state.account.transactions[index].isEntitlement(at: date)
-        {
-            state.account.transactions[index].isUpgraded = true
-        }
-        // An introductory offer is for a first subscription in the group only.
-        if first == nil, let offer = subscription.introductoryOffer {
-            transaction.offerType = .introductory
-            transaction.offerPaymentMode = offer.paymentMode
-            switch offer.paymentMode {
-            case .freeTrial, .payUpFront:
-                var end = date
-                for _ in 0..<max(offer.periodCount, 1) { end = offer.period.advance(end) }
-                transaction.expirationDate = end
-            case .payAsYouGo:
-                transaction.expirationDate = offer.period.advance(date)
-            }
-            transaction.price = offer.price.plainString
+        state.account.transactions.append(transaction)
+        if product.type == .consumable {
+            state.app.consumables[product.id, default: 0] += quantity
         } else {
-            transaction.expirationDate = subscription.period.advance(date)
-            transaction.price = price.plainString
+            state.app.deliver(product.id)
         }
+        if !moment.settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(id) }
+        return transaction
     }
+
+    // MARK: Restore, status, reset
 
     /// `AppStore.sync()` / `restoreCompletedTransactions()`: re-delivers to the app's record
     /// every non-consumable and active auto-renewable subscription the account holds.
     /// - Returns: the product identifiers re-delivered, sorted.
+    /// - Throws: `SimulationError.simulated` when the session simulates an App Store sync error.
     public func restore() throws -> [String] {
-        let date = now()
-        return try store.update { state in
-            let restored = Set(
-                state.account.transactions
-                    .filter { $0.productType.isRestorable && $0.isEntitlement(at: date) }
-                    .map(\.productID))
+        try transact { state, moment in
+            if let error = moment.settings.simulatedError(.appStoreSyncError) {
+                throw SimulationError.simulated(api: "App Store sync", error: error)
+            }
+            let restored = AccountStatus(state: state, at: moment.now).entitlements
+                .filter { $0.productType.isRestorable }.map(\.productID)
             for productID in restored { state.app.deliver(productID) }
-            return restored.sorted()
+            return Array(Set(restored)).sorted()
         }
     }
 
     /// What the app and the account hold now.
     public func status() throws -> AccountStatus {
-        AccountStatus(state: try store.read(), at: now())
+        try transact { state, moment in AccountStatus(state: state, at: moment.now) }
     }
 
     /// Forgets the app's record, as deleting and reinstalling the app does. The account keeps
@@ -140,8 +187,25 @@ public struct StoreSession: Sendable {
         try store.update { state in state.app = PurchaseState.AppRecord() }
     }
 
-    /// Erases the app's record and the account's history.
+    /// Erases the app's record, the account's history and the session.
     public func resetAll() throws {
         try store.erase()
+    }
+}
+
+extension StoreSession {
+    /// The whole state brought up to date, and the simulated time it is current at.
+    public func snapshot() throws -> (state: PurchaseState, now: Date) {
+        try transact { state, moment in (state, moment.now) }
+    }
+}
+
+extension StoreSession.PurchaseResult {
+    /// The transaction a completed purchase delivered, if it did.
+    public var transaction: Transaction? {
+        switch self {
+        case .purchased(let t), .redownloaded(let t), .alreadySubscribed(let t): t
+        default: nil
+        }
     }
 }

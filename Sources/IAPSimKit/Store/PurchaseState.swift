@@ -10,11 +10,34 @@ public struct PurchaseState: Codable, Sendable, Equatable {
     public var schemaVersion: Int
     public var account: Account
     public var app: AppRecord
+    /// The test session: settings, clock, pending purchases, renewals. Absent in files
+    /// written before the simulation controls; read as empty.
+    public var simulation: SimulationState
 
-    public init(account: Account = Account(), app: AppRecord = AppRecord()) {
+    public init(account: Account = Account(), app: AppRecord = AppRecord(), simulation: SimulationState = SimulationState()) {
         self.schemaVersion = Self.currentSchemaVersion
         self.account = account
         self.app = app
+        self.simulation = simulation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        account = try container.decode(Account.self, forKey: .account)
+        app = try container.decode(AppRecord.self, forKey: .app)
+        simulation = try container.decodeIfPresent(SimulationState.self, forKey: .simulation) ?? SimulationState()
+    }
+
+    /// The next transaction identifier, taken.
+    public mutating func takeTransactionID() -> UInt64 {
+        defer { account.nextTransactionID += 1 }
+        return account.nextTransactionID
+    }
+
+    /// The index of transaction `id`, if the account has it.
+    public func transactionIndex(_ id: UInt64) -> Int? {
+        account.transactions.lastIndex { $0.id == id }
     }
 
     /// The App Store's record of the account: every transaction ever made.
@@ -42,6 +65,11 @@ public struct PurchaseState: Codable, Sendable, Equatable {
 
         public func owns(_ productID: String) -> Bool {
             purchasedProductIdentifiers.contains(productID)
+        }
+
+        /// Takes a product back (a refund or an expiry the app noticed).
+        public mutating func revoke(_ productID: String) {
+            purchasedProductIdentifiers.removeAll { $0 == productID }
         }
 
         /// Records a delivered product. Returns false if it was already there.

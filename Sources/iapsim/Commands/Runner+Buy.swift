@@ -2,59 +2,143 @@ import Foundation
 import IAPSimKit
 
 extension Runner {
-    /// `buy`: confirm on a terminal, then pay, as the seed app's "Buy now" flow does.
-    func buy(_ productID: String, quantity: Int, assumeYes: Bool) throws -> ExitCode {
-        let locale = try requestedLocale()
-        let catalog = try loadCatalog()
+    /// `buy`: confirm on a terminal, then pay, as the seed app's "Buy now" flow does; the
+    /// session's settings or `--outcome` decide how it ends.
+    func buy(_ productID: String, quantity: Int, assumeYes: Bool, outcome: BuyOutcome?) throws -> ExitCode {
+        _ = try requestedLocale()
+        let (catalog, session) = try catalogAndSession()
+        let settings = try session.settings()
+        if let error = settings.simulatedError(.loadProductsError) {
+            throw SimulationError.simulated(api: "Loading products", error: error)
+        }
         let product = try catalog.purchasableProduct(productID)
-        let session = try session()
-        let presenter = ProductPresenter(catalog: catalog, locale: locale)
+        let presenter = try presenter(catalog, settings: settings)
+        let forced = try outcome.map(Self.sessionOutcome)
         let title = TerminalText.escaped(presenter.title(product))
-        let total = presenter.displayPrice(product.price * Decimal(quantity))
         let what = quantity == 1 ? "“\(title)”" : "\(quantity) × “\(title)”"
+        // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
+        guard settings.paymentsAllowed || forced != nil else {
+            return report(.failed(SimulatedError.named("SKError.paymentNotAllowed")!), productID: productID, what: what, presenter: presenter, product: product)
+        }
+        let total = presenter.displayPrice(product.price * Decimal(quantity))
         guard confirm("Buy \(what) for \(total)?", assumeYes: assumeYes) else {
-            if options.json {
-                emit(.object([("result", .string("cancelled")), ("productID", .string(productID)),
-                              ("error", .object([("name", .string("paymentCancelled")), ("code", .int(2))]))]))
-            } else {
-                console.error("Cancelled: nothing was charged.")
-            }
-            return .cancelled
+            return report(.cancelled, productID: productID, what: what, presenter: presenter, product: product)
         }
-        let outcome = try session.buy(product, quantity: quantity, storefront: catalog.store.storefront)
-        let transaction = outcome.transaction
-        if options.json {
-            var members: [(String, JSON)] = [
-                ("result", .string("purchased")),
-                ("productID", .string(productID)),
-                ("alreadyOwned", .bool(outcome != .purchased(transaction))),
-                ("displayPrice", .string(presenter.displayPrice(Decimal(string: transaction.price) ?? product.price))),
-                ("transaction", .transaction(transaction)),
-            ]
-            if product.type == .consumable {
-                members.append(("balance", .int(try session.store.read().app.consumables[productID] ?? 0)))
-            }
-            emit(.object(members))
-            return .success
-        }
+        let result = try session.buy(product, quantity: quantity, in: catalog, outcome: forced)
+        let code = report(result, productID: productID, what: what, presenter: presenter, product: product)
+        noteUnfinished(try session.store.read().simulation.unfinishedTransactionIDs.filter { id in
+            if case .purchased(let transaction) = result { return id != transaction.id }
+            return true
+        })
+        return code
+    }
+
+    private static func sessionOutcome(_ outcome: BuyOutcome) throws -> StoreSession.Outcome {
         switch outcome {
-        case .purchased(let transaction):
-            let charged = presenter.displayPrice(Decimal(string: transaction.price) ?? product.price)
-            switch product.type {
-            case .autoRenewable:
-                let until = transaction.expirationDate.map { " until \(ISO8601.string($0))" } ?? ""
-                let offer = transaction.offerType == .introductory ? " (introductory offer)" : ""
-                console.out("Subscribed to \(what) for \(charged)\(offer)\(until). Transaction \(transaction.id).")
-            default:
-                console.out("Purchased \(what) for \(charged). Transaction \(transaction.id).")
+        case .success: return .success
+        case .cancel: return .cancel
+        case .askToBuy: return .askToBuy
+        case .interrupted: return .interrupted
+        case .fail(let name):
+            guard let name else { return .fail(SimulatedError.named("SKError.unknown")!) }
+            guard let error = SimulatedError.named(name) else {
+                throw UsageError("--outcome fail=\(name): unknown error; 'iapsim help errors' lists them", command: .buy)
             }
-        case .redownloaded(let transaction):
-            console.out(
-                "You've already purchased this. It will be restored for free: \(what), transaction \(transaction.id).")
-        case .alreadySubscribed(let transaction):
-            let until = transaction.expirationDate.map { " until \(ISO8601.string($0))" } ?? ""
-            console.out("You're currently subscribed to \(what)\(until). Nothing was charged.")
+            return .fail(error)
         }
-        return .success
+    }
+
+    /// Prints a purchase's result and returns its exit code.
+    private func report(
+        _ result: StoreSession.PurchaseResult, productID: String, what: String, presenter: ProductPresenter,
+        product: Product
+    ) -> ExitCode {
+        switch result {
+        case .purchased(let transaction), .redownloaded(let transaction), .alreadySubscribed(let transaction):
+            let charged = presenter.displayPrice(Decimal(plainDecimal: transaction.price) ?? product.price)
+            if options.json {
+                var members: [(String, JSON)] = [
+                    ("result", .string("purchased")),
+                    ("productID", .string(productID)),
+                    ("alreadyOwned", .bool(result != .purchased(transaction))),
+                    ("displayPrice", .string(charged)),
+                    ("transaction", .transaction(transaction)),
+                ]
+                if product.type == .consumable, let state = try? session().store.read() {
+                    members.append(("balance", .int(state.app.consumables[productID] ?? 0)))
+                }
+                emit(.object(members))
+                return .success
+            }
+            let until = transaction.expirationDate.map { " until \(ISO8601.string($0))" } ?? ""
+            switch result {
+            case .redownloaded:
+                console.out("You've already purchased this. It will be restored for free: \(what), transaction \(transaction.id).")
+            case .alreadySubscribed:
+                console.out("You're currently subscribed to \(what)\(until). Nothing was charged.")
+            default:
+                if product.type == .autoRenewable {
+                    let offer = transaction.offerType == .introductory ? " (introductory offer)" : ""
+                    console.out("Subscribed to \(what) for \(charged)\(offer)\(until). Transaction \(transaction.id).")
+                } else {
+                    console.out("Purchased \(what) for \(charged). Transaction \(transaction.id).")
+                }
+            }
+            return .success
+        case .downgradeScheduled(let current, let next):
+            let when = current.expirationDate.map(ISO8601.string) ?? "the next renewal"
+            if options.json {
+                emit(.object([
+                    ("result", .string("scheduled")), ("productID", .string(next)),
+                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current)),
+                ]))
+            } else {
+                console.out("\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now.")
+            }
+            return .success
+        case .pending(let pending):
+            if options.json {
+                emit(.object([
+                    ("result", .string("pending")), ("productID", .string(productID)),
+                    ("pending", .pending(pending)),
+                ]))
+            } else if pending.reason == .askToBuy {
+                console.out(
+                    "Ask to Buy: \(what) is waiting for approval as transaction \(pending.id). "
+                        + "Run 'iapsim approve \(pending.id)' or 'iapsim decline \(pending.id)'.")
+            } else {
+                console.out(
+                    "The purchase of \(what) was interrupted: transaction \(pending.id) is pending. "
+                        + "Run 'iapsim resolve \(pending.id)' to complete it.")
+            }
+            return .pending
+        case .cancelled:
+            if options.json {
+                emit(.object([
+                    ("result", .string("cancelled")), ("productID", .string(productID)),
+                    ("error", .error(SimulatedError.named("SKError.paymentCancelled")!)),
+                ]))
+            }
+            console.error("Cancelled: nothing was charged.")
+            return .cancelled
+        case .failed(let error):
+            if options.json {
+                emit(.object([
+                    ("result", .string("failed")), ("productID", .string(productID)), ("error", .error(error)),
+                ]))
+            }
+            if error.kind == .notAllowed {
+                console.error("Error: In-App Purchases are not allowed on this device. (\(error.qualifiedName); 'iapsim settings set payments-allowed true' allows them)")
+            } else {
+                let code = error.code.map { " (\($0))" } ?? ""
+                console.error("Error: the purchase of \(what) failed with \(error.qualifiedName)\(code); nothing was charged")
+            }
+            switch error.kind {
+            case .cancelled: return .cancelled
+            case .notAllowed: return .notAllowed
+            case .notAvailable: return .notAvailable
+            case .failed: return .purchaseFailed
+            }
+        }
     }
 }

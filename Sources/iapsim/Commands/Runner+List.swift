@@ -3,10 +3,15 @@ import IAPSimKit
 extension Runner {
     /// `list-products`: what `SKProductsRequest` returns, in the plist's order.
     func listProducts() throws -> ExitCode {
-        let locale = try requestedLocale()
-        let catalog = try loadCatalog()
-        let owned = try session().store.read().app
-        let presenter = ProductPresenter(catalog: catalog, locale: locale)
+        _ = try requestedLocale()
+        let (catalog, session) = try catalogAndSession()
+        let status = try session.status()
+        let settings = try session.settings()
+        if let error = settings.simulatedError(.loadProductsError) {
+            throw SimulationError.simulated(api: "Loading products", error: error)
+        }
+        let presenter = try presenter(catalog, settings: settings)
+        defer { noteUnfinished(status.unfinishedTransactionIDs) }
         if !catalog.invalidProductIdentifiers.isEmpty {
             let origin = catalog.source.productIDsPath ?? catalog.source.storeKitPath
             console.error(
@@ -16,7 +21,7 @@ extension Runner {
         }
         if options.json {
             emit(.object([
-                ("products", .array(catalog.products.map { productJSON($0, presenter: presenter, owned: owned) })),
+                ("products", .array(catalog.products.map { productJSON($0, presenter: presenter, status: status) })),
                 ("invalidProductIdentifiers", .array(catalog.invalidProductIdentifiers.map(JSON.string))),
                 ("storefront", .string(catalog.store.storefront.countryCode)),
                 ("locale", .string(presenter.localeIdentifier)),
@@ -34,22 +39,36 @@ extension Runner {
                 ProductPresenter.shortTypeName(product.type),
                 TerminalText.escaped(presenter.title(product)),
                 presenter.displayPrice(product.price),
-                ownership(product, owned: owned),
+                ownership(product, status: status),
             ])
         }
         TerminalText.table(rows).forEach(console.out)
         return .success
     }
 
-    private func ownership(_ product: Product, owned: PurchaseState.AppRecord) -> String {
-        if product.type == .consumable {
-            let balance = owned.consumables[product.id] ?? 0
+    /// A consumable's balance; for a subscription whether it is active now; otherwise whether
+    /// the app's record has it.
+    private func ownership(_ product: Product, status: AccountStatus) -> String {
+        switch product.type {
+        case .consumable:
+            let balance = status.consumables[product.id] ?? 0
             return balance > 0 ? "×\(balance)" : "-"
+        case .autoRenewable:
+            return status.isEntitled(to: product.id) ? "active" : "-"
+        case .nonConsumable, .nonRenewable:
+            return owns(product, status: status) ? "yes" : "-"
         }
-        return owned.owns(product.id) ? "yes" : "-"
     }
 
-    private func productJSON(_ product: Product, presenter: ProductPresenter, owned: PurchaseState.AppRecord) -> JSON {
+    private func owns(_ product: Product, status: AccountStatus) -> Bool {
+        switch product.type {
+        case .consumable: (status.consumables[product.id] ?? 0) > 0
+        case .autoRenewable: status.isEntitled(to: product.id)
+        case .nonConsumable, .nonRenewable: status.purchasedProductIdentifiers.contains(product.id)
+        }
+    }
+
+    private func productJSON(_ product: Product, presenter: ProductPresenter, status: AccountStatus) -> JSON {
         let localization = presenter.localization(product)
         var members: [(String, JSON)] = [
             ("id", .string(product.id)),
@@ -60,10 +79,10 @@ extension Runner {
             ("currencyCode", .string(presenter.formatter.currencyCode)),
             ("displayPrice", .string(presenter.displayPrice(product.price))),
             ("familyShareable", .bool(product.familyShareable)),
-            ("owned", .bool(product.type == .consumable ? (owned.consumables[product.id] ?? 0) > 0 : owned.owns(product.id))),
+            ("owned", .bool(owns(product, status: status))),
         ]
         if product.type == .consumable {
-            members.append(("balance", .int(owned.consumables[product.id] ?? 0)))
+            members.append(("balance", .int(status.consumables[product.id] ?? 0)))
         }
         if let subscription = product.subscription {
             var info: [(String, JSON)] = [

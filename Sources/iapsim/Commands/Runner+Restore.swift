@@ -3,7 +3,9 @@ import IAPSimKit
 extension Runner {
     /// `restore`: `restoreCompletedTransactions` / `AppStore.sync()`.
     func restore() throws -> ExitCode {
-        let restored = try session().restore()
+        let (_, session) = try catalogAndSession()
+        let restored = try session.restore()
+        defer { noteUnfinished((try? session.store.read().simulation.unfinishedTransactionIDs) ?? []) }
         if options.json {
             emit(.object([("restored", .array(restored.map(JSON.string))), ("count", .int(restored.count))]))
         } else if restored.isEmpty {

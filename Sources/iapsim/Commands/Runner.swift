@@ -17,18 +17,35 @@ struct Runner {
             return .success
         case .listProducts:
             return try listProducts()
-        case .buy(let productID, let quantity, let assumeYes):
-            return try buy(productID, quantity: quantity, assumeYes: assumeYes)
+        case .buy(let productID, let quantity, let assumeYes, let outcome):
+            return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome)
         case .restore:
             return try restore()
         case .status:
             return try status()
+        case .transactions(let productID, let state):
+            return try transactions(productID: productID, state: state)
+        case .approve(let id), .decline(let id), .resolve(let id), .finish(let id):
+            return try lifecycle(command, id: id)
+        case .refund(let id, let reason):
+            return try refund(id, reason: reason)
+        case .cancelSubscription(let productID, let undo):
+            return try cancelSubscription(productID, undo: undo)
+        case .expire(let productID):
+            return try expire(productID)
+        case .renew(let productID):
+            return try renew(productID)
+        case .clock(let action):
+            return try clock(action)
+        case .settings(let action):
+            return try settings(action)
         case .reset(let localOnly, let assumeYes):
             return try reset(localOnly: localOnly, assumeYes: assumeYes)
         }
     }
 
-    /// The locale asked for by `--locale` or `IAPSIM_LOCALE`, canonical; nil when neither is set.
+    /// The locale asked for by `--locale` or `IAPSIM_LOCALE`, canonical; nil when neither is set
+    /// (then the session's `locale` setting, then the catalog's, apply).
     /// - Throws: `UsageError` naming the flag or variable for a locale Foundation does not know.
     func requestedLocale() throws(UsageError) -> String? {
         let (value, origin): (String?, String) =
@@ -48,9 +65,34 @@ struct Runner {
         return try Catalog.load(source)
     }
 
-    func session() throws -> StoreSession {
+    /// The session over the state, with the catalog's settings as its defaults when a
+    /// catalog is given.
+    func session(_ catalog: Catalog? = nil) throws -> StoreSession {
         let location = try StateLocation.resolve(stateDirectory: options.stateDirectory, context: context)
-        return StoreSession(store: StateStore(location: location), now: context.now)
+        return StoreSession(
+            store: StateStore(location: location), now: context.now,
+            catalogSettings: catalog?.store.settings ?? StoreSettings())
+    }
+
+    /// The catalog and the session together, for the commands that act as the app.
+    func catalogAndSession() throws -> (Catalog, StoreSession) {
+        let catalog = try loadCatalog()
+        return (catalog, try session(catalog))
+    }
+
+    /// The presenter for `catalog` in the locale asked for, else the session's `locale`
+    /// setting, else the catalog's own.
+    func presenter(_ catalog: Catalog, settings: SessionSettings) throws -> ProductPresenter {
+        ProductPresenter(catalog: catalog, locale: try requestedLocale() ?? settings.explicit(.locale))
+    }
+
+    /// At each launch `Transaction.updates` re-delivers what the app has not finished; say so.
+    func noteUnfinished(_ ids: [UInt64]) {
+        guard !ids.isEmpty else { return }
+        let list = ids.map(String.init).joined(separator: ", ")
+        console.error(
+            "Note: Transaction.updates re-delivered \(ids.count) unfinished transaction\(ids.count == 1 ? "" : "s"): \(list)"
+                + " (finish with 'iapsim finish ID')")
     }
 
     /// Asks a yes/no question on a terminal. Without a terminal, or with `--yes`, the answer is yes.

@@ -25,6 +25,20 @@ enum ErrorReport {
             case .productNotAvailable, .productNotRequested: return (.notAvailable, line(error))
             case .invalidQuantity: return (.usage, line(error))
             }
+        case let error as SimulationError:
+            if case .simulated(_, let simulated) = error {
+                switch simulated.kind {
+                case .cancelled: return (.cancelled, line(error))
+                case .notAllowed: return (.notAllowed, line(error))
+                case .notAvailable: return (.notAvailable, line(error))
+                case .failed: return (.purchaseFailed, line(error))
+                }
+            }
+            return (.usage, line(error))
+        case let error as SettingsError:
+            return (.usage, line(error))
+        case let error as ClockError:
+            return (.usage, line(error))
         default:
             return (.ioError, "Error: \(error.localizedDescription)")
         }

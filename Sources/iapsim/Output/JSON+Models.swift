@@ -39,3 +39,24 @@ extension JSON {
         ])
     }
 }
+
+extension JSON {
+    static func error(_ error: SimulatedError) -> JSON {
+        .object([
+            ("name", .string(error.name)),
+            ("domain", .string(error.domain.rawValue)),
+            ("code", error.code.map { JSON.int($0) } ?? .null),
+        ])
+    }
+
+    static func pending(_ pending: PendingPurchase) -> JSON {
+        .object([
+            ("id", .int(pending.id)),
+            ("productID", .string(pending.productID)),
+            ("productType", .string(pending.productType.rawValue)),
+            ("purchasedQuantity", .int(pending.quantity)),
+            ("reason", .string(pending.reason.rawValue)),
+            ("requestDate", .date(pending.requestDate)),
+        ])
+    }
+}

@@ -78,32 +78,137 @@ enum ArgumentParser {
             }
         }
         let arguments = Array(positionals.dropFirst())
-        let command: Command
+        let command = try parseCommand(name, arguments: arguments, values: values, flags: flags)
+        return Invocation(options: options, command: command)
+    }
+
+    private static func parseCommand(
+        _ name: CommandName, arguments: [String], values: [String: String], flags: Set<String>
+    ) throws(UsageError) -> Command {
+        func one(_ what: String) throws(UsageError) -> String {
+            guard let first = arguments.first else {
+                let label = what.replacingOccurrences(of: "-id", with: " identifier")
+                throw UsageError("missing \(label): iapsim \(name.rawValue) <\(what)>", command: name)
+            }
+            try expect(arguments, count: 1, for: name)
+            return first
+        }
+        func transactionID() throws(UsageError) -> UInt64 {
+            let text = try one("transaction-id")
+            guard let id = UInt64(text), id > 0 else {
+                throw UsageError("'\(text)' is not a transaction identifier (a positive whole number)", command: name)
+            }
+            return id
+        }
         switch name {
         case .listProducts:
             try expect(arguments, count: 0, for: name)
-            command = .listProducts
+            return .listProducts
         case .buy:
-            guard let productID = arguments.first else {
-                throw UsageError("missing product identifier: iapsim buy <product-id>", command: name)
-            }
-            try expect(arguments, count: 1, for: name)
-            command = .buy(
-                productID: productID, quantity: try quantity(values["quantity"]), assumeYes: flags.contains("yes"))
+            let productID = try one("product-id")
+            return .buy(
+                productID: productID, quantity: try quantity(values["quantity"]), assumeYes: flags.contains("yes"),
+                outcome: try values["outcome"].map(outcome))
         case .restore:
             try expect(arguments, count: 0, for: name)
-            command = .restore
+            return .restore
         case .status:
             try expect(arguments, count: 0, for: name)
-            command = .status
+            return .status
+        case .transactions:
+            try expect(arguments, count: 0, for: name)
+            var filter: TransactionFilter? = flags.contains("unfinished") ? .unfinished : nil
+            if let text = values["state"] {
+                guard let state = TransactionFilter(rawValue: text) else {
+                    let known = TransactionFilter.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageError("--state \(text): expected one of \(known)", command: name)
+                }
+                if filter != nil, filter != state {
+                    throw UsageError("--unfinished and --state \(text) contradict each other", command: name)
+                }
+                filter = state
+            }
+            return .transactions(productID: values["product"], state: filter)
+        case .approve: return .approve(id: try transactionID())
+        case .decline: return .decline(id: try transactionID())
+        case .resolve: return .resolve(id: try transactionID())
+        case .finish: return .finish(id: try transactionID())
+        case .refund:
+            let id = try transactionID()
+            let reason = values["reason"] ?? "other"
+            guard reason == "developerIssue" || reason == "other" else {
+                throw UsageError("--reason \(reason): expected developerIssue or other", command: name)
+            }
+            return .refund(id: id, reason: reason)
+        case .cancelSubscription:
+            return .cancelSubscription(productID: try one("product-id"), undo: flags.contains("undo"))
+        case .expire: return .expire(productID: try one("product-id"))
+        case .renew: return .renew(productID: try one("product-id"))
+        case .clock:
+            return .clock(try clockAction(arguments, to: values["to"]))
+        case .settings:
+            switch arguments.first {
+            case nil: return .settings(.show)
+            case "set":
+                guard arguments.count == 3 else {
+                    throw UsageError("usage: iapsim settings set KEY VALUE", command: name)
+                }
+                return .settings(.set(key: arguments[1], value: arguments[2]))
+            case "reset":
+                try expect(arguments, count: 2, for: name)
+                return .settings(.reset(key: arguments.count == 2 ? arguments[1] : nil))
+            case let other?:
+                throw UsageError("unknown settings action '\(other)'; use set or reset", command: name)
+            }
         case .reset:
             try expect(arguments, count: 0, for: name)
-            command = .reset(localOnly: flags.contains("local"), assumeYes: flags.contains("yes"))
+            return .reset(localOnly: flags.contains("local"), assumeYes: flags.contains("yes"))
         case .help:
             if arguments.count > 1 { throw UsageError("unexpected argument '\(arguments[1])'", command: name) }
-            command = .help(topic: arguments.first)
+            return .help(topic: arguments.first)
         }
-        return Invocation(options: options, command: command)
+    }
+
+    private static func clockAction(_ arguments: [String], to date: String?) throws(UsageError) -> ClockAction {
+        let action = arguments.first
+        if date != nil, action != "advance" {
+            throw UsageError("--to goes with 'iapsim clock advance --to DATE'", command: .clock)
+        }
+        switch action {
+        case nil:
+            return .show
+        case "advance":
+            if let date {
+                try expect(arguments, count: 1, for: .clock)
+                return .set(date: date)
+            }
+            guard arguments.count == 2 else {
+                throw UsageError("usage: iapsim clock advance DURATION (e.g. P1M) or --to DATE", command: .clock)
+            }
+            return .advance(duration: arguments[1])
+        case "set":
+            guard arguments.count == 2 else { throw UsageError("usage: iapsim clock set DATE", command: .clock) }
+            return .set(date: arguments[1])
+        case "freeze", "run", "reset":
+            try expect(arguments, count: 1, for: .clock)
+            return action == "freeze" ? .freeze : action == "run" ? .run : .reset
+        case let other?:
+            throw UsageError("unknown clock action '\(other)'; use advance, set, freeze, run or reset", command: .clock)
+        }
+    }
+
+    private static func outcome(_ text: String) throws(UsageError) -> BuyOutcome {
+        switch text {
+        case "success": return .success
+        case "cancel": return .cancel
+        case "ask-to-buy": return .askToBuy
+        case "interrupted": return .interrupted
+        case "fail": return .fail(errorName: nil)
+        default:
+            if text.hasPrefix("fail="), text.count > 5 { return .fail(errorName: String(text.dropFirst(5))) }
+            throw UsageError(
+                "--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted", command: .buy)
+        }
     }
 
     /// StoreKit allows 1–10 of a consumable in one payment (`SKMutablePayment.quantity`).

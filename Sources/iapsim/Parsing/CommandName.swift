@@ -4,6 +4,17 @@ enum CommandName: String, CaseIterable, Sendable {
     case buy
     case restore
     case status
+    case transactions
+    case approve
+    case decline
+    case resolve
+    case finish
+    case refund
+    case cancelSubscription = "cancel-subscription"
+    case expire
+    case renew
+    case clock
+    case settings
     case reset
     case help
 

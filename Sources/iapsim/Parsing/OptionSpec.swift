@@ -24,6 +24,19 @@ struct OptionSpec: Sendable {
         OptionSpec(name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE."),
         OptionSpec(name: "json", help: "Print the result as JSON on stdout."),
         OptionSpec(name: "quantity", valueName: "N", commands: [.buy], help: "How many of a consumable to buy, 1–10 (default 1)."),
+        OptionSpec(
+            name: "outcome", valueName: "OUTCOME", commands: [.buy],
+            help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted."),
+        OptionSpec(name: "product", valueName: "ID", commands: [.transactions], help: "Only this product's transactions."),
+        OptionSpec(
+            name: "state", valueName: "STATE", commands: [.transactions],
+            help: "Only: purchased, pending, unfinished, expired, upgraded, revoked."),
+        OptionSpec(name: "unfinished", commands: [.transactions], help: "Only transactions the app has not finished."),
+        OptionSpec(
+            name: "reason", valueName: "REASON", commands: [.refund],
+            help: "revocationReason: developerIssue or other (default other)."),
+        OptionSpec(name: "undo", commands: [.cancelSubscription], help: "Turn auto-renew back on."),
+        OptionSpec(name: "to", valueName: "DATE", commands: [.clock], help: "With advance: move to this ISO 8601 date."),
         OptionSpec(name: "yes", short: "y", commands: [.buy, .reset], help: "Do not ask for confirmation."),
         OptionSpec(name: "local", commands: [.reset], help: "Forget only the app's record (a reinstall); keep the account."),
         OptionSpec(name: "help", short: "h", help: "Show help for iapsim or the command."),

@@ -1,0 +1,127 @@
+import Foundation
+
+extension StoreSession {
+    /// `SKTestSession.approveAskToBuyTransaction(identifier:)`: the pending purchase completes
+    /// with the identifier it was given, and reaches the app through `Transaction.updates`.
+    public func approve(_ id: UInt64, in catalog: Catalog) throws -> Transaction {
+        try completePending(id, reason: .askToBuy, in: catalog, wrongState: "is not waiting for Ask to Buy approval")
+    }
+
+    /// `declineAskToBuyTransaction(identifier:)`: the purchase ends without a transaction.
+    public func decline(_ id: UInt64) throws -> PendingPurchase {
+        try transact { state, _ in
+            let pending = try Self.pending(id, reason: .askToBuy, in: state, wrongState: "is not waiting for Ask to Buy approval")
+            state.simulation.pending.removeAll { $0.id == id }
+            return pending
+        }
+    }
+
+    /// What `resolve` did.
+    public enum Resolution: Sendable, Equatable {
+        /// An interrupted purchase completed.
+        case purchased(Transaction)
+        /// A subscription in billing retry recovered with this renewal.
+        case recovered(Transaction)
+    }
+
+    /// `resolveIssueForTransaction(identifier:)`: an interrupted purchase completes, or a
+    /// subscription in billing retry renews. Recovered within its grace period it keeps its
+    /// billing cycle; later, a new period starts now.
+    public func resolve(_ id: UInt64, in catalog: Catalog) throws -> Resolution {
+        if let pending = try store.read().simulation.pending.first(where: { $0.id == id }) {
+            guard pending.reason == .interrupted else {
+                throw SimulationError.wrongState(id: id, detail: "is waiting for Ask to Buy: use 'iapsim approve \(id)'")
+            }
+            return .purchased(try completePending(id, reason: .interrupted, in: catalog, wrongState: ""))
+        }
+        return try transact { state, moment in
+            guard let transaction = state.account.transactions.last(where: { $0.id == id }) else {
+                throw SimulationError.unknownTransaction(id: id)
+            }
+            guard let index = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }),
+                state.simulation.renewals[index].isInBillingRetry,
+                let latest = state.account.transactions.last(where: { $0.originalID == transaction.originalID })
+            else {
+                throw SimulationError.wrongState(id: id, detail: "has no purchase issue to resolve")
+            }
+            var info = state.simulation.renewals[index]
+            let inGrace = (info.gracePeriodExpirationDate ?? .distantPast) > moment.now
+            let start = inGrace ? (latest.expirationDate ?? moment.now) : moment.now
+            let renewal = SubscriptionEngine.renew(&state, &info, from: start, settings: moment.settings)
+            state.simulation.renewals[index] = info
+            return .recovered(renewal)
+        }
+    }
+
+    private func completePending(_ id: UInt64, reason: PendingPurchase.Reason, in catalog: Catalog, wrongState: String) throws
+        -> Transaction
+    {
+        try transact { state, moment in
+            let pending = try Self.pending(id, reason: reason, in: state, wrongState: wrongState)
+            guard let product = catalog.store.products.first(where: { $0.id == pending.productID }) else {
+                throw SimulationError.productGone(productID: pending.productID)
+            }
+            state.simulation.pending.removeAll { $0.id == id }
+            return Self.complete(
+                product, quantity: pending.quantity, id: id, storefront: catalog.store.storefront, state: &state,
+                moment: moment)
+        }
+    }
+
+    private static func pending(_ id: UInt64, reason: PendingPurchase.Reason, in state: PurchaseState, wrongState: String)
+        throws -> PendingPurchase
+    {
+        guard let pending = state.simulation.pending.first(where: { $0.id == id }) else {
+            if state.transactionIndex(id) != nil { throw SimulationError.wrongState(id: id, detail: "is not pending") }
+            throw SimulationError.unknownTransaction(id: id)
+        }
+        guard pending.reason == reason else {
+            let hint = pending.reason == .interrupted ? "is an interrupted purchase: use 'iapsim resolve \(id)'" : wrongState
+            throw SimulationError.wrongState(id: id, detail: hint)
+        }
+        return pending
+    }
+
+    /// `Transaction.finish()`: the app is done with it; StoreKit stops re-delivering it.
+    public func finish(_ id: UInt64) throws {
+        try transact { state, _ in
+            guard state.transactionIndex(id) != nil else { throw SimulationError.unknownTransaction(id: id) }
+            guard state.simulation.unfinishedTransactionIDs.contains(id) else { throw SimulationError.notUnfinished(id: id) }
+            state.simulation.unfinishedTransactionIDs.removeAll { $0 == id }
+        }
+    }
+
+    /// `SKTestSession.refundTransaction(identifier:)`: the transaction gets a
+    /// `revocationDate` and `revocationReason`, and the entitlement goes. A refunded
+    /// subscription stops renewing. A refunded consumable takes its quantity back off the
+    /// balance (not below zero): Apple leaves reclaiming consumed content to the app, and the
+    /// app's record here is that app.
+    public func refund(_ id: UInt64, reason: Transaction.RevocationReason) throws -> Transaction {
+        try transact { state, moment in
+            guard let index = state.transactionIndex(id) else { throw SimulationError.unknownTransaction(id: id) }
+            var transaction = state.account.transactions[index]
+            guard transaction.revocationDate == nil else { throw SimulationError.alreadyRevoked(id: id) }
+            transaction.revocationDate = moment.now
+            transaction.revocationReason = reason
+            state.account.transactions[index] = transaction
+            switch transaction.productType {
+            case .consumable:
+                let balance = state.app.consumables[transaction.productID] ?? 0
+                state.app.consumables[transaction.productID] = max(0, balance - transaction.purchasedQuantity)
+            case .nonConsumable, .nonRenewable:
+                if !state.account.transactions.contains(where: {
+                    $0.productID == transaction.productID && $0.isEntitlement(at: moment.now)
+                }) {
+                    state.app.revoke(transaction.productID)
+                }
+            case .autoRenewable:
+                if let renewal = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }) {
+                    state.simulation.renewals[renewal].willAutoRenew = false
+                    state.simulation.renewals[renewal].isInBillingRetry = false
+                }
+                state.app.revoke(transaction.productID)
+            }
+            return transaction
+        }
+    }
+}

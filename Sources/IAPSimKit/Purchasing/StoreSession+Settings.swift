@@ -1,0 +1,143 @@
+import Foundation
+
+extension StoreSession {
+    /// `iapsim settings set KEY VALUE`. Changing the time rate restarts the clock from the
+    /// current simulated time, so time already passed keeps the rate it passed at.
+    public func setSetting(_ name: String, to value: String) throws -> SessionSettings {
+        guard let key = SettingKey(rawValue: name) else { throw SettingsError.unknownKey(name) }
+        let canonical = try key.canonicalValue(value)
+        let real = realNow()
+        return try transact { state, moment in
+            state.simulation.settings[key.rawValue] = canonical
+            if key == .timeRate, let clock = state.simulation.clock {
+                state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
+            }
+            return self.moment(state, real: real).settings
+        }
+    }
+
+    /// `iapsim settings reset [KEY]`: back to the catalog's or iapsim's defaults
+    /// (`SKTestSession.resetToDefaultState()`).
+    public func resetSettings(_ name: String? = nil) throws -> SessionSettings {
+        if let name, SettingKey(rawValue: name) == nil { throw SettingsError.unknownKey(name) }
+        let real = realNow()
+        return try transact { state, moment in
+            if let name { state.simulation.settings.removeValue(forKey: name) } else { state.simulation.settings = [:] }
+            if let clock = state.simulation.clock {
+                state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
+            }
+            return self.moment(state, real: real).settings
+        }
+    }
+
+    // MARK: The clock
+
+    /// The simulated time now, and whether the clock is frozen.
+    public func clockReading() throws -> (now: Date, frozen: Bool, rate: TimeRate) {
+        try transact { state, moment in (moment.now, state.simulation.clock?.frozen ?? false, moment.settings.timeRate) }
+    }
+
+    /// Moves the clock to `date` (never backwards: renewals already made stay made).
+    /// Subscriptions renew and expire up to it.
+    public func setClock(to date: Date) throws -> Date {
+        try moveClock { now in date }
+    }
+
+    /// Moves the clock forward by `components` on the Gregorian calendar in UTC.
+    public func advanceClock(by components: DateComponents) throws -> Date {
+        try moveClock { now in
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            return calendar.date(byAdding: components, to: now) ?? now
+        }
+    }
+
+    /// Stops or restarts the clock.
+    public func freezeClock(_ frozen: Bool) throws -> Date {
+        let real = realNow()
+        return try transact { state, moment in
+            state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: frozen)
+            return moment.now
+        }
+    }
+
+    /// Back to real time.
+    public func resetClock() throws -> Date {
+        let real = realNow()
+        return try transact { state, moment in
+            guard real >= moment.now else { throw ClockError.backwards(from: moment.now, to: real) }
+            state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
+            SubscriptionEngine.advance(&state, to: real, settings: moment.settings)
+            return real
+        }
+    }
+
+    private func moveClock(_ target: (Date) -> Date) throws -> Date {
+        let real = realNow()
+        return try transact { state, moment in
+            let date = target(moment.now)
+            guard date >= moment.now else { throw ClockError.backwards(from: moment.now, to: date) }
+            state.simulation.clock = SimulatedClock(base: date, anchor: real, frozen: state.simulation.clock?.frozen ?? false)
+            SubscriptionEngine.advance(&state, to: date, settings: moment.settings)
+            return date
+        }
+    }
+}
+
+/// Why the clock could not move.
+public enum ClockError: Error, Equatable, Sendable {
+    /// Time only moves forward: transactions already dated after the target would make no sense.
+    case backwards(from: Date, to: Date)
+    case invalidDuration(String)
+    case invalidDate(String)
+}
+
+extension ClockError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .backwards(let from, let to):
+            "the clock only moves forward: it reads \(from.formatted(.iso8601)), \(to.formatted(.iso8601)) is earlier; 'iapsim reset' starts over"
+        case .invalidDuration(let text):
+            "\(text): expected an ISO 8601 duration such as P1M, P1Y, P2W, P3D or PT12H"
+        case .invalidDate(let text):
+            "\(text): expected an ISO 8601 date such as 2027-01-01T00:00:00Z"
+        }
+    }
+}
+
+/// ISO 8601 durations (`P1Y2M3W4DT5H6M7S`, any part optional) as calendar components.
+public enum ISODuration {
+    public static func components(_ text: String) -> DateComponents? {
+        var components = DateComponents()
+        var number = ""
+        var inTime = false
+        var sawUnit = false
+        let scalars = Array(text.uppercased())
+        guard scalars.first == "P", scalars.count > 1 else { return nil }
+        for character in scalars.dropFirst() {
+            if character.isASCII, character.isNumber {
+                number.append(character)
+                continue
+            }
+            if character == "T" {
+                guard !inTime, number.isEmpty else { return nil }
+                inTime = true
+                continue
+            }
+            guard let value = Int(number), value <= 1_000_000 else { return nil }
+            number = ""
+            sawUnit = true
+            switch (character, inTime) {
+            case ("Y", false): components.year = value
+            case ("M", false): components.month = value
+            case ("W", false): components.day = (components.day ?? 0) + 7 * value
+            case ("D", false): components.day = (components.day ?? 0) + value
+            case ("H", true): components.hour = value
+            case ("M", true): components.minute = value
+            case ("S", true): components.second = value
+            default: return nil
+            }
+        }
+        return number.isEmpty && sawUnit ? components : nil
+    }
+}

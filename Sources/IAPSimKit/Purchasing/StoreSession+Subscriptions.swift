@@ -1,0 +1,67 @@
+import Foundation
+
+extension StoreSession {
+    /// Turns auto-renew off (`disableAutoRenewForTransaction`): the subscription stays active
+    /// to the end of its period, then expires.
+    public func cancelSubscription(_ productID: String) throws -> RenewalInfo {
+        try changeChain(productID) { info, _, _, _ in
+            info.willAutoRenew = false
+            info.expirationReason = .autoRenewDisabled
+            info.autoRenewProductID = info.currentProductID
+        }
+    }
+
+    /// Turns auto-renew back on (`enableAutoRenewForTransaction`).
+    public func resumeSubscription(_ productID: String) throws -> RenewalInfo {
+        try changeChain(productID) { info, _, _, _ in
+            info.willAutoRenew = true
+            info.expirationReason = nil
+        }
+    }
+
+    /// `SKTestSession.expireSubscription(productIdentifier:)`: it ends now and does not renew.
+    public func expireSubscription(_ productID: String) throws -> RenewalInfo {
+        try changeChain(productID) { info, state, latestIndex, moment in
+            if let end = state.account.transactions[latestIndex].expirationDate, end > moment.now {
+                state.account.transactions[latestIndex].expirationDate = moment.now
+            }
+            info.willAutoRenew = false
+            info.isInBillingRetry = false
+            info.gracePeriodExpirationDate = nil
+            info.expirationReason = .autoRenewDisabled
+            state.app.revoke(info.currentProductID)
+        }
+    }
+
+    /// `SKTestSession.forceRenewalOfSubscription(productIdentifier:)`: a renewal now.
+    public func renewSubscription(_ productID: String) throws -> Transaction {
+        var renewal: Transaction?
+        _ = try changeChain(productID) { info, state, _, moment in
+            info.willAutoRenew = true
+            info.expirationReason = nil
+            renewal = SubscriptionEngine.renew(&state, &info, from: moment.now, settings: moment.settings)
+            state.app.deliver(info.currentProductID)
+        }
+        return renewal!
+    }
+
+    /// Finds the chain whose current or next product is `productID` and changes it.
+    private func changeChain(
+        _ productID: String, _ change: (inout RenewalInfo, inout PurchaseState, Int, Moment) throws -> Void
+    ) throws -> RenewalInfo {
+        try transact { state, moment in
+            guard
+                let index = state.simulation.renewals.lastIndex(where: {
+                    $0.currentProductID == productID || $0.autoRenewProductID == productID
+                }),
+                let latestIndex = state.account.transactions.lastIndex(where: {
+                    $0.originalID == state.simulation.renewals[index].originalID
+                })
+            else { throw SimulationError.notSubscribed(productID: productID) }
+            var info = state.simulation.renewals[index]
+            try change(&info, &state, latestIndex, moment)
+            state.simulation.renewals[index] = info
+            return info
+        }
+    }
+}

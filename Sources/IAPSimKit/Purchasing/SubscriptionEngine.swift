@@ -1,0 +1,184 @@
+import Foundation
+
+/// Auto-renewable subscriptions over time: starting a chain, renewing it while auto-renew is
+/// on, billing retry and grace period, and what state each chain is in. All of it works on
+/// the state alone; what a renewal costs and lasts was captured in `RenewalInfo` at purchase.
+enum SubscriptionEngine {
+    /// A generous bound on renewals in one step, so a fast time rate and a big clock jump
+    /// cannot run away; the rest happen on the next command.
+    static let renewalLimit = 10_000
+
+    /// `Product.SubscriptionInfo.RenewalState` of the chain `info` at `date`.
+    static func renewalState(_ info: RenewalInfo, latest: Transaction, at date: Date) -> AccountStatus.SubscriptionStatus.State {
+        if latest.revocationDate != nil { return .revoked }
+        if let end = latest.expirationDate, end > date { return .subscribed }
+        if info.isInBillingRetry {
+            if let grace = info.gracePeriodExpirationDate, grace > date { return .inGracePeriod }
+            return .inBillingRetryPeriod
+        }
+        return .expired
+    }
+
+    /// The latest transaction of each chain, with its renewal info.
+    static func chains(in state: PurchaseState) -> [(info: RenewalInfo, latest: Transaction)] {
+        var latestByOriginal: [UInt64: Transaction] = [:]
+        for transaction in state.account.transactions where transaction.productType == .autoRenewable {
+            latestByOriginal[transaction.originalID] = transaction
+        }
+        return state.simulation.renewals.compactMap { info in
+            latestByOriginal[info.originalID].map { (info, $0) }
+        }
+    }
+
+    /// Brings every chain up to `date`: renewals while auto-renew is on, or billing retry
+    /// when renewals have billing issues; billing retry that ran out expires.
+    static func advance(_ state: inout PurchaseState, to date: Date, settings: SessionSettings) {
+        for index in state.simulation.renewals.indices {
+            var info = state.simulation.renewals[index]
+            guard var latest = state.account.transactions.last(where: { $0.originalID == info.originalID }),
+                latest.revocationDate == nil
+            else { continue }
+            if info.isInBillingRetry {
+                if let end = info.billingRetryEndDate, end <= date {
+                    info.isInBillingRetry = false
+                    info.willAutoRenew = false
+                    info.gracePeriodExpirationDate = nil
+                    info.expirationReason = .billingError
+                }
+                state.simulation.renewals[index] = info
+                continue
+            }
+            var renewals = 0
+            while info.willAutoRenew, let end = latest.expirationDate, end <= date, renewals < renewalLimit {
+                if settings.billingRetry {
+                    info.isInBillingRetry = true
+                    info.billingRetryEndDate = end + settings.timeRate.billingRetryPeriod
+                    if settings.gracePeriod {
+                        let period = SubscriptionPeriod(iso8601: info.autoRenewPeriod) ?? SubscriptionPeriod(value: 1, unit: .month)
+                        info.gracePeriodExpirationDate = end + settings.timeRate.gracePeriod(for: period)
+                    }
+                    break
+                }
+                latest = renew(&state, &info, from: end, settings: settings)
+                renewals += 1
+            }
+            state.simulation.renewals[index] = info
+        }
+    }
+
+    /// A renewal transaction starting at `start`, for the chain's auto-renew product.
+    @discardableResult
+    static func renew(
+        _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings
+    ) -> Transaction {
+        let first = state.account.transactions.first { $0.originalID == info.originalID }
+        var periodText = info.autoRenewPeriod
+        var price = info.autoRenewPrice
+        var offer: Transaction.OfferType?
+        if info.introductoryPeriodsRemaining > 0, let introPeriod = info.introductoryPeriod, let introPrice = info.introductoryPrice {
+            periodText = introPeriod
+            price = introPrice
+            offer = .introductory
+            info.introductoryPeriodsRemaining -= 1
+        }
+        let period = SubscriptionPeriod(iso8601: periodText) ?? SubscriptionPeriod(value: 1, unit: .month)
+        var transaction = Transaction(
+            id: state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
+            productType: .autoRenewable, purchaseDate: start, originalPurchaseDate: first?.originalPurchaseDate ?? start,
+            expirationDate: settings.timeRate.end(of: period, from: start), subscriptionGroupID: info.subscriptionGroupID,
+            reason: .renewal, price: price, currency: info.currency, storefrontCountryCode: info.storefrontCountryCode)
+        if offer != nil {
+            transaction.offerType = offer
+            transaction.offerPaymentMode = .payAsYouGo
+        }
+        if info.currentProductID != info.autoRenewProductID {
+            state.app.revoke(info.currentProductID)
+            state.app.deliver(info.autoRenewProductID)
+            info.currentProductID = info.autoRenewProductID
+        }
+        info.isInBillingRetry = false
+        info.billingRetryEndDate = nil
+        info.gracePeriodExpirationDate = nil
+        state.account.transactions.append(transaction)
+        if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
+        return transaction
+    }
+
+    /// What buying `product` does to its group: a first purchase or a re-subscription starts
+    /// (or restarts) the chain; with a level active, a higher level takes effect at once, a
+    /// lower one at the next renewal, and one of the same level at once if its period is the
+    /// same and at the next renewal otherwise (Apple, "Offering subscription upgrades and
+    /// downgrades").
+    enum GroupChange {
+        case start
+        case alreadySubscribed(Transaction)
+        case immediate(replacing: Transaction)
+        case atNextRenewal(current: Transaction)
+    }
+
+    static func change(
+        buying product: Product, in state: PurchaseState, at date: Date, level: (String) -> Int?
+    ) -> GroupChange {
+        guard let subscription = product.subscription else { return .start }
+        for (info, latest) in chains(in: state) where info.subscriptionGroupID == subscription.groupID {
+            let current = renewalState(info, latest: latest, at: date)
+            guard current == .subscribed || current == .inGracePeriod else { continue }
+            if latest.productID == product.id { return .alreadySubscribed(latest) }
+            guard let currentLevel = level(latest.productID) else { return .immediate(replacing: latest) }
+            if subscription.groupLevel < currentLevel { return .immediate(replacing: latest) }
+            if subscription.groupLevel > currentLevel { return .atNextRenewal(current: latest) }
+            return info.autoRenewPeriod == subscription.period.iso8601
+                ? .immediate(replacing: latest) : .atNextRenewal(current: latest)
+        }
+        return .start
+    }
+
+    /// Fills in a new subscription transaction and its renewal info.
+    static func start(
+        _ transaction: inout Transaction, product: Product, subscription: SubscriptionInfo,
+        state: inout PurchaseState, at date: Date, settings: SessionSettings
+    ) {
+        let group = subscription.groupID
+        transaction.subscriptionGroupID = group
+        let first = state.account.transactions.first { $0.subscriptionGroupID == group }
+        if let first {
+            transaction.originalID = first.originalID
+            transaction.originalPurchaseDate = first.originalPurchaseDate
+        }
+        for index in state.account.transactions.indices
+        where state.account.transactions[index].subscriptionGroupID == group
+            && (state.account.transactions[index].expirationDate ?? .distantPast) > date
+            && state.account.transactions[index].productID != product.id
+        {
+            state.account.transactions[index].isUpgraded = true
+            state.app.revoke(state.account.transactions[index].productID)
+        }
+        var info = RenewalInfo(
+            originalID: transaction.originalID, subscriptionGroupID: group, currentProductID: product.id,
+            autoRenewProductID: product.id, willAutoRenew: true, autoRenewPeriod: subscription.period.iso8601,
+            autoRenewPrice: product.price.plainString, currency: transaction.currency,
+            storefrontCountryCode: transaction.storefrontCountryCode, introductoryPeriodsRemaining: 0,
+            introductoryPrice: nil, introductoryPeriod: nil, isInBillingRetry: false, billingRetryEndDate: nil,
+            gracePeriodExpirationDate: nil, expirationReason: nil)
+        // An introductory offer is for a first subscription in the group only.
+        if first == nil, let offer = subscription.introductoryOffer {
+            transaction.offerType = .introductory
+            transaction.offerPaymentMode = offer.paymentMode
+            transaction.price = offer.price.plainString
+            switch offer.paymentMode {
+            case .freeTrial, .payUpFront:
+                transaction.expirationDate = settings.timeRate.end(of: offer.period, from: date, count: offer.periodCount)
+            case .payAsYouGo:
+                transaction.expirationDate = settings.timeRate.end(of: offer.period, from: date)
+                info.introductoryPeriodsRemaining = max(offer.periodCount - 1, 0)
+                info.introductoryPrice = offer.price.plainString
+                info.introductoryPeriod = offer.period.iso8601
+            }
+        } else {
+            transaction.expirationDate = settings.timeRate.end(of: subscription.period, from: date)
+            transaction.price = product.price.plainString
+        }
+        state.simulation.renewals.removeAll { $0.originalID == info.originalID }
+        state.simulation.renewals.append(info)
+    }
+}

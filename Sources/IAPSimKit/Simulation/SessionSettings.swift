@@ -1,0 +1,161 @@
+/// The `SKTestSession` controls iapsim keeps in the state folder. Each has a built-in default,
+/// may take its default from the `.storekit` file's `settings`, and may be overridden with
+/// `iapsim settings set KEY VALUE` until `iapsim settings reset`.
+public enum SettingKey: String, CaseIterable, Sendable {
+    /// `SKPaymentQueue.canMakePayments()`.
+    case paymentsAllowed = "payments-allowed"
+    /// `SKTestSession.askToBuyEnabled` (`_askToBuyEnabled`).
+    case askToBuy = "ask-to-buy"
+    /// `SKTestSession.interruptedPurchasesEnabled`.
+    case interruptedPurchases = "interrupted-purchases"
+    /// `SKTestSession.setSimulatedError(_:forAPI: .purchase)` (`_storeKitErrors` "Purchase",
+    /// or the older `_failTransactionsEnabled`).
+    case purchaseError = "error.purchase"
+    /// `forAPI: .loadProducts` ("Load Products").
+    case loadProductsError = "error.load-products"
+    /// `forAPI: .appStoreSync` ("App Store Sync"): restore.
+    case appStoreSyncError = "error.app-store-sync"
+    /// `auto`: the app finishes each transaction at once; `manual`: it leaves them unfinished.
+    case finishTransactions = "finish-transactions"
+    /// `SKTestSession.timeRate` (`_timeRate`).
+    case timeRate = "time-rate"
+    /// `shouldEnterBillingRetryOnRenewal` (`_renewalBillingIssuesEnabled`).
+    case billingRetry = "billing-retry"
+    /// `billingGracePeriodIsEnabled` (`_billingGracePeriodEnabled`).
+    case gracePeriod = "grace-period"
+    /// `SKTestSession.locale` (`_locale`).
+    case locale
+
+    public var summary: String {
+        switch self {
+        case .paymentsAllowed: "Whether the device may pay (canMakePayments). true | false"
+        case .askToBuy: "Purchases wait for a parent's approval (Ask to Buy). true | false"
+        case .interruptedPurchases: "Purchases stop for an action outside the app. true | false"
+        case .purchaseError: "Every purchase fails with this error. none | ERROR"
+        case .loadProductsError: "Loading products fails with this error. none | ERROR"
+        case .appStoreSyncError: "Restore fails with this error. none | ERROR"
+        case .finishTransactions: "Whether the app finishes transactions. auto | manual"
+        case .timeRate: "How fast subscriptions renew (SKTestSession.TimeRate). e.g. realTime, 1005"
+        case .billingRetry: "Renewals fail with a billing issue and enter billing retry. true | false"
+        case .gracePeriod: "A billing grace period keeps access during billing retry. true | false"
+        case .locale: "Price and text locale. e.g. en_US"
+        }
+    }
+
+    /// The canonical text of `value` for this key.
+    /// - Throws: `SettingsError.invalidValue` naming the key and the value.
+    public func canonicalValue(_ value: String) throws(SettingsError) -> String {
+        switch self {
+        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod:
+            switch value.lowercased() {
+            case "true", "on", "yes", "1": return "true"
+            case "false", "off", "no", "0": return "false"
+            default: throw .invalidValue(key: rawValue, value: value, expected: "true or false")
+            }
+        case .purchaseError, .loadProductsError, .appStoreSyncError:
+            if value == "none" || value == "off" { return "none" }
+            guard let error = SimulatedError.named(value) else {
+                throw .invalidValue(key: rawValue, value: value, expected: "none or an error name such as SKError.unknown; see 'iapsim help errors'")
+            }
+            return error.qualifiedName
+        case .finishTransactions:
+            guard value == "auto" || value == "manual" else {
+                throw .invalidValue(key: rawValue, value: value, expected: "auto or manual")
+            }
+            return value
+        case .timeRate:
+            guard let rate = TimeRate.named(value) else {
+                throw .invalidValue(key: rawValue, value: value, expected: "a SKTestSession.TimeRate name or raw value such as realTime or 1005")
+            }
+            return rate.name
+        case .locale:
+            guard let locale = LocaleName.canonical(value) else {
+                throw .invalidValue(key: rawValue, value: value, expected: "a locale such as en_US")
+            }
+            return locale
+        }
+    }
+}
+
+/// Why a setting could not be changed.
+public enum SettingsError: Error, Equatable, Sendable {
+    case unknownKey(String)
+    case invalidValue(key: String, value: String, expected: String)
+}
+
+extension SettingsError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .unknownKey(let key):
+            "unknown setting '\(key)'; the settings are \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .invalidValue(let key, let value, let expected):
+            "\(key) \(value): expected \(expected)"
+        }
+    }
+}
+
+/// The settings in force: overrides from the state over the catalog's defaults over
+/// iapsim's own.
+public struct SessionSettings: Sendable, Equatable {
+    /// Where a value came from, for `iapsim settings`.
+    public enum Source: String, Sendable {
+        case builtIn = "default", catalog, set
+    }
+
+    public private(set) var values: [SettingKey: String]
+    public private(set) var sources: [SettingKey: Source]
+
+    public init(catalog: StoreSettings, overrides: [String: String]) {
+        var values: [SettingKey: String] = [:]
+        var sources: [SettingKey: Source] = [:]
+        for key in SettingKey.allCases {
+            if let value = overrides[key.rawValue], let canonical = try? key.canonicalValue(value) {
+                values[key] = canonical
+                sources[key] = .set
+            } else if let value = catalog.value(for: key) {
+                values[key] = value
+                sources[key] = .catalog
+            } else {
+                values[key] = Self.builtIn(key)
+                sources[key] = .builtIn
+            }
+        }
+        self.values = values
+        self.sources = sources
+    }
+
+    private static func builtIn(_ key: SettingKey) -> String {
+        switch key {
+        case .paymentsAllowed: "true"
+        case .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod: "false"
+        case .purchaseError, .loadProductsError, .appStoreSyncError: "none"
+        case .finishTransactions: "auto"
+        case .timeRate: TimeRate.realTime.name
+        case .locale: "en_US"
+        }
+    }
+
+    public subscript(key: SettingKey) -> String { values[key]! }
+
+    /// The value, if the catalog or `settings set` gave one.
+    public func explicit(_ key: SettingKey) -> String? {
+        sources[key] == .builtIn ? nil : values[key]
+    }
+
+    private func flag(_ key: SettingKey) -> Bool { self[key] == "true" }
+
+    public var paymentsAllowed: Bool { flag(.paymentsAllowed) }
+    public var askToBuy: Bool { flag(.askToBuy) }
+    public var interruptedPurchases: Bool { flag(.interruptedPurchases) }
+    public var billingRetry: Bool { flag(.billingRetry) }
+    /// Apple: the grace period has no effect while billing retry is off.
+    public var gracePeriod: Bool { flag(.gracePeriod) && billingRetry }
+    public var finishesTransactions: Bool { self[.finishTransactions] == "auto" }
+    public var timeRate: TimeRate { TimeRate.named(self[.timeRate]) ?? .realTime }
+
+    public func simulatedError(_ key: SettingKey) -> SimulatedError? {
+        SimulatedError.named(self[key])
+    }
+}
+
+import Foundation

@@ -1,0 +1,67 @@
+/// An error StoreKit can report, by Apple's name and number, for a simulated failure.
+///
+/// Names and codes: `SKError.Code` (SKErrorDomain), StoreKit 2's `StoreKitError` and
+/// `Product.PurchaseError`. A bare name resolves in that order, so `unknown` is
+/// `SKError.unknown` (0); qualify it (`StoreKitError.unknown`) to mean the other.
+public struct SimulatedError: Sendable, Equatable, Hashable {
+    public enum Domain: String, Sendable, CaseIterable {
+        case skError = "SKError"
+        case storeKitError = "StoreKitError"
+        case purchaseError = "Product.PurchaseError"
+    }
+
+    /// What the failure means to a script: the exit status it maps to.
+    public enum Kind: Sendable {
+        case failed, cancelled, notAllowed, notAvailable
+    }
+
+    public var domain: Domain
+    public var name: String
+    /// `SKError.Code` raw value; nil for StoreKit 2's Swift-only errors.
+    public var code: Int?
+
+    /// `SKError.paymentCancelled` and `StoreKitError.userCancelled` are cancels, the
+    /// not-allowed and not-available errors keep their own exit codes, the rest are failures.
+    public var kind: Kind {
+        switch name {
+        case "paymentCancelled", "userCancelled", "overlayCancelled": .cancelled
+        case "paymentNotAllowed", "purchaseNotAllowed": .notAllowed
+        case "storeProductNotAvailable", "productUnavailable", "notAvailableInStorefront": .notAvailable
+        default: .failed
+        }
+    }
+
+    /// `SKError.unknown`, `StoreKitError.networkError`.
+    public var qualifiedName: String { "\(domain.rawValue).\(name)" }
+
+    public static let all: [SimulatedError] =
+        skErrorNames.enumerated().compactMap { code, name in
+            name.isEmpty ? nil : SimulatedError(domain: .skError, name: name, code: code)
+        }
+        + ["unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled", "unsupported"]
+        .map { SimulatedError(domain: .storeKitError, name: $0, code: nil) }
+        + [
+            "invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
+            "invalidOfferIdentifier", "invalidOfferPrice", "invalidOfferSignature", "missingOfferParameters",
+        ].map { SimulatedError(domain: .purchaseError, name: $0, code: nil) }
+
+    /// `SKError.Code` by raw value (StoreKit's SKError.h).
+    private static let skErrorNames = [
+        "unknown", "clientInvalid", "paymentCancelled", "paymentInvalid", "paymentNotAllowed",
+        "storeProductNotAvailable", "cloudServicePermissionDenied", "cloudServiceNetworkConnectionFailed",
+        "cloudServiceRevoked", "privacyAcknowledgementRequired", "unauthorizedRequestData", "invalidOfferIdentifier",
+        "invalidSignature", "missingOfferParams", "invalidOfferPrice", "overlayCancelled", "overlayInvalidConfiguration",
+        "overlayTimeout", "ineligibleForOffer", "unsupportedPlatform", "overlayPresentedInBackgroundScene",
+    ]
+
+    /// Looks up `unknown`, `SKError.paymentInvalid`, `StoreKitError.networkError`, or an
+    /// `SKError` code number such as `7`.
+    public static func named(_ text: String) -> SimulatedError? {
+        if let code = Int(text) { return all.first { $0.domain == .skError && $0.code == code } }
+        if let dot = text.lastIndex(of: ".") {
+            let domain = String(text[..<dot]), name = String(text[text.index(after: dot)...])
+            return all.first { $0.domain.rawValue == domain && $0.name == name }
+        }
+        return all.first { $0.name == text }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Why a simulation control could not act on the transaction or subscription named.
+public enum SimulationError: Error, Equatable, Sendable {
+    case unknownTransaction(id: UInt64)
+    /// `approve`/`decline` of something that is not waiting for Ask to Buy, `resolve` of
+    /// something that has no issue to resolve.
+    case wrongState(id: UInt64, detail: String)
+    case notUnfinished(id: UInt64)
+    case alreadyRevoked(id: UInt64)
+    case notSubscribed(productID: String)
+    /// A pending purchase's product is no longer in the catalog.
+    case productGone(productID: String)
+    /// A simulated error set for an API other than purchase (load products, App Store sync).
+    case simulated(api: String, error: SimulatedError)
+}
+
+extension SimulationError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .unknownTransaction(let id):
+            "no transaction or pending purchase \(id); see 'iapsim transactions'"
+        case .wrongState(let id, let detail):
+            "transaction \(id) \(detail)"
+        case .notUnfinished(let id):
+            "transaction \(id) is already finished; see 'iapsim transactions --unfinished'"
+        case .alreadyRevoked(let id):
+            "transaction \(id) is already refunded"
+        case .notSubscribed(let productID):
+            "\(productID): no subscription to it on this account; buy it first"
+        case .productGone(let productID):
+            "\(productID): the catalog no longer has this product"
+        case .simulated(let api, let error):
+            "\(api) failed with \(error.qualifiedName)\(error.code.map { " (\($0))" } ?? "") as the session settings ask; 'iapsim settings' shows them"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// `SKTestSession.TimeRate`: how fast subscriptions renew, with Apple's raw values (the
+/// numbers a `.storekit` file stores as `_timeRate`).
+///
+/// Two families: rates that speed the whole clock up (one second is one day, a monthly
+/// renewal every 30 seconds, …), and fixed rates under which a subscription of any length
+/// renews every N seconds of real time, with a grace period of N and a billing retry period
+/// of 2N (Apple's tables for each case).
+public enum TimeRate: Int, Sendable, CaseIterable {
+    case realTime = 0
+    case oneHourIsOneDay = 1
+    case thirtyMinutesIsOneDay = 2
+    case fiveMinutesIsOneDay = 3
+    case oneMinuteIsOneDay = 4
+    case thirtySecondsIsOneDay = 5
+    case oneSecondIsOneDay = 6
+    case monthlyRenewalEveryHour = 10
+    case monthlyRenewalEveryThirtyMinutes = 11
+    case monthlyRenewalEveryFifteenMinutes = 12
+    case monthlyRenewalEveryFiveMinutes = 13
+    case monthlyRenewalEveryThirtySeconds = 15
+    case oneRenewalEveryFifteenMinutes = 1000
+    case oneRenewalEveryFiveMinutes = 1001
+    case oneRenewalEveryMinute = 1002
+    case oneRenewalEveryThirtySeconds = 1003
+    case oneRenewalEveryTenSeconds = 1004
+    case oneRenewalEveryTwoSeconds = 1005
+
+    /// `realTime`, `monthlyRenewalEveryThirtySeconds`: the Swift case name.
+    public var name: String { String(describing: self) }
+
+    public static func named(_ text: String) -> TimeRate? {
+        if let raw = Int(text) { return TimeRate(rawValue: raw) }
+        return allCases.first { $0.name.lowercased() == text.lowercased() }
+    }
+
+    /// Simulated seconds per real second: 86,400 when one second is one day; 1 for real time
+    /// and for the fixed rates, whose clock runs in real time.
+    public var clockSpeed: Double {
+        let day = 86_400.0, month = 30 * day
+        switch self {
+        case .realTime: return 1
+        case .oneHourIsOneDay: return day / 3_600
+        case .thirtyMinutesIsOneDay: return day / 1_800
+        case .fiveMinutesIsOneDay: return day / 300
+        case .oneMinuteIsOneDay: return day / 60
+        case .thirtySecondsIsOneDay: return day / 30
+        case .oneSecondIsOneDay: return day
+        case .monthlyRenewalEveryHour: return month / 3_600
+        case .monthlyRenewalEveryThirtyMinutes: return month / 1_800
+        case .monthlyRenewalEveryFifteenMinutes: return month / 900
+        case .monthlyRenewalEveryFiveMinutes: return month / 300
+        case .monthlyRenewalEveryThirtySeconds: return month / 30
+        default: return 1
+        }
+    }
+
+    /// For the fixed rates: the real seconds between renewals, whatever the period.
+    public var fixedRenewalInterval: TimeInterval? {
+        switch self {
+        case .oneRenewalEveryFifteenMinutes: 900
+        case .oneRenewalEveryFiveMinutes: 300
+        case .oneRenewalEveryMinute: 60
+        case .oneRenewalEveryThirtySeconds: 30
+        case .oneRenewalEveryTenSeconds: 10
+        case .oneRenewalEveryTwoSeconds: 2
+        default: nil
+        }
+    }
+
+    /// When a period that starts at `date` ends.
+    public func end(of period: SubscriptionPeriod, from date: Date, count: Int = 1) -> Date {
+        if let interval = fixedRenewalInterval { return date + interval * Double(max(count, 1)) }
+        var end = date
+        for _ in 0..<max(count, 1) { end = period.advance(end) }
+        return end
+    }
+
+    /// The billing grace period: 6 days for weekly subscriptions and 16 days for others in
+    /// calendar time; N seconds under a fixed rate.
+    public func gracePeriod(for period: SubscriptionPeriod) -> TimeInterval {
+        if let interval = fixedRenewalInterval { return interval }
+        let weekly = period.unit == .week || (period.unit == .day && period.value <= 7)
+        return (weekly ? 6 : 16) * 86_400
+    }
+
+    /// The billing retry period: 60 days in calendar time; 2N seconds under a fixed rate.
+    public var billingRetryPeriod: TimeInterval {
+        fixedRenewalInterval.map { 2 * $0 } ?? 60 * 86_400
+    }
+}

@@ -1,0 +1,183 @@
+/// Each command's help: what it does, its usage line, a discussion and examples.
+struct CommandHelp {
+    var abstract: String
+    var usage: String
+    var discussion: String
+    var examples: [String]
+
+    static func of(_ name: CommandName) -> CommandHelp {
+        switch name {
+        case .listProducts:
+            return CommandHelp(
+                abstract: "List the app's products with localized prices.",
+                usage: "iapsim list-products [options]   (alias: list)",
+                discussion: """
+                    What an app's SKProductsRequest returns: each identifier in IAPProductIDs.plist that
+                    the store has, in the plist's order, with its type, title, price in the storefront's
+                    currency formatted for the locale, and whether the app owns it. Identifiers the
+                    store lacks are reported on stderr as invalidProductIdentifiers; the rest still list.
+                    """,
+                examples: ["iapsim list", "iapsim list --locale de_DE", "iapsim list --json | jq '.products[].id'"])
+        case .buy:
+            return CommandHelp(
+                abstract: "Buy a product: purchased, cancelled, pending or failed.",
+                usage: "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME] [options]",
+                discussion: """
+                    A consumable adds N to its balance; a non-consumable becomes owned, and buying it
+                    again is a free re-download; an auto-renewable subscription is active for one period
+                    (or its introductory offer) and renews as the clock passes; a higher level of its
+                    group replaces the current one at once, a lower one at the next renewal; a
+                    non-renewing subscription is owned.
+                    On a terminal it first asks "Buy “Title” for $0.99? [y/N]"; no is a cancel (exit 2).
+                    With --yes, or when stdin is not a terminal, it does not ask.
+                    The session settings (Ask to Buy, interrupted purchases, error.purchase,
+                    payments-allowed) decide how it ends; --outcome overrides them for this purchase:
+                    success, cancel (2), fail or fail=ERROR (1, or 2/4/5 by the error), ask-to-buy (3),
+                    interrupted (3). An identifier the store lacks exits 5.
+                    """,
+                examples: [
+                    "iapsim buy Demo.TechoverInAppPurchase.co.Apple.Book",
+                    "iapsim buy com.example.app.coins100 --quantity 3 --yes",
+                    "iapsim buy com.example.app.book --outcome fail=cloudServiceNetworkConnectionFailed",
+                    "iapsim buy com.example.app.pro.monthly --outcome ask-to-buy --json",
+                ])
+        case .restore:
+            return CommandHelp(
+                abstract: "Re-deliver what the account owns (restoreCompletedTransactions).",
+                usage: "iapsim restore [options]",
+                discussion: """
+                    Re-delivers the account's restorable purchases into the app's record, as
+                    restoreCompletedTransactions and AppStore.sync() do: non-consumables and active
+                    auto-renewable subscriptions. Consumables and non-renewing subscriptions are not
+                    restored (Apple leaves them to the app). Prints "Restored N purchases." or
+                    "No purchases to restore."; exits 0 either way, or 1 when error.app-store-sync is set.
+                    """,
+                examples: ["iapsim reset --local && iapsim restore", "iapsim restore --json"])
+        case .status:
+            return CommandHelp(
+                abstract: "Show what is owned: products, consumables, subscriptions, pending.",
+                usage: "iapsim status [options]",
+                discussion: """
+                    Shows the app's purchased product identifiers and consumable balances, each
+                    auto-renewable subscription's state (subscribed, expired, inBillingRetryPeriod,
+                    inGracePeriod, revoked) with its expiry and whether it will renew, the purchases
+                    still pending, and the transactions the app has not finished.
+                    """,
+                examples: ["iapsim status", "iapsim status --json | jq '.consumables'"])
+        case .transactions:
+            return CommandHelp(
+                abstract: "List the account's transactions, like Xcode's Transaction Manager.",
+                usage: "iapsim transactions [--product ID] [--state STATE | --unfinished] [options]",
+                discussion: """
+                    Every transaction with its identifier, original identifier, product, state
+                    (purchased, expired, upgraded, revoked; renewal; unfinished), purchase and expiry
+                    dates, then the pending purchases. --json gives each transaction with StoreKit 2's
+                    field names plus "state" and "isFinished".
+                    """,
+                examples: ["iapsim transactions", "iapsim transactions --unfinished", "iapsim transactions --state pending --json"])
+        case .approve:
+            return CommandHelp(
+                abstract: "Approve an Ask to Buy purchase: it completes.",
+                usage: "iapsim approve <transaction-id> [options]",
+                discussion: "SKTestSession.approveAskToBuyTransaction(identifier:): the pending purchase completes with that identifier and is delivered.",
+                examples: ["iapsim buy com.example.app.book --outcome ask-to-buy; iapsim approve 1"])
+        case .decline:
+            return CommandHelp(
+                abstract: "Decline an Ask to Buy purchase: nothing is bought.",
+                usage: "iapsim decline <transaction-id> [options]",
+                discussion: "SKTestSession.declineAskToBuyTransaction(identifier:): the pending purchase ends without a transaction.",
+                examples: ["iapsim decline 1"])
+        case .resolve:
+            return CommandHelp(
+                abstract: "Resolve an interrupted purchase or a billing issue.",
+                usage: "iapsim resolve <transaction-id> [options]",
+                discussion: """
+                    SKTestSession.resolveIssueForTransaction(identifier:): an interrupted purchase
+                    completes; a subscription in billing retry renews (within its grace period it keeps
+                    its billing date, after it a new period starts now).
+                    """,
+                examples: ["iapsim buy com.example.app.book --outcome interrupted; iapsim resolve 1"])
+        case .finish:
+            return CommandHelp(
+                abstract: "Finish a transaction the app left unfinished.",
+                usage: "iapsim finish <transaction-id> [options]",
+                discussion: """
+                    Transaction.finish(). With 'settings set finish-transactions manual' new
+                    transactions stay unfinished, and every launch (list, buy, restore, status)
+                    notes on stderr that Transaction.updates re-delivered them, until they are finished.
+                    """,
+                examples: ["iapsim transactions --unfinished", "iapsim finish 4"])
+        case .refund:
+            return CommandHelp(
+                abstract: "Refund a transaction: it is revoked and its entitlement goes.",
+                usage: "iapsim refund <transaction-id> [--reason developerIssue|other] [options]",
+                discussion: """
+                    SKTestSession.refundTransaction(identifier:): sets revocationDate and
+                    revocationReason. A non-consumable leaves the app's record; a subscription is revoked
+                    and stops renewing; a consumable's quantity comes off its balance (not below zero).
+                    """,
+                examples: ["iapsim refund 3", "iapsim refund 3 --reason developerIssue --json"])
+        case .cancelSubscription:
+            return CommandHelp(
+                abstract: "Turn auto-renew off: the subscription expires at its period's end.",
+                usage: "iapsim cancel-subscription <product-id> [--undo] [options]",
+                discussion: "disableAutoRenewForTransaction(identifier:); --undo turns it back on (enableAutoRenewForTransaction).",
+                examples: ["iapsim cancel-subscription com.example.app.pro.monthly"])
+        case .expire:
+            return CommandHelp(
+                abstract: "Expire a subscription now.",
+                usage: "iapsim expire <product-id> [options]",
+                discussion: "SKTestSession.expireSubscription(productIdentifier:): it ends now and does not renew.",
+                examples: ["iapsim expire com.example.app.pro.monthly"])
+        case .renew:
+            return CommandHelp(
+                abstract: "Renew a subscription now.",
+                usage: "iapsim renew <product-id> [options]",
+                discussion: "SKTestSession.forceRenewalOfSubscription(productIdentifier:): a renewal transaction now, one period long.",
+                examples: ["iapsim renew com.example.app.pro.monthly"])
+        case .clock:
+            return CommandHelp(
+                abstract: "Show or move the simulated clock.",
+                usage: "iapsim clock [advance DURATION | advance --to DATE | set DATE | freeze | run | reset] [options]",
+                discussion: """
+                    The simulator keeps its own clock in the state. It runs at the time rate
+                    (settings set time-rate, SKTestSession.TimeRate) unless frozen. 'advance P1M' or
+                    'advance --to 2027-01-01T00:00:00Z' moves it forward (ISO 8601), and subscriptions
+                    renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
+                    check exact dates), 'run' restarts it, 'reset' returns to real time.
+                    """,
+                examples: ["iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2027-01-01T00:00:00Z", "iapsim clock freeze"])
+        case .settings:
+            return CommandHelp(
+                abstract: "Show or change the session settings (SKTestSession controls).",
+                usage: "iapsim settings [set KEY VALUE | reset [KEY]] [options]",
+                discussion: """
+                    The settings persist in the state folder. Defaults come from the .storekit file's
+                    settings block (_askToBuyEnabled, _storeKitErrors, _timeRate, …) where it has them.
+                    'iapsim help settings-keys' lists the keys and values; 'settings reset' is
+                    SKTestSession.resetToDefaultState().
+                    """,
+                examples: [
+                    "iapsim settings", "iapsim settings set ask-to-buy true",
+                    "iapsim settings set error.purchase SKError.paymentInvalid", "iapsim settings reset",
+                ])
+        case .reset:
+            return CommandHelp(
+                abstract: "Forget the app's record (--local) or erase everything.",
+                usage: "iapsim reset [--local] [--yes] [options]",
+                discussion: """
+                    With --local, forgets the app's record, as deleting and reinstalling the app does;
+                    the account keeps its history, so 'iapsim restore' has work to do. Without it,
+                    erases the purchases file entirely — history, settings and clock (asks first on a
+                    terminal unless --yes).
+                    """,
+                examples: ["iapsim reset --local", "iapsim reset --yes"])
+        case .help:
+            return CommandHelp(
+                abstract: "Show help for a command or topic.",
+                usage: "iapsim help [<command> | exit-codes | environment | errors | settings-keys]",
+                discussion: "Shows help. 'iapsim help <command>' and 'iapsim <command> --help' agree.",
+                examples: ["iapsim help buy", "iapsim help exit-codes"])
+        }
+    }
+}
