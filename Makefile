@@ -23,6 +23,7 @@ release:
 test:
 	swift build --build-tests
 	swift test --skip-build
+	Tests/e2e/flows.sh .build/debug/iapsim
 
 # Runs the main job on the bundled catalog: `make run ARGS="buy com.example.app.book"`.
 ARGS ?= list

@@ -50,6 +50,18 @@ extension Runner {
             ]))
             return .success
         }
+        switch action {
+        case .set(let key, _):
+            let key = SettingKey(rawValue: key)!
+            console.out("\(key.rawValue) = \(settings[key])")
+            return .success
+        case .reset(let key?):
+            let key = SettingKey(rawValue: key)!
+            console.out("\(key.rawValue) = \(settings[key]) (\(settings.sources[key]!.rawValue))")
+            return .success
+        default:
+            break
+        }
         var rows = [["SETTING", "VALUE", "FROM"]]
         for key in SettingKey.allCases {
             rows.append([key.rawValue, settings[key], settings.sources[key]!.rawValue])

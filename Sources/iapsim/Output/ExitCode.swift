@@ -2,13 +2,13 @@
 /// follows BSD's sysexits.h, as the anchors' command-line tools do.
 enum ExitCode: Int32, CaseIterable {
     case success = 0
-    /// The purchase failed (a simulated `SKError`). Reserved for the simulation controls.
+    /// The purchase failed (a simulated `SKError`).
     case purchaseFailed = 1
     /// The buyer said no at the confirmation (`SKError.paymentCancelled`, `.userCancelled`).
     case cancelled = 2
-    /// The purchase is waiting (Ask to Buy, interrupted). Reserved for the simulation controls.
+    /// The purchase is waiting (Ask to Buy, interrupted).
     case pending = 3
-    /// Payments are not allowed (`SKPaymentQueue.canMakePayments()` is false). Reserved.
+    /// Payments are not allowed (`SKPaymentQueue.canMakePayments()` is false).
     case notAllowed = 4
     /// The store has no such product (`SKError.storeProductNotAvailable`).
     case notAvailable = 5
@@ -22,12 +22,12 @@ enum ExitCode: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "success"
-        case .purchaseFailed: "the purchase failed"
+        case .purchaseFailed: "the purchase failed with a simulated error (also load products, App Store sync)"
         case .cancelled: "cancelled by the user"
         case .pending: "pending (Ask to Buy, interrupted purchase)"
         case .notAllowed: "payments not allowed"
         case .notAvailable: "product not available"
-        case .usage: "usage error (unknown command or option, bad value, unknown locale)"
+        case .usage: "usage error (unknown command, option or setting; bad value; a transaction not in the needed state)"
         case .dataError: "bad data: a catalog file or the state file cannot be used"
         case .noInput: "a catalog file is missing or cannot be read"
         case .cannotCreate: "cannot create the state folder or file"

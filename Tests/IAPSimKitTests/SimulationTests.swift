@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+
+@testable import IAPSimKit
+
+/// One test per path an app must handle, in-process, on a clock the test moves.
+@Suite struct SimulationTests {
+    let catalog: Catalog
+    let clock = Support.Clock()
+    let session: StoreSession
+
+    init() throws {
+        catalog = try Catalog.load(CatalogSource(storeKitPath: Support.fixture("valid.storekit"), productIDsPath: nil))
+        let clock = self.clock
+        session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
+    }
+
+    private func product(_ id: String) throws -> Product { try catalog.purchasableProduct(id) }
+
+    private func buy(_ id: String, _ outcome: StoreSession.Outcome? = nil) throws -> StoreSession.PurchaseResult {
+        try session.buy(try product(id), in: catalog, outcome: outcome)
+    }
+
+    private func subscription(_ id: String) throws -> AccountStatus.SubscriptionStatus {
+        try #require(try session.status().subscriptions.first { $0.productID == id })
+    }
+
+    // MARK: Outcomes
+
+    @Test func cancelAndFailLeaveNoTransaction() throws {
+        #expect(try buy("fx.levels", .cancel) == .cancelled)
+        let error = try #require(SimulatedError.named("cloudServiceNetworkConnectionFailed"))
+        #expect(error.code == 7)
+        #expect(try buy("fx.levels", .fail(error)) == .failed(error))
+        #expect(try session.store.read().account.transactions.isEmpty)
+        #expect(try session.store.read().app.purchasedProductIdentifiers.isEmpty)
+    }
+
+    @Test func aPurchaseErrorSettingFailsEveryPurchaseUntilReset() throws {
+        _ = try session.setSetting("error.purchase", to: "SKError.paymentInvalid")
+        guard case .failed(let error) = try buy("fx.coins") else { Issue.record("expected a failure"); return }
+        #expect(error.code == 3)
+        _ = try session.resetSettings("error.purchase")
+        #expect(try buy("fx.coins").transaction != nil)
+    }
+
+    @Test func paymentsNotAllowedIsPaymentNotAllowed() throws {
+        _ = try session.setSetting("payments-allowed", to: "false")
+        guard case .failed(let error) = try buy("fx.coins") else { Issue.record("expected a failure"); return }
+        #expect(error.name == "paymentNotAllowed")
+        #expect(error.kind == .notAllowed)
+    }
+
+    @Test func errorsAreNamedAndNumberedAsApple() {
+        #expect(SimulatedError.named("0")?.name == "unknown")
+        #expect(SimulatedError.named("5")?.name == "storeProductNotAvailable")
+        #expect(SimulatedError.named("StoreKitError.unknown")?.domain == .storeKitError)
+        #expect(SimulatedError.named("notAvailableInStorefront")?.kind == .notAvailable)
+        #expect(SimulatedError.named("invalidQuantity")?.domain == .purchaseError)
+        #expect(SimulatedError.named("nonsense") == nil)
+    }
+
+    // MARK: Ask to Buy and interrupted purchases
+
+    @Test func askToBuyWaitsForApproval() throws {
+        guard case .pending(let pending) = try buy("fx.levels", .askToBuy) else { Issue.record("not pending"); return }
+        #expect(pending.reason == .askToBuy)
+        #expect(try session.store.read().account.transactions.isEmpty)
+        #expect(try session.status().pending.map(\.id) == [pending.id])
+        let approved = try session.approve(pending.id, in: catalog)
+        #expect(approved.id == pending.id)
+        #expect(try session.store.read().app.purchasedProductIdentifiers == ["fx.levels"])
+        #expect(try session.status().pending.isEmpty)
+        #expect(throws: SimulationError.self) { try session.approve(pending.id, in: catalog) }
+    }
+
+    @Test func askToBuyDeclinedBuysNothing() throws {
+        guard case .pending(let pending) = try buy("fx.coins", .askToBuy) else { Issue.record("not pending"); return }
+        #expect(try session.decline(pending.id).productID == "fx.coins")
+        let state = try session.store.read()
+        #expect(state.account.transactions.isEmpty)
+        #expect(state.app.consumables.isEmpty)
+    }
+
+    @Test func interruptedPurchasesCompleteWhenResolved() throws {
+        guard case .pending(let pending) = try buy("fx.coins", .interrupted) else { Issue.record("not pending"); return }
+        #expect(throws: SimulationError.wrongState(id: pending.id, detail: "is an interrupted purchase: use 'iapsim resolve \(pending.id)'")) {
+            try session.approve(pending.id, in: catalog)
+        }
+        guard case .purchased(let transaction) = try session.resolve(pending.id, in: catalog) else {
+            Issue.record("not purchased")
+            return
+        }
+        #expect(transaction.id == pending.id)
+        #expect(try session.store.read().app.consumables["fx.coins"] == 1)
+    }
+
+    @Test func catalogSettingsAreTheDefaults() throws {
+        let store = try StoreConfiguration.load(path: Support.fixture("session-defaults.storekit"))
+        let settings = SessionSettings(catalog: store.settings, overrides: [:])
+        #expect(settings.askToBuy)
+        #expect(settings.timeRate == .oneRenewalEveryTwoSeconds)
+        #expect(settings.simulatedError(.purchaseError)?.qualifiedName == "StoreKitError.unknown")
+        #expect(settings.simulatedError(.loadProductsError) == nil)
+        #expect(settings.sources[.askToBuy] == .catalog)
+        #expect(settings.sources[.paymentsAllowed] == .builtIn)
+        #expect(!settings.gracePeriod)  // no effect while billing retry is off
+        let overridden = SessionSettings(catalog: store.settings, overrides: ["ask-to-buy": "false"])
+        #expect(!overridden.askToBuy)
+        #expect(overridden.sources[.askToBuy] == .set)
+    }
+
+    @Test func badSettingsAreRefused() {
+        #expect(throws: SettingsError.unknownKey("nope")) { try session.setSetting("nope", to: "1") }
+        #expect(throws: SettingsError.self) { try session.setSetting("ask-to-buy", to: "maybe") }
+        #expect(throws: SettingsError.self) { try session.setSetting("error.purchase", to: "oops") }
+        #expect(throws: SettingsError.self) { try session.setSetting("time-rate", to: "warp") }
+    }
+
+    // MARK: Unfinished transactions
+
+    @Test func manualFinishingLeavesTransactionsUnfinishedUntilFinished() throws {
+        _ = try session.setSetting("finish-transactions", to: "manual")
+        let transaction = try #require(try buy("fx.coins").transaction)
+        #expect(try session.status().unfinishedTransactionIDs == [transaction.id])
+        try session.finish(transaction.id)
+        #expect(try session.status().unfinishedTransactionIDs.isEmpty)
+        #expect(throws: SimulationError.notUnfinished(id: transaction.id)) { try session.finish(transaction.id) }
+        #expect(throws: SimulationError.unknownTransaction(id: 99)) { try session.finish(99) }
+    }
+
+    // MARK: Refunds
+
+    @Test func refundingANonConsumableRevokesIt() throws {
+        let transaction = try #require(try buy("fx.levels").transaction)
+        let refunded = try session.refund(transaction.id, reason: .developerIssue)
+        #expect(refunded.revocationDate == Support.fixedDate)
+        #expect(refunded.revocationReason == .developerIssue)
+        #expect(try session.store.read().app.purchasedProductIdentifiers.isEmpty)
+        #expect(try session.restore().isEmpty)
+        #expect(throws: SimulationError.alreadyRevoked(id: transaction.id)) { try session.refund(transaction.id, reason: .other) }
+        // Bought again after a refund, it is a new purchase, not a re-download.
+        guard case .purchased = try buy("fx.levels") else { Issue.record("expected a new purchase"); return }
+    }
+
+    @Test func refundingAConsumableTakesItOffTheBalance() throws {
+        _ = try session.buy(try product("fx.coins"), quantity: 3, in: catalog)
+        let second = try #require(try buy("fx.coins").transaction)
+        _ = try session.refund(second.id, reason: .other)
+        #expect(try session.store.read().app.consumables["fx.coins"] == 3)
+        _ = try session.refund(1, reason: .other)
+        #expect(try session.store.read().app.consumables["fx.coins"] == 0)
+    }
+
+    @Test func refundingASubscriptionRevokesItAndStopsRenewals() throws {
+        let transaction = try #require(try buy("fx.plus.yearly").transaction)
+        _ = try session.refund(transaction.id, reason: .other)
+        #expect(try subscription("fx.plus.yearly").state == .revoked)
+        clock.advance(days: 800)
+        #expect(try session.store.read().account.transactions.count == 1)
+        #expect(try session.status().entitlements.isEmpty)
+    }
+
+    // MARK: Subscriptions over time
+
+    @Test func aMonthlySubscriptionRenewsForAYear() throws {
+        let first = try #require(try buy("fx.plus.monthly").transaction)  // one free week first
+        _ = try session.advanceClock(by: DateComponents(year: 1))
+        let chain = try session.store.read().account.transactions.filter { $0.originalID == first.id }
+        #expect(chain.count == 13)
+        #expect(chain.dropFirst().allSatisfy { $0.reason == .renewal && $0.price == "2.99" })
+        #expect(Support.iso(chain[1].purchaseDate) == "2026-01-22T12:00:00Z")
+        #expect(Support.iso(chain.last!.expirationDate!) == "2027-01-22T12:00:00Z")
+        #expect(try subscription("fx.plus.monthly").state == .subscribed)
+    }
+
+    @Test func expireAndRenewOnDemand() throws {
+        _ = try buy("fx.plus.yearly")
+        _ = try session.expireSubscription("fx.plus.yearly")
+        #expect(try subscription("fx.plus.yearly").state == .expired)
+        let renewal = try session.renewSubscription("fx.plus.yearly")
+        #expect(renewal.reason == .renewal)
+        #expect(try subscription("fx.plus.yearly").state == .subscribed)
+        #expect(throws: SimulationError.notSubscribed(productID: "fx.levels")) { try session.expireSubscription("fx.levels") }
+    }
+
+    @Test func billingRetryThenRecovery() throws {
+        _ = try session.setSetting("billing-retry", to: "true")
+        let first = try #require(try buy("fx.plus.yearly").transaction)
+        clock.advance(days: 370)
+        #expect(try subscription("fx.plus.yearly").state == .inBillingRetryPeriod)
+        #expect(try session.status().entitlements.isEmpty)
+        guard case .recovered(let renewal) = try session.resolve(first.id, in: catalog) else {
+            Issue.record("not recovered")
+            return
+        }
+        #expect(renewal.purchaseDate == clock.now)  // past any grace period: a new period from now
+        #expect(try subscription("fx.plus.yearly").state == .subscribed)
+    }
+
+    @Test func gracePeriodKeepsAccessThenBillingRetryRunsOut() throws {
+        _ = try session.setSetting("billing-retry", to: "true")
+        _ = try session.setSetting("grace-period", to: "true")
+        _ = try buy("fx.plus.yearly")
+        clock.advance(days: 366)
+        #expect(try subscription("fx.plus.yearly").state == .inGracePeriod)
+        #expect(try session.status().isEntitled(to: "fx.plus.yearly"))
+        clock.advance(days: 20)
+        #expect(try subscription("fx.plus.yearly").state == .inBillingRetryPeriod)
+        clock.advance(days: 60)
+        let expired = try subscription("fx.plus.yearly")
+        #expect(expired.state == .expired)
+        #expect(expired.expirationReason == .billingError)
+    }
+
+    @Test func upgradeIsImmediateAndDowngradeWaitsForRenewal() throws {
+        let monthly = try #require(try buy("fx.plus.monthly").transaction)
+        let yearlyProduct = try #require(catalog.store.products.first { $0.id == "fx.plus.yearly" })
+        let yearly = try #require(try session.buy(yearlyProduct, in: catalog).transaction)
+        #expect(yearly.originalID == monthly.originalID)
+        #expect(try session.status().entitlements.map(\.productID) == ["fx.plus.yearly"])
+        guard case .downgradeScheduled = try buy("fx.plus.monthly") else { Issue.record("expected a scheduled downgrade"); return }
+        #expect(try session.status().entitlements.map(\.productID) == ["fx.plus.yearly"])
+        clock.advance(days: 366)
+        #expect(try session.status().entitlements.map(\.productID) == ["fx.plus.monthly"])
+    }
+
+    @Test func fixedTimeRatesRenewEveryFewSeconds() throws {
+        _ = try session.setSetting("time-rate", to: "oneRenewalEveryTwoSeconds")
+        let first = try #require(try buy("fx.plus.yearly").transaction)
+        #expect(first.expirationDate == first.purchaseDate + 2)
+        clock.advance(days: 10.0 / 86_400)
+        #expect(try session.status().transactionCount == 6)
+    }
+
+    @Test func acceleratedRatesSpeedTheClock() throws {
+        _ = try session.setSetting("time-rate", to: "oneSecondIsOneDay")
+        let before = try session.clockReading().now
+        clock.advance(days: 30.0 / 86_400)  // 30 real seconds
+        let after = try session.clockReading().now
+        #expect(after.timeIntervalSince(before) == 30 * 86_400)
+    }
+
+    // MARK: The clock
+
+    @Test func theClockMovesForwardOnly() throws {
+        let start = try session.clockReading().now
+        let moved = try session.advanceClock(by: DateComponents(month: 1))
+        #expect(Support.iso(moved) == "2026-02-15T12:00:00Z")
+        #expect(throws: ClockError.self) { try session.setClock(to: start) }
+        _ = try session.freezeClock(true)
+        clock.advance(days: 5)
+        #expect(try session.clockReading().now == moved)
+        #expect(ISODuration.components("P1Y2M3DT4H5M6S") == DateComponents(year: 1, month: 2, day: 3, hour: 4, minute: 5, second: 6))
+        #expect(ISODuration.components("P2W")?.day == 14)
+        for bad in ["", "P", "1M", "PT", "P1H", "PxM", "P1M2"] { #expect(ISODuration.components(bad) == nil, "\(bad)") }
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# End-to-end purchase flows, driven the way a script drives iapsim: exit codes and JSON
+# checked with plain tools (grep, sed), a throw-away state folder, the bundled catalog.
+# Usage: Tests/e2e/flows.sh [path/to/iapsim]   (run by `make test`)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${1:-$root/.build/debug/iapsim}
+state=$(mktemp -d)
+trap 'rm -rf "$state"' EXIT
+export IAPSIM_STATE_DIR=$state/state IAPSIM_CATALOG=$root/catalog
+unset IAPSIM_LOCALE IAPSIM_LOCK_TIMEOUT
+passed=0 failed=0
+
+check() { # check NAME EXPECTED ACTUAL
+  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1: expected [$2], got [$3]"; fi
+}
+run() { "$bin" "$@" </dev/null 2>"$state/err"; }
+code() { run "$@" >/dev/null; echo $?; }
+field() { # field NAME: the first "NAME": value in stdin, unquoted
+  grep -o "\"$1\": [^,}]*" | head -n 1 | sed -e "s/\"$1\": //" -e 's/^"//' -e 's/"$//'
+}
+
+check "clock set" 0 "$(code clock set 2090-01-01T00:00:00Z)"
+check "clock freeze" 0 "$(code clock freeze)"
+
+# Ask to Buy: pending (3) until a parent approves; then owned.
+check "ask-to-buy exit" 3 "$(code buy com.example.app.book --outcome ask-to-buy)"
+pending=$(run transactions --state pending --json | field id)
+check "pending id" 1 "$pending"
+check "approve exit" 0 "$(code approve "$pending")"
+check "owned after approval" 1 "$(run status --json | grep -c '"productID": "com.example.app.book"')"
+
+# Declined: nothing bought.
+check "declined purchase pends" 3 "$(code buy com.razeware.inapprage.nightlyrage --outcome ask-to-buy)"
+check "decline exit" 0 "$(code decline 2)"
+check "not owned after decline" 0 "$(run status --json | grep -c nightlyrage)"
+
+# Interrupted: pending until resolved.
+check "interrupted exit" 3 "$(code buy com.example.app.coins100 --outcome interrupted --quantity 2)"
+check "resolve exit" 0 "$(code resolve 3)"
+check "balance after resolve" 2 "$(run status --json | grep -o '"com.example.app.coins100": [0-9]*' | sed 's/.*: //')"
+
+# Failures with Apple's codes, and a cancel.
+check "fail exit" 1 "$(code buy com.example.app.gems500 --outcome fail=cloudServiceNetworkConnectionFailed)"
+check "fail code in JSON" 7 "$(run buy com.example.app.gems500 --outcome fail=7 --json | field code)"
+check "cancel exit" 2 "$(code buy com.example.app.gems500 --outcome cancel)"
+run settings set payments-allowed false >/dev/null
+check "not allowed exit" 4 "$(code buy com.example.app.gems500)"
+run settings reset payments-allowed >/dev/null
+check "unknown product exit" 5 "$(code buy com.example.app.nothing)"
+
+# Refund: the book is revoked and leaves the app's record.
+check "refund exit" 0 "$(code refund 1 --reason developerIssue)"
+check "revocation reason" developerIssue "$(run transactions --product com.example.app.book --json | field revocationReason)"
+check "not owned after refund" 0 "$(run status --json | grep -c '"productID": "com.example.app.book"')"
+
+# A year of monthly renewals: one free week, then twelve paid months, one originalID.
+tx=$(run buy com.example.app.pro.monthly --json | field id)
+run clock advance P1Y >/dev/null
+chain=$(run transactions --product com.example.app.pro.monthly --json | grep -c "\"originalID\": $tx")
+check "transactions in the chain" 13 "$chain"
+check "renewals" 12 "$(run transactions --product com.example.app.pro.monthly --json | grep -c '"reason": "renewal"')"
+check "still subscribed" subscribed "$(run status --json | field state)"
+check "expiry after a year" 2091-01-08T00:00:00Z "$(run status --json | field expirationDate)"
+
+# Cancelled: expires at the period's end and stops renewing.
+run cancel-subscription com.example.app.pro.monthly >/dev/null
+run clock advance P2M >/dev/null
+check "expired after cancel" expired "$(run status --json | field state)"
+check "no renewals after cancel" 12 "$(run transactions --product com.example.app.pro.monthly --json | grep -c '"reason": "renewal"')"
+
+echo "flows: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
