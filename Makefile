@@ -33,7 +33,7 @@ run:
 install: release
 	install -d "$(BINDIR)" "$(SHAREDIR)/catalog"
 	install -m 0755 "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/iapsim" "$(BINDIR)/iapsim"
-	install -m 0644 catalog/Products.storekit catalog/IAPProductIDs.plist "$(SHAREDIR)/catalog/"
+	install -m 0644 catalog/Products.storekit catalog/Products.prices.json catalog/IAPProductIDs.plist "$(SHAREDIR)/catalog/"
 
 uninstall:
 	rm -f "$(BINDIR)/iapsim"

@@ -38,13 +38,15 @@ public struct Context: Sendable {
         return value
     }
 
-    /// `path` made absolute against `currentDirectory`.
+    /// `path` made absolute against `currentDirectory`, with `.` and `..` resolved.
     public func absolutePath(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
+        var absolute = path
         if path == "~" || path.hasPrefix("~/"), let home = variable("HOME") {
-            return home + path.dropFirst()
+            absolute = home + path.dropFirst()
+        } else if !path.hasPrefix("/") {
+            absolute = (currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/") + path
         }
-        return (currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/") + path
+        return URL(fileURLWithPath: absolute).standardized.path
     }
 }
 

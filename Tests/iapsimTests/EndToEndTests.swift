@@ -109,6 +109,34 @@ import Testing
         #expect(status["transactionCount"] as? Int == 20)
     }
 
+    /// For every corpus file, the products of each type `list --json` reports equal an
+    /// independent count over the raw JSON, and `check` ends in 0 or 65, never a crash.
+    @Test func everyCorpusFileListsItsProductsAndChecks() throws {
+        let corpus = URL(fileURLWithPath: Harness.repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+        guard let names = try? FileManager().contentsOfDirectory(atPath: corpus + "/storekit") else {
+            print("EndToEndTests: ../shared/corpus is absent; skipping the corpus walk")
+            return
+        }
+        let typeNames = [
+            "Consumable": "consumable", "NonConsumable": "nonConsumable", "RecurringSubscription": "autoRenewable",
+            "NonRenewingSubscription": "nonRenewable",
+        ]
+        for name in names.sorted() where name.hasSuffix(".storekit") {
+            let path = corpus + "/storekit/" + name
+            let raw = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+            var expected: [String: Int] = [:]
+            let entries = (raw["products"] as? [[String: Any]] ?? []) + (raw["nonRenewingSubscriptions"] as? [[String: Any]] ?? [])
+                + (raw["subscriptionGroups"] as? [[String: Any]] ?? []).flatMap { $0["subscriptions"] as? [[String: Any]] ?? [] }
+            for entry in entries { expected[typeNames[entry["type"] as! String]!, default: 0] += 1 }
+            let listed = try json("list", "--storekit", path)
+            var counted: [String: Int] = [:]
+            for product in listed["products"] as? [[String: Any]] ?? [] { counted[product["type"] as! String, default: 0] += 1 }
+            #expect(counted == expected, "\(name)")
+            let check = try run("check", "--storekit", path)
+            #expect(check.status == 0 || check.status == 65, "\(name): \(check.stderr)")
+        }
+    }
+
     @Test func theStateFileIsPrivate() throws {
         #expect(try run("buy", "com.example.app.book").status == 0)
         let file = try FileManager().attributesOfItem(atPath: state + "/purchases.json")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an app sees after its products request: the products it asked for that the store has,
 /// in the order it asked, and the identifiers the store does not know
 /// (`SKProductsResponse.invalidProductIdentifiers`).
@@ -10,41 +12,94 @@ public struct Catalog: Sendable {
     public var products: [Product]
     /// `SKProductsResponse.invalidProductIdentifiers`, in the order requested, each once.
     public var invalidProductIdentifiers: [String]
+    /// Requested products the store has but does not sell in `storefront`
+    /// (`StoreKitError.notAvailableInStorefront`), in the order requested.
+    public var notAvailableInStorefront: [String]
+    /// The storefront the buyer's account is in; prices are in its currency.
+    public var storefront: Storefront
+    /// The default price locale: the `.storekit` file's `_locale` in its own storefront,
+    /// otherwise the storefront's own locale.
+    public var localeIdentifier: String
 
     private var index: [String: Int]
 
     /// Loads both files and matches them up.
+    /// - Parameter storefront: the buyer's storefront, if not the one the `.storekit` file
+    ///   prices; prices then come from the pricing file beside it (`StorefrontPrices`).
     /// - Throws: `CatalogError` naming the file at fault.
-    public static func load(_ source: CatalogSource) throws -> Catalog {
+    public static func load(_ source: CatalogSource, storefront: Storefront? = nil) throws -> Catalog {
         let store = try StoreConfiguration.load(path: source.storeKitPath)
         let requested = try source.productIDsPath.map(ProductIdentifierList.load) ?? store.products.map(\.id)
-        return Catalog(source: source, store: store, requestedIdentifiers: requested)
+        guard let storefront, storefront != store.storefront else {
+            return Catalog(source: source, store: store, requestedIdentifiers: requested)
+        }
+        let prices = try StorefrontPrices.loadIfPresent(path: StorefrontPrices.path(forStoreKit: source.storeKitPath))
+        return Catalog(source: source, store: store, requestedIdentifiers: requested, storefront: storefront, prices: prices)
     }
 
-    public init(source: CatalogSource, store: StoreConfiguration, requestedIdentifiers: [String]) {
+    /// - Parameters:
+    ///   - storefront: nil for the `.storekit` file's own.
+    ///   - prices: the other storefronts' prices; nil when there is no pricing file.
+    public init(
+        source: CatalogSource, store: StoreConfiguration, requestedIdentifiers: [String],
+        storefront: Storefront? = nil, prices: StorefrontPrices? = nil
+    ) {
         self.source = source
         self.store = store
         self.requestedIdentifiers = requestedIdentifiers
+        let storefront = storefront ?? store.storefront
+        let ownStorefront = storefront == store.storefront
+        self.storefront = storefront
+        self.localeIdentifier = ownStorefront ? store.localeIdentifier : storefront.localeIdentifier
         var storeIndex: [String: Product] = [:]
+        var unpriced = Set<String>()
         storeIndex.reserveCapacity(store.products.count)
         for product in store.products where storeIndex[product.id] == nil {
-            storeIndex[product.id] = product
+            guard !ownStorefront else {
+                storeIndex[product.id] = product
+                continue
+            }
+            guard let price = prices?.price(product.id, in: storefront) else {
+                unpriced.insert(product.id)
+                continue
+            }
+            storeIndex[product.id] = Self.repriced(product, at: price)
         }
         var seen = Set<String>()
         var products: [Product] = []
         var invalid: [String] = []
+        var unavailable: [String] = []
         var index: [String: Int] = [:]
         for identifier in requestedIdentifiers where seen.insert(identifier).inserted {
             if let product = storeIndex[identifier] {
                 index[identifier] = products.count
                 products.append(product)
+            } else if unpriced.contains(identifier) {
+                unavailable.append(identifier)
             } else {
                 invalid.append(identifier)
             }
         }
         self.products = products
         self.invalidProductIdentifiers = invalid
+        self.notAvailableInStorefront = unavailable
         self.index = index
+    }
+
+    /// `product` at another storefront's price. Free offers carry over; offers with a price
+    /// in the `.storekit` file's currency do not, since the pricing file gives none for them.
+    private static func repriced(_ product: Product, at price: Decimal) -> Product {
+        var product = product
+        product.price = price
+        if var subscription = product.subscription {
+            let free = { (offer: SubscriptionOffer) in offer.paymentMode == .freeTrial }
+            subscription.introductoryOffer = subscription.introductoryOffer.flatMap { free($0) ? $0 : nil }
+            subscription.promotionalOffers = subscription.promotionalOffers.filter(free)
+            subscription.offerCodes = subscription.offerCodes.filter(free)
+            subscription.winBackOffers = subscription.winBackOffers.filter(free)
+            product.subscription = subscription
+        }
+        return product
     }
 
     /// The product the app can buy under `identifier`, if the response included it.
@@ -57,6 +112,9 @@ public struct Catalog: Sendable {
     ///   it but the app's list does not ask for it.
     public func purchasableProduct(_ identifier: String) throws(PurchaseError) -> Product {
         if let product = product(identifier) { return product }
+        if notAvailableInStorefront.contains(identifier) {
+            throw .notAvailableInStorefront(productID: identifier, storefront: storefront.countryCode)
+        }
         if let path = source.productIDsPath, store.products.contains(where: { $0.id == identifier }) {
             throw .productNotRequested(productID: identifier, productIDsPath: path)
         }

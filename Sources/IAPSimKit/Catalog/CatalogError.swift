@@ -13,6 +13,8 @@ public enum CatalogError: Error, Equatable, Sendable {
     case notAnArray(path: String, found: String)
     case nonStringElement(path: String, index: Int, found: String)
     case invalidPrice(path: String, productID: String, value: String)
+    /// A fractional price in a currency without a minor unit (JPY, KRW, …).
+    case fractionalPrice(path: String, productID: String, value: String, currencyCode: String)
     case unknownProductType(path: String, productID: String, value: String)
     case invalidPeriod(path: String, productID: String, value: String)
     case unknownStorefront(path: String, value: String)
@@ -39,6 +41,8 @@ extension CatalogError: LocalizedError {
             return "\(path): element \(index) is \(found), expected a product identifier string"
         case .invalidPrice(let path, let productID, let value):
             return "\(path): \(productID): displayPrice \"\(value)\" is not a plain decimal such as \"0.99\""
+        case .fractionalPrice(let path, let productID, let value, let currency):
+            return "\(path): \(productID): \(value) is not a valid price in \(currency), which has no decimals"
         case .unknownProductType(let path, let productID, let value):
             let known = ProductType.allCases.map(\.storeKitConfigurationName).joined(separator: ", ")
             return "\(path): \(productID): unknown product type \"\(value)\" (expected one of \(known))"

@@ -72,20 +72,30 @@ public struct SubscriptionInfo: Sendable, Equatable {
     public var groupLevel: Int
     public var period: SubscriptionPeriod
     public var introductoryOffer: SubscriptionOffer?
+    /// `promotionalOffers` (Xcode's `adHocOffers`).
+    public var promotionalOffers: [SubscriptionOffer]
+    /// Offer codes (Xcode's `codeOffers`).
+    public var offerCodes: [SubscriptionOffer]
+    /// `winBackOffers` (Xcode's `winbackOffers`).
+    public var winBackOffers: [SubscriptionOffer]
 
     public init(
         groupID: String, groupName: String, groupLevel: Int, period: SubscriptionPeriod,
-        introductoryOffer: SubscriptionOffer? = nil
+        introductoryOffer: SubscriptionOffer? = nil, promotionalOffers: [SubscriptionOffer] = [],
+        offerCodes: [SubscriptionOffer] = [], winBackOffers: [SubscriptionOffer] = []
     ) {
         self.groupID = groupID
         self.groupName = groupName
         self.groupLevel = groupLevel
         self.period = period
         self.introductoryOffer = introductoryOffer
+        self.promotionalOffers = promotionalOffers
+        self.offerCodes = offerCodes
+        self.winBackOffers = winBackOffers
     }
 }
 
-/// `Product.SubscriptionOffer`: an introductory offer, for now.
+/// `Product.SubscriptionOffer`: an introductory, promotional, offer-code or win-back offer.
 public struct SubscriptionOffer: Sendable, Equatable {
     /// `Product.SubscriptionOffer.PaymentMode` raw values.
     public enum PaymentMode: String, Codable, Sendable, CaseIterable {
@@ -94,13 +104,16 @@ public struct SubscriptionOffer: Sendable, Equatable {
         case payUpFront
     }
 
+    /// `Product.SubscriptionOffer.id`: nil for an introductory offer.
+    public var id: String?
     public var paymentMode: PaymentMode
     public var period: SubscriptionPeriod
     public var periodCount: Int
     /// The offer's price; zero for a free trial.
     public var price: Decimal
 
-    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int, price: Decimal) {
+    public init(id: String? = nil, paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int, price: Decimal) {
+        self.id = id
         self.paymentMode = paymentMode
         self.period = period
         self.periodCount = periodCount

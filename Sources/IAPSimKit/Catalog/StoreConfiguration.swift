@@ -49,15 +49,17 @@ public struct StoreConfiguration: Sendable {
         } else {
             self.localeIdentifier = storefront.localeIdentifier
         }
-        self.settings = StoreSettings(file: settings, locale: settings?.locale != nil ? localeIdentifier : nil)
+        self.settings = StoreSettings(
+            file: settings, locale: settings?.locale != nil ? localeIdentifier : nil,
+            storefront: settings?.storefront != nil ? storefront : nil)
 
         var products: [Product] = []
         for entry in (file.products ?? []) + (file.nonRenewingSubscriptions ?? []) {
-            products.append(try Self.product(from: entry, group: nil, path: path))
+            products.append(try Self.product(from: entry, group: nil, path: path, storefront: storefront))
         }
         for group in file.subscriptionGroups ?? [] {
             for entry in group.subscriptions ?? [] {
-                products.append(try Self.product(from: entry, group: group, path: path))
+                products.append(try Self.product(from: entry, group: group, path: path, storefront: storefront))
             }
         }
         self.products = products
@@ -66,12 +68,16 @@ public struct StoreConfiguration: Sendable {
     private static func product(
         from entry: StoreKitConfigurationFile.ProductEntry,
         group: StoreKitConfigurationFile.SubscriptionGroup?,
-        path: String
+        path: String, storefront: Storefront
     ) throws -> Product {
         guard let type = ProductType(storeKitConfigurationName: entry.type) else {
             throw CatalogError.unknownProductType(path: path, productID: entry.productID, value: entry.type)
         }
         let price = try Self.price(entry.displayPrice, productID: entry.productID, path: path)
+        if !Currency.isValid(price, in: storefront.currencyCode) {
+            throw CatalogError.fractionalPrice(
+                path: path, productID: entry.productID, value: entry.displayPrice, currencyCode: storefront.currencyCode)
+        }
         var subscription: SubscriptionInfo?
         if type == .autoRenewable {
             let periodText = entry.recurringSubscriptionPeriod ?? ""
@@ -85,7 +91,10 @@ public struct StoreConfiguration: Sendable {
                 period: period,
                 introductoryOffer: try entry.introductoryOffer.map {
                     try Self.offer($0, productID: entry.productID, path: path)
-                })
+                },
+                promotionalOffers: try (entry.adHocOffers ?? []).map { try Self.offer($0, productID: entry.productID, path: path) },
+                offerCodes: try (entry.codeOffers ?? []).map { try Self.offer($0, productID: entry.productID, path: path) },
+                winBackOffers: try (entry.winbackOffers ?? []).map { try Self.offer($0, productID: entry.productID, path: path) })
         }
         return Product(
             id: entry.productID,
@@ -112,7 +121,7 @@ public struct StoreConfiguration: Sendable {
         }
         let price = try offer.displayPrice.map { try Self.price($0, productID: productID, path: path) } ?? 0
         return SubscriptionOffer(
-            paymentMode: mode, period: period, periodCount: offer.numberOfPeriods ?? 1,
+            id: offer.offerID, paymentMode: mode, period: period, periodCount: offer.numberOfPeriods ?? 1,
             price: mode == .freeTrial ? 0 : price)
     }
 
@@ -138,7 +147,7 @@ public struct StoreSettings: Sendable, Equatable {
 
     public func value(for key: SettingKey) -> String? { values[key] }
 
-    init(file: StoreKitConfigurationFile.Settings?, locale: String?) {
+    init(file: StoreKitConfigurationFile.Settings?, locale: String?, storefront: Storefront?) {
         var values: [SettingKey: String] = [:]
         func flag(_ key: SettingKey, _ value: Bool?) {
             if let value { values[key] = value ? "true" : "false" }
@@ -158,6 +167,7 @@ public struct StoreSettings: Sendable, Equatable {
                 enabled ? (entry.current?.text.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
         }
         if let locale { values[.locale] = locale }
+        if let storefront { values[.storefront] = storefront.countryCode }
         self.values = values
     }
 }

@@ -16,6 +16,8 @@ struct StoreKitConfigurationFile: Decodable {
     }
 
     struct Offer: Decodable {
+        var offerID: String?
+        var referenceName: String?
         var paymentMode: String
         var subscriptionPeriod: String
         var numberOfPeriods: Int?
@@ -34,6 +36,9 @@ struct StoreKitConfigurationFile: Decodable {
         var groupNumber: Int?
         var recurringSubscriptionPeriod: String?
         var introductoryOffer: Offer?
+        var adHocOffers: [Offer]?
+        var codeOffers: [Offer]?
+        var winbackOffers: [Offer]?
     }
 
     struct SubscriptionGroup: Decodable {

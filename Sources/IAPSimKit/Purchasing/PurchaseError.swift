@@ -7,6 +7,8 @@ public enum PurchaseError: Error, Equatable, Sendable {
     /// The store has the product, but the app's identifier list does not ask for it, so an app
     /// would never have received the `SKProduct` to buy it with.
     case productNotRequested(productID: String, productIDsPath: String)
+    /// `StoreKitError.notAvailableInStorefront`: the pricing file has no price for it there.
+    case notAvailableInStorefront(productID: String, storefront: String)
     /// `Product.PurchaseError.invalidQuantity`: more than one of something that is not consumable.
     case invalidQuantity(productID: String, quantity: Int)
 }
@@ -18,6 +20,8 @@ extension PurchaseError: LocalizedError {
             "\(id): no such product in the store (storeProductNotAvailable); see 'iapsim list'"
         case .productNotRequested(let id, let path):
             "\(id): the store has it but \(path) does not list it, so the app cannot buy it; add it there"
+        case .notAvailableInStorefront(let id, let storefront):
+            "\(id): not sold in the \(storefront) storefront (notAvailableInStorefront); add a price for it to the pricing file"
         case .invalidQuantity(let id, let quantity):
             "\(id): a quantity of \(quantity) applies only to consumables (invalidQuantity)"
         }

@@ -58,12 +58,12 @@ extension StoreSession {
     {
         try transact { state, moment in
             let pending = try Self.pending(id, reason: reason, in: state, wrongState: wrongState)
-            guard let product = catalog.store.products.first(where: { $0.id == pending.productID }) else {
+            guard let product = catalog.product(pending.productID) else {
                 throw SimulationError.productGone(productID: pending.productID)
             }
             state.simulation.pending.removeAll { $0.id == id }
             return Self.complete(
-                product, quantity: pending.quantity, id: id, storefront: catalog.store.storefront, state: &state,
+                product, quantity: pending.quantity, id: id, storefront: catalog.storefront, state: &state,
                 moment: moment)
         }
     }

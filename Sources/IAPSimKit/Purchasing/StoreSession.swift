@@ -127,7 +127,7 @@ public struct StoreSession: Sendable {
                 return .pending(pending)
             }
             let transaction = Self.complete(
-                product, quantity: quantity, id: state.takeTransactionID(), storefront: catalog.store.storefront,
+                product, quantity: quantity, id: state.takeTransactionID(), storefront: catalog.storefront,
                 state: &state, moment: moment)
             return .purchased(transaction)
         }

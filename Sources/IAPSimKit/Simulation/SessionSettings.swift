@@ -25,6 +25,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case gracePeriod = "grace-period"
     /// `SKTestSession.locale` (`_locale`).
     case locale
+    /// `SKTestSession.storefront` (`_storefront`): the buyer's storefront.
+    case storefront
 
     public var summary: String {
         switch self {
@@ -39,6 +41,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .billingRetry: "Renewals fail with a billing issue and enter billing retry. true | false"
         case .gracePeriod: "A billing grace period keeps access during billing retry. true | false"
         case .locale: "Price and text locale. e.g. en_US"
+        case .storefront: "The buyer's storefront (ISO 3166-1 alpha-3). e.g. USA, JPN"
         }
     }
 
@@ -73,6 +76,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 throw .invalidValue(key: rawValue, value: value, expected: "a locale such as en_US")
             }
             return locale
+        case .storefront:
+            guard let storefront = Storefront.named(value) else {
+                throw .invalidValue(key: rawValue, value: value, expected: "an App Store storefront code such as USA or JPN")
+            }
+            return storefront.countryCode
         }
     }
 }
@@ -132,15 +140,12 @@ public struct SessionSettings: Sendable, Equatable {
         case .finishTransactions: "auto"
         case .timeRate: TimeRate.realTime.name
         case .locale: "en_US"
+        case .storefront: "USA"
         }
     }
 
     public subscript(key: SettingKey) -> String { values[key]! }
 
-    /// The value, if the catalog or `settings set` gave one.
-    public func explicit(_ key: SettingKey) -> String? {
-        sources[key] == .builtIn ? nil : values[key]
-    }
 
     private func flag(_ key: SettingKey) -> Bool { self[key] == "true" }
 

@@ -19,11 +19,19 @@ extension Runner {
                     + catalog.invalidProductIdentifiers.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
                     + " (invalidProductIdentifiers)")
         }
+        if !catalog.notAvailableInStorefront.isEmpty {
+            console.error(
+                "Warning: not sold in the \(catalog.storefront.countryCode) storefront: "
+                    + catalog.notAvailableInStorefront.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
+                    + " (notAvailableInStorefront; give them prices in \(StorefrontPrices.path(forStoreKit: catalog.source.storeKitPath)))")
+        }
         if options.json {
             emit(.object([
                 ("products", .array(catalog.products.map { productJSON($0, presenter: presenter, status: status) })),
                 ("invalidProductIdentifiers", .array(catalog.invalidProductIdentifiers.map(JSON.string))),
-                ("storefront", .string(catalog.store.storefront.countryCode)),
+                ("notAvailableInStorefront", .array(catalog.notAvailableInStorefront.map(JSON.string))),
+                ("storefront", .string(catalog.storefront.countryCode)),
+                ("currencyCode", .string(catalog.storefront.currencyCode)),
                 ("locale", .string(presenter.localeIdentifier)),
             ]))
             return .success
@@ -33,6 +41,7 @@ extension Runner {
             return .success
         }
         var rows = [["PRODUCT", "TYPE", "TITLE", "PRICE", "OWNED"]]
+        var details: [Int: String] = [:]
         for product in catalog.products {
             rows.append([
                 TerminalText.escaped(product.id),
@@ -41,8 +50,12 @@ extension Runner {
                 presenter.displayPrice(product.price),
                 ownership(product, status: status),
             ])
+            if let summary = presenter.subscriptionSummary(product) { details[rows.count - 1] = TerminalText.escaped(summary) }
         }
-        TerminalText.table(rows).forEach(console.out)
+        for (row, line) in TerminalText.table(rows).enumerated() {
+            console.out(line)
+            if let detail = details[row] { console.out("    " + detail) }
+        }
         return .success
     }
 
@@ -85,25 +98,37 @@ extension Runner {
             members.append(("balance", .int(status.consumables[product.id] ?? 0)))
         }
         if let subscription = product.subscription {
-            var info: [(String, JSON)] = [
-                ("subscriptionGroupID", .string(subscription.groupID)),
-                ("groupName", .string(subscription.groupName)),
-                ("groupLevel", .int(subscription.groupLevel)),
-                ("subscriptionPeriod", .period(subscription.period)),
-            ]
-            if let offer = subscription.introductoryOffer {
-                info.append(("introductoryOffer", .object([
-                    ("paymentMode", .string(offer.paymentMode.rawValue)),
-                    ("period", .period(offer.period)),
-                    ("periodCount", .int(offer.periodCount)),
-                    ("price", .string(offer.price.plainString)),
-                    ("displayPrice", .string(presenter.displayPrice(offer.price))),
-                ])))
-            } else {
-                info.append(("introductoryOffer", .null))
-            }
-            members.append(("subscription", .object(info)))
+            members.append(("subscription", .subscriptionInfo(subscription, presenter: presenter)))
         }
         return .object(members)
+    }
+}
+
+extension JSON {
+    /// `Product.SubscriptionInfo`, with offers as `Product.SubscriptionOffer`.
+    static func subscriptionInfo(_ subscription: SubscriptionInfo, presenter: ProductPresenter) -> JSON {
+        func offer(_ offer: SubscriptionOffer, type: String) -> JSON {
+            .object([
+                ("id", .optional(offer.id)),
+                ("type", .string(type)),
+                ("paymentMode", .string(offer.paymentMode.rawValue)),
+                ("period", .period(offer.period)),
+                ("periodCount", .int(offer.periodCount)),
+                ("price", .string(offer.price.plainString)),
+                ("displayPrice", .string(presenter.displayPrice(offer.price))),
+                ("summary", .string(presenter.offerSummary(offer))),
+            ])
+        }
+        return .object([
+            ("subscriptionGroupID", .string(subscription.groupID)),
+            ("groupName", .string(subscription.groupName)),
+            ("groupLevel", .int(subscription.groupLevel)),
+            ("subscriptionPeriod", .period(subscription.period)),
+            ("periodDescription", .string(subscription.period.localizedDescription)),
+            ("introductoryOffer", subscription.introductoryOffer.map { offer($0, type: "introductory") } ?? .null),
+            ("promotionalOffers", .array(subscription.promotionalOffers.map { offer($0, type: "promotional") })),
+            ("offerCodes", .array(subscription.offerCodes.map { offer($0, type: "code") })),
+            ("winBackOffers", .array(subscription.winBackOffers.map { offer($0, type: "winBack") })),
+        ])
     }
 }

@@ -17,6 +17,8 @@ struct Runner {
             return .success
         case .listProducts:
             return try listProducts()
+        case .check:
+            return try check()
         case .buy(let productID, let quantity, let assumeYes, let outcome):
             return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome)
         case .restore:
@@ -58,32 +60,43 @@ struct Runner {
         return canonical
     }
 
-    func loadCatalog() throws -> Catalog {
+    func stateStore() throws -> StateStore {
+        StateStore(location: try StateLocation.resolve(stateDirectory: options.stateDirectory, context: context))
+    }
+
+    /// The session over the state, with no catalog defaults (for `reset`).
+    func session() throws -> StoreSession {
+        StoreSession(store: try stateStore(), now: context.now)
+    }
+
+    /// The catalog, priced in the buyer's storefront, and the session over the state with the
+    /// catalog's settings as its defaults: what the commands that act as the app need.
+    ///
+    /// The storefront is `--storefront`, else `settings set storefront`, else the `.storekit`
+    /// file's own.
+    func catalogAndSession() throws -> (Catalog, StoreSession) {
+        let store = try stateStore()
+        var storefront: Storefront?
+        if let code = options.storefront {
+            guard let named = Storefront.named(code) else {
+                throw UsageError("--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
+            }
+            storefront = named
+        } else if let code = try store.read().simulation.settings[SettingKey.storefront.rawValue] {
+            storefront = Storefront.named(code)
+        }
         let source = try CatalogSource.resolve(
             catalogDirectory: options.catalogDirectory, storeKitFile: options.storeKitFile,
             productIDsFile: options.productIDsFile, context: context)
-        return try Catalog.load(source)
+        let catalog = try Catalog.load(source, storefront: storefront)
+        return (catalog, StoreSession(store: store, now: context.now, catalogSettings: catalog.store.settings))
     }
 
-    /// The session over the state, with the catalog's settings as its defaults when a
-    /// catalog is given.
-    func session(_ catalog: Catalog? = nil) throws -> StoreSession {
-        let location = try StateLocation.resolve(stateDirectory: options.stateDirectory, context: context)
-        return StoreSession(
-            store: StateStore(location: location), now: context.now,
-            catalogSettings: catalog?.store.settings ?? StoreSettings())
-    }
-
-    /// The catalog and the session together, for the commands that act as the app.
-    func catalogAndSession() throws -> (Catalog, StoreSession) {
-        let catalog = try loadCatalog()
-        return (catalog, try session(catalog))
-    }
-
-    /// The presenter for `catalog` in the locale asked for, else the session's `locale`
-    /// setting, else the catalog's own.
+    /// The presenter for `catalog` in the locale asked for, else one set with `settings set
+    /// locale`, else the catalog's own (its `_locale` in its storefront, else the storefront's).
     func presenter(_ catalog: Catalog, settings: SessionSettings) throws -> ProductPresenter {
-        ProductPresenter(catalog: catalog, locale: try requestedLocale() ?? settings.explicit(.locale))
+        let setting = settings.sources[.locale] == .set ? settings[.locale] : nil
+        return ProductPresenter(catalog: catalog, locale: try requestedLocale() ?? setting)
     }
 
     /// At each launch `Transaction.updates` re-delivers what the app has not finished; say so.

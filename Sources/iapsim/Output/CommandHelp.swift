@@ -18,6 +18,20 @@ struct CommandHelp {
                     store lacks are reported on stderr as invalidProductIdentifiers; the rest still list.
                     """,
                 examples: ["iapsim list", "iapsim list --locale de_DE", "iapsim list --json | jq '.products[].id'"])
+        case .check:
+            return CommandHelp(
+                abstract: "Lint the app's catalog, for CI.",
+                usage: "iapsim check [--catalog DIR | --storekit FILE --product-ids FILE] [options]",
+                discussion: """
+                    Reads the catalog leniently and reports every problem, one line each as
+                    'file: product: problem': identifiers with characters App Store Connect refuses,
+                    duplicates, identifiers in the plist missing from the store and the reverse,
+                    products without a localization for the default locale, prices that are not plain
+                    decimals or not valid for the currency (JPY, KRW, … have no decimals), subscriptions
+                    of one group on the same level, unknown types, and pricing-file entries for products
+                    the store lacks. Exit 0 when clean, 65 otherwise.
+                    """,
+                examples: ["iapsim check", "iapsim check --storekit App.storekit --product-ids IAPProductIDs.plist --json"])
         case .buy:
             return CommandHelp(
                 abstract: "Buy a product: purchased, cancelled, pending or failed.",

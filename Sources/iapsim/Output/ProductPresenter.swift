@@ -11,13 +11,43 @@ struct ProductPresenter {
     /// - Parameter locale: the requested locale, or nil for the catalog's own (`_locale`).
     init(catalog: Catalog, locale: String?) {
         self.catalog = catalog
-        self.localeIdentifier = locale ?? catalog.store.localeIdentifier
-        self.formatter = PriceFormatter(
-            currencyCode: catalog.store.storefront.currencyCode, localeIdentifier: localeIdentifier)
+        self.localeIdentifier = locale ?? catalog.localeIdentifier
+        self.formatter = PriceFormatter(currencyCode: catalog.storefront.currencyCode, localeIdentifier: localeIdentifier)
     }
 
     func localization(_ product: Product) -> ProductLocalization? {
         product.localization(for: localeIdentifier, fallback: catalog.store.localeIdentifier)
+    }
+
+    /// "Pro · level 2 · every month · 1 week free, then …": a subscription's terms in a line.
+    func subscriptionSummary(_ product: Product) -> String? {
+        guard let subscription = product.subscription else { return nil }
+        var parts = [
+            subscription.groupName.isEmpty ? "group \(subscription.groupID)" : subscription.groupName,
+            "level \(subscription.groupLevel)",
+            subscription.period.value == 1
+                ? "every " + subscription.period.localizedDescription.dropFirst(2) : "every \(subscription.period.localizedDescription)",
+        ]
+        if let offer = subscription.introductoryOffer { parts.append("intro: " + offerSummary(offer)) }
+        if !subscription.promotionalOffers.isEmpty { parts.append("\(subscription.promotionalOffers.count) promotional") }
+        if !subscription.offerCodes.isEmpty { parts.append("\(subscription.offerCodes.count) offer code\(subscription.offerCodes.count == 1 ? "" : "s")") }
+        if !subscription.winBackOffers.isEmpty { parts.append("\(subscription.winBackOffers.count) win-back") }
+        if product.familyShareable { parts.append("family shareable") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// "free for 1 week", "$0.99 a month for 3 months", "$1.99 up front for 3 months".
+    func offerSummary(_ offer: SubscriptionOffer) -> String {
+        let length = SubscriptionPeriod(value: offer.period.value * max(offer.periodCount, 1), unit: offer.period.unit)
+        switch offer.paymentMode {
+        case .freeTrial:
+            return "free for \(length.localizedDescription)"
+        case .payAsYouGo:
+            let each = offer.period.value == 1 ? offer.period.localizedDescription.replacingOccurrences(of: "1 ", with: "a ") : "every \(offer.period.localizedDescription)"
+            return "\(displayPrice(offer.price)) \(each) for \(length.localizedDescription)"
+        case .payUpFront:
+            return "\(displayPrice(offer.price)) up front for \(length.localizedDescription)"
+        }
     }
 
     /// The localized display name, or the reference name when the catalog has none.

@@ -58,7 +58,7 @@ enum ArgumentParser {
         let options = GlobalOptions(
             catalogDirectory: values["catalog"], storeKitFile: values["storekit"],
             productIDsFile: values["product-ids"], stateDirectory: values["state-dir"],
-            locale: values["locale"], json: seen.contains { $0.spec.name == "json" })
+            locale: values["locale"], storefront: values["storefront"], json: seen.contains { $0.spec.name == "json" })
         let flags = Set(seen.map(\.spec.name))
 
         if flags.contains("version") { return Invocation(options: options, command: .version) }
@@ -112,6 +112,9 @@ enum ArgumentParser {
         case .restore:
             try expect(arguments, count: 0, for: name)
             return .restore
+        case .check:
+            try expect(arguments, count: 0, for: name)
+            return .check
         case .status:
             try expect(arguments, count: 0, for: name)
             return .status

@@ -1,6 +1,7 @@
 /// The subcommands, with their aliases. One table drives parsing, help and suggestions.
 enum CommandName: String, CaseIterable, Sendable {
     case listProducts = "list-products"
+    case check
     case buy
     case restore
     case status

@@ -11,12 +11,14 @@ struct GlobalOptions: Equatable, Sendable {
     var productIDsFile: String?
     var stateDirectory: String?
     var locale: String?
+    var storefront: String?
     var json = false
 }
 
 /// What to do.
 enum Command: Equatable, Sendable {
     case listProducts
+    case check
     case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: BuyOutcome?)
     case restore
     case status

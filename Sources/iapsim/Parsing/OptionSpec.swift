@@ -22,6 +22,7 @@ struct OptionSpec: Sendable {
         OptionSpec(name: "product-ids", valueName: "FILE", help: "The app's identifiers: a plist array of strings."),
         OptionSpec(name: "state-dir", valueName: "DIR", help: "Where purchases.json lives. Env: IAPSIM_STATE_DIR."),
         OptionSpec(name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE."),
+        OptionSpec(name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3)."),
         OptionSpec(name: "json", help: "Print the result as JSON on stdout."),
         OptionSpec(name: "quantity", valueName: "N", commands: [.buy], help: "How many of a consumable to buy, 1–10 (default 1)."),
         OptionSpec(

@@ -1,0 +1,214 @@
+import Foundation
+
+/// `iapsim check`: lints an app's catalog for CI. Unlike the loader, which stops at the first
+/// problem, it reads the files leniently and reports every problem it finds.
+public enum CatalogCheck {
+    /// One problem: `file: product: problem`.
+    public struct Finding: Sendable, Equatable, CustomStringConvertible {
+        public var file: String
+        /// The product identifier, or `-` for the file as a whole.
+        public var productID: String
+        public var problem: String
+
+        public var description: String { "\(file): \(productID): \(problem)" }
+    }
+
+    /// App Store Connect: "Product IDs can contain only alphanumeric characters, underscores, and periods."
+    static func isValidIdentifier(_ identifier: String) -> Bool {
+        !identifier.isEmpty
+            && identifier.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == ".")
+            }
+    }
+
+    /// Every problem in the catalog named by `source`; empty when it is clean.
+    public static func run(_ source: CatalogSource) -> [Finding] {
+        var findings: [Finding] = []
+        let storePath = source.storeKitPath
+        func report(_ file: String, _ product: String, _ problem: String) {
+            findings.append(Finding(file: file, productID: product, problem: problem))
+        }
+
+        var storeIDs: [String] = []
+        do {
+            let data = try CatalogFile.read(storePath)
+            guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                report(storePath, "-", "not a StoreKit configuration file (malformed JSON or not an object)")
+                return findings
+            }
+            storeIDs = checkStore(root, path: storePath, report: report)
+        } catch {
+            report(storePath, "-", (error as? CatalogError)?.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)")
+            return findings
+        }
+
+        if let plistPath = source.productIDsPath {
+            do {
+                let requested = try ProductIdentifierList.load(path: plistPath)
+                var seen = Set<String>()
+                for identifier in requested {
+                    if !seen.insert(identifier).inserted { report(plistPath, identifier, "listed more than once") }
+                    if !isValidIdentifier(identifier) {
+                        report(plistPath, identifier, "has characters App Store Connect refuses (only letters, digits, _ and .)")
+                    }
+                }
+                let inStore = Set(storeIDs)
+                for identifier in requested where !inStore.contains(identifier) && seen.remove(identifier) != nil {
+                    report(plistPath, identifier, "not in \(storePath) (invalidProductIdentifiers)")
+                }
+                let asked = Set(requested)
+                for identifier in storeIDs where !asked.contains(identifier) {
+                    report(storePath, identifier, "in the store but not in \(plistPath), so the app never asks for it")
+                }
+            } catch {
+                report(plistPath, "-", (error as? CatalogError)?.errorDescription.map { Self.strip($0, plistPath) } ?? "\(error)")
+            }
+        }
+
+        let pricesPath = StorefrontPrices.path(forStoreKit: storePath)
+        do {
+            if let prices = try StorefrontPrices.loadIfPresent(path: pricesPath) {
+                let known = Set(storeIDs)
+                for productID in prices.prices.keys.sorted() where !known.contains(productID) {
+                    report(pricesPath, productID, "has prices but is not in \(storePath)")
+                }
+            }
+        } catch {
+            report(pricesPath, "-", (error as? CatalogError)?.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
+        }
+        return findings
+    }
+
+    /// Checks the `.storekit` JSON; returns the product identifiers it defines.
+    private static func checkStore(
+        _ root: [String: Any], path: String, report: (String, String, String) -> Void
+    ) -> [String] {
+        let settings = root["settings"] as? [String: Any] ?? [:]
+        var storefront = Storefront.unitedStates
+        if let code = settings["_storefront"] {
+            if let code = code as? String, let named = Storefront.named(code) {
+                storefront = named
+            } else {
+                report(path, "-", "settings._storefront \(code) is not an App Store storefront")
+            }
+        }
+        var defaultLocale = storefront.localeIdentifier
+        if let locale = settings["_locale"] {
+            if let locale = locale as? String, let canonical = LocaleName.canonical(locale) {
+                defaultLocale = canonical
+            } else {
+                report(path, "-", "settings._locale \(locale) is not a known locale")
+            }
+        }
+
+        var entries: [(entry: Any, location: String, group: [String: Any]?)] = []
+        for key in ["products", "nonRenewingSubscriptions"] {
+            guard let value = root[key] else { continue }
+            guard let array = value as? [Any] else {
+                report(path, "-", "\(key) is not an array")
+                continue
+            }
+            entries += array.enumerated().map { ($1, "\(key)[\($0)]", nil) }
+        }
+        if let groups = root["subscriptionGroups"] {
+            if let groups = groups as? [Any] {
+                for (groupIndex, group) in groups.enumerated() {
+                    guard let group = group as? [String: Any], let subscriptions = group["subscriptions"] as? [Any] else {
+                        report(path, "-", "subscriptionGroups[\(groupIndex)] has no subscriptions array")
+                        continue
+                    }
+                    entries += subscriptions.enumerated().map {
+                        ($1, "subscriptionGroups[\(groupIndex)].subscriptions[\($0)]", group)
+                    }
+                    checkLevels(subscriptions, group: group, path: path, report: report)
+                }
+            } else {
+                report(path, "-", "subscriptionGroups is not an array")
+            }
+        }
+
+        var identifiers: [String] = []
+        var seen = Set<String>()
+        for (entry, location, group) in entries {
+            guard let entry = entry as? [String: Any] else {
+                report(path, location, "is not an object")
+                continue
+            }
+            guard let productID = entry["productID"] as? String else {
+                report(path, location, "has no productID string")
+                continue
+            }
+            identifiers.append(productID)
+            if !seen.insert(productID).inserted { report(path, productID, "defined more than once") }
+            if !isValidIdentifier(productID) {
+                report(path, productID, "has characters App Store Connect refuses (only letters, digits, _ and .)")
+            }
+            let type = entry["type"] as? String ?? "(none)"
+            let productType = ProductType(storeKitConfigurationName: type)
+            if productType == nil {
+                report(path, productID, "unknown type \"\(type)\"")
+            } else if (productType == .autoRenewable) != (group != nil) {
+                report(path, productID, "type \(type) does not belong in \(location.split(separator: "[").first ?? "")")
+            }
+            switch entry["displayPrice"] {
+            case let text as String where text.isEmpty:
+                report(path, productID, "has no price")
+            case let text as String:
+                if let price = Decimal(plainDecimal: text) {
+                    if !Currency.isValid(price, in: storefront.currencyCode) {
+                        report(path, productID, "price \(text) is not valid in \(storefront.currencyCode), which has no decimals")
+                    }
+                } else {
+                    report(path, productID, "price \"\(text)\" is not a plain decimal such as \"0.99\"")
+                }
+            default:
+                report(path, productID, "displayPrice is missing or not a string")
+            }
+            let localizations = (entry["localizations"] as? [[String: Any]]) ?? []
+            let key = { (locale: String) in locale.replacingOccurrences(of: "-", with: "_").lowercased() }
+            if !localizations.contains(where: { ($0["locale"] as? String).map(key) == key(defaultLocale) }) {
+                report(path, productID, "no localization for the default locale \(defaultLocale)")
+            }
+            for localization in localizations where (localization["displayName"] as? String ?? "").isEmpty {
+                report(path, productID, "empty displayName in \(localization["locale"] as? String ?? "a localization")")
+            }
+            if productType == .autoRenewable {
+                let period = entry["recurringSubscriptionPeriod"] as? String ?? ""
+                if SubscriptionPeriod(iso8601: period) == nil {
+                    report(path, productID, "recurringSubscriptionPeriod \"\(period)\" is not a period such as P1M")
+                }
+            }
+        }
+        return identifiers
+    }
+
+    /// Levels clash when two subscriptions of one group have the same level and the same
+    /// period: nothing tells them apart, so moving between them is neither an upgrade, a
+    /// downgrade nor a crossgrade Apple can schedule. (One level with several periods —
+    /// monthly and yearly of one tier — is Apple's own pattern, and fine.) A subscription
+    /// without a level is a clash too.
+    private static func checkLevels(
+        _ subscriptions: [Any], group: [String: Any], path: String, report: (String, String, String) -> Void
+    ) {
+        var seen: [String: String] = [:]
+        let name = group["name"] as? String ?? group["id"] as? String ?? "?"
+        for case let subscription as [String: Any] in subscriptions {
+            guard let id = subscription["productID"] as? String else { continue }
+            guard let level = subscription["groupNumber"] as? Int, level > 0 else {
+                report(path, id, "has no level (groupNumber) in group \(name)")
+                continue
+            }
+            let key = "\(level) \(subscription["recurringSubscriptionPeriod"] as? String ?? "")"
+            if let other = seen[key] {
+                report(path, id, "clashes with \(other): same level \(level) and period in group \(name)")
+            } else {
+                seen[key] = id
+            }
+        }
+    }
+
+    /// The message without its leading `path: `, since the finding names the file.
+    private static func strip(_ message: String, _ path: String) -> String {
+        message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message
+    }
+}
