@@ -21,8 +21,9 @@ field() { # field NAME: the first "NAME": value in stdin, unquoted
   grep -o "\"$1\": [^,}]*" | head -n 1 | sed -e "s/\"$1\": //" -e 's/^"//' -e 's/"$//'
 }
 
-check "clock set" 0 "$(code clock set 2090-01-01T00:00:00Z)"
+# Frozen first, so that no real second slips in before the date is set.
 check "clock freeze" 0 "$(code clock freeze)"
+check "clock set" 0 "$(code clock set 2090-01-01T00:00:00Z)"
 
 # Ask to Buy: pending (3) until a parent approves; then owned.
 check "ask-to-buy exit" 3 "$(code buy com.example.app.book --outcome ask-to-buy)"
