@@ -22,6 +22,12 @@ enum FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The size in bytes of the file at `path`, following symlinks; nil if there is none.
+    static func size(_ path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_size) : nil
+    }
+
     /// The text of the current `errno`.
     static var lastErrorDescription: String { String(cString: strerror(errno)) }
 }

@@ -32,7 +32,7 @@ import Testing
         let error = try #require(SimulatedError.named("cloudServiceNetworkConnectionFailed"))
         #expect(error.code == 7)
         #expect(try buy("fx.levels", .fail(error)) == .failed(error))
-        #expect(try session.store.read().account.transactions.isEmpty)
+        #expect(try session.store.transactions().isEmpty)
         #expect(try session.store.read().app.purchasedProductIdentifiers.isEmpty)
     }
 
@@ -65,7 +65,7 @@ import Testing
     @Test func askToBuyWaitsForApproval() throws {
         guard case .pending(let pending) = try buy("fx.levels", .askToBuy) else { Issue.record("not pending"); return }
         #expect(pending.reason == .askToBuy)
-        #expect(try session.store.read().account.transactions.isEmpty)
+        #expect(try session.store.transactions().isEmpty)
         #expect(try session.status().pending.map(\.id) == [pending.id])
         let approved = try session.approve(pending.id, in: catalog)
         #expect(approved.id == pending.id)
@@ -78,7 +78,7 @@ import Testing
         guard case .pending(let pending) = try buy("fx.coins", .askToBuy) else { Issue.record("not pending"); return }
         #expect(try session.decline(pending.id).productID == "fx.coins")
         let state = try session.store.read()
-        #expect(state.account.transactions.isEmpty)
+        #expect(state.account.transactionCount == 0)
         #expect(state.app.consumables.isEmpty)
     }
 
@@ -157,7 +157,7 @@ import Testing
         _ = try session.refund(transaction.id, reason: .other)
         #expect(try subscription("fx.plus.yearly").state == .revoked)
         clock.advance(days: 800)
-        #expect(try session.store.read().account.transactions.count == 1)
+        #expect(try session.store.transactions().count == 1)
         #expect(try session.status().entitlements.isEmpty)
     }
 
@@ -166,7 +166,7 @@ import Testing
     @Test func aMonthlySubscriptionRenewsForAYear() throws {
         let first = try #require(try buy("fx.plus.monthly").transaction)  // one free week first
         _ = try session.advanceClock(by: DateComponents(year: 1))
-        let chain = try session.store.read().account.transactions.filter { $0.originalID == first.id }
+        let chain = try session.store.transactions().filter { $0.originalID == first.id }
         #expect(chain.count == 13)
         #expect(chain.dropFirst().allSatisfy { $0.reason == .renewal && $0.price == "2.99" })
         #expect(Support.iso(chain[1].purchaseDate) == "2026-01-22T12:00:00Z")

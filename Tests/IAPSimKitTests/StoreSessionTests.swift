@@ -25,8 +25,8 @@ import Testing
         #expect(second.transaction?.price == "0.99")
         let state = try session.store.read()
         #expect(state.app.consumables["fx.coins"] == 4)
-        #expect(state.account.transactions.map(\.purchasedQuantity) == [3, 1])
-        #expect(state.account.transactions.first?.price == "2.97")
+        #expect(try session.store.transactions().map(\.purchasedQuantity) == [3, 1])
+        #expect(try session.store.transactions().first?.price == "2.97")
         #expect(state.app.purchasedProductIdentifiers.isEmpty)
     }
 
@@ -35,7 +35,7 @@ import Testing
         guard case .purchased = first else { Issue.record("first purchase: \(first)"); return }
         let again = try buy("fx.levels")
         #expect(again == .redownloaded(try #require(first.transaction)))
-        #expect(try session.store.read().account.transactions.count == 1)
+        #expect(try session.store.transactions().count == 1)
     }
 
     @Test func quantityIsForConsumablesOnly() throws {
@@ -94,7 +94,7 @@ import Testing
         try session.resetApp()
         let afterReset = try session.store.read()
         #expect(afterReset.app == PurchaseState.AppRecord())
-        #expect(afterReset.account.transactions.count == 3)
+        #expect(afterReset.account.transactionCount == 3)
         #expect(try session.restore() == ["fx.levels", "fx.plus.monthly"])
         let restored = try session.store.read().app
         #expect(restored.purchasedProductIdentifiers == ["fx.levels", "fx.plus.monthly"])

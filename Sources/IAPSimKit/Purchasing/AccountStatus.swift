@@ -39,17 +39,10 @@ public struct AccountStatus: Sendable, Equatable {
         consumables = state.app.consumables
         pending = state.simulation.pending
         unfinishedTransactionIDs = state.simulation.unfinishedTransactionIDs
-        transactionCount = state.account.transactions.count
-        var latest: [String: Transaction] = [:]
-        var order: [String] = []
-        for transaction in state.account.transactions
-        where transaction.productType == .nonConsumable || transaction.productType == .nonRenewable {
-            if latest[transaction.productID] == nil { order.append(transaction.productID) }
-            if transaction.revocationDate == nil || latest[transaction.productID]?.revocationDate != nil {
-                latest[transaction.productID] = transaction
-            }
+        transactionCount = state.account.transactionCount
+        var entitlements = state.account.current.filter {
+            ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && $0.isEntitlement(at: date)
         }
-        var entitlements = order.compactMap { latest[$0] }.filter { $0.isEntitlement(at: date) }
         subscriptions = SubscriptionEngine.chains(in: state).map { info, latest in
             let renewalState = SubscriptionEngine.renewalState(info, latest: latest, at: date)
             if renewalState == .subscribed || renewalState == .inGracePeriod { entitlements.append(latest) }

@@ -35,12 +35,12 @@ extension StoreSession {
             return .purchased(try completePending(id, reason: .interrupted, in: catalog, wrongState: ""))
         }
         return try transact { state, moment in
-            guard let transaction = state.account.transactions.last(where: { $0.id == id }) else {
+            guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id) else {
                 throw SimulationError.unknownTransaction(id: id)
             }
             guard let index = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }),
                 state.simulation.renewals[index].isInBillingRetry,
-                let latest = state.account.transactions.last(where: { $0.originalID == transaction.originalID })
+                let latest = state.account.chainLatest(transaction.originalID)
             else {
                 throw SimulationError.wrongState(id: id, detail: "has no purchase issue to resolve")
             }
@@ -72,7 +72,7 @@ extension StoreSession {
         throws -> PendingPurchase
     {
         guard let pending = state.simulation.pending.first(where: { $0.id == id }) else {
-            if state.transactionIndex(id) != nil { throw SimulationError.wrongState(id: id, detail: "is not pending") }
+            if state.hasTransaction(id) { throw SimulationError.wrongState(id: id, detail: "is not pending") }
             throw SimulationError.unknownTransaction(id: id)
         }
         guard pending.reason == reason else {
@@ -85,7 +85,7 @@ extension StoreSession {
     /// `Transaction.finish()`: the app is done with it; StoreKit stops re-delivering it.
     public func finish(_ id: UInt64) throws {
         try transact { state, _ in
-            guard state.transactionIndex(id) != nil else { throw SimulationError.unknownTransaction(id: id) }
+            guard state.hasTransaction(id) else { throw SimulationError.unknownTransaction(id: id) }
             guard state.simulation.unfinishedTransactionIDs.contains(id) else { throw SimulationError.notUnfinished(id: id) }
             state.simulation.unfinishedTransactionIDs.removeAll { $0 == id }
         }
@@ -98,20 +98,19 @@ extension StoreSession {
     /// app's record here is that app.
     public func refund(_ id: UInt64, reason: Transaction.RevocationReason) throws -> Transaction {
         try transact { state, moment in
-            guard let index = state.transactionIndex(id) else { throw SimulationError.unknownTransaction(id: id) }
-            var transaction = state.account.transactions[index]
+            guard state.hasTransaction(id), var transaction = try state.account.current(id: id) ?? store.transaction(id) else {
+                throw SimulationError.unknownTransaction(id: id)
+            }
             guard transaction.revocationDate == nil else { throw SimulationError.alreadyRevoked(id: id) }
             transaction.revocationDate = moment.now
             transaction.revocationReason = reason
-            state.account.transactions[index] = transaction
+            state.account.record(transaction, isNew: false)
             switch transaction.productType {
             case .consumable:
                 let balance = state.app.consumables[transaction.productID] ?? 0
                 state.app.consumables[transaction.productID] = max(0, balance - transaction.purchasedQuantity)
             case .nonConsumable, .nonRenewable:
-                if !state.account.transactions.contains(where: {
-                    $0.productID == transaction.productID && $0.isEntitlement(at: moment.now)
-                }) {
+                if state.account.latest(for: transaction.productID)?.isEntitlement(at: moment.now) != true {
                     state.app.revoke(transaction.productID)
                 }
             case .autoRenewable:

@@ -21,9 +21,11 @@ extension StoreSession {
 
     /// `SKTestSession.expireSubscription(productIdentifier:)`: it ends now and does not renew.
     public func expireSubscription(_ productID: String) throws -> RenewalInfo {
-        try changeChain(productID) { info, state, latestIndex, moment in
-            if let end = state.account.transactions[latestIndex].expirationDate, end > moment.now {
-                state.account.transactions[latestIndex].expirationDate = moment.now
+        try changeChain(productID) { info, state, latest, moment in
+            if let end = latest.expirationDate, end > moment.now {
+                var expired = latest
+                expired.expirationDate = moment.now
+                state.account.record(expired, isNew: false)
             }
             info.willAutoRenew = false
             info.isInBillingRetry = false
@@ -47,19 +49,17 @@ extension StoreSession {
 
     /// Finds the chain whose current or next product is `productID` and changes it.
     private func changeChain(
-        _ productID: String, _ change: (inout RenewalInfo, inout PurchaseState, Int, Moment) throws -> Void
+        _ productID: String, _ change: (inout RenewalInfo, inout PurchaseState, Transaction, Moment) throws -> Void
     ) throws -> RenewalInfo {
         try transact { state, moment in
             guard
                 let index = state.simulation.renewals.lastIndex(where: {
                     $0.currentProductID == productID || $0.autoRenewProductID == productID
                 }),
-                let latestIndex = state.account.transactions.lastIndex(where: {
-                    $0.originalID == state.simulation.renewals[index].originalID
-                })
+                let latest = state.account.chainLatest(state.simulation.renewals[index].originalID)
             else { throw SimulationError.notSubscribed(productID: productID) }
             var info = state.simulation.renewals[index]
-            try change(&info, &state, latestIndex, moment)
+            try change(&info, &state, latest, moment)
             state.simulation.renewals[index] = info
             return info
         }

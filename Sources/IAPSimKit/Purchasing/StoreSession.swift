@@ -93,8 +93,8 @@ public struct StoreSession: Sendable {
             case .fail(let error): return .failed(error)
             default: break
             }
-            if product.type == .nonConsumable,
-                let owned = state.account.transactions.last(where: { $0.productID == product.id && $0.isEntitlement(at: moment.now) })
+            if product.type == .nonConsumable, let owned = state.account.latest(for: product.id),
+                owned.isEntitlement(at: moment.now)
             {
                 state.app.deliver(product.id)
                 return .redownloaded(owned)
@@ -148,7 +148,7 @@ public struct StoreSession: Sendable {
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
                 settings: moment.settings)
         }
-        state.account.transactions.append(transaction)
+        state.account.record(transaction, isNew: true)
         if product.type == .consumable {
             state.app.consumables[product.id, default: 0] += quantity
         } else {

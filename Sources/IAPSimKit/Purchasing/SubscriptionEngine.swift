@@ -21,12 +21,8 @@ enum SubscriptionEngine {
 
     /// The latest transaction of each chain, with its renewal info.
     static func chains(in state: PurchaseState) -> [(info: RenewalInfo, latest: Transaction)] {
-        var latestByOriginal: [UInt64: Transaction] = [:]
-        for transaction in state.account.transactions where transaction.productType == .autoRenewable {
-            latestByOriginal[transaction.originalID] = transaction
-        }
-        return state.simulation.renewals.compactMap { info in
-            latestByOriginal[info.originalID].map { (info, $0) }
+        state.simulation.renewals.compactMap { info in
+            state.account.chainLatest(info.originalID).map { (info, $0) }
         }
     }
 
@@ -35,8 +31,7 @@ enum SubscriptionEngine {
     static func advance(_ state: inout PurchaseState, to date: Date, settings: SessionSettings) {
         for index in state.simulation.renewals.indices {
             var info = state.simulation.renewals[index]
-            guard var latest = state.account.transactions.last(where: { $0.originalID == info.originalID }),
-                latest.revocationDate == nil
+            guard var latest = state.account.chainLatest(info.originalID), latest.revocationDate == nil
             else { continue }
             if info.isInBillingRetry {
                 if let end = info.billingRetryEndDate, end <= date {
@@ -71,7 +66,7 @@ enum SubscriptionEngine {
     static func renew(
         _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings
     ) -> Transaction {
-        let first = state.account.transactions.first { $0.originalID == info.originalID }
+        let origin = state.account.chainLatest(info.originalID)
         var periodText = info.autoRenewPeriod
         var price = info.autoRenewPrice
         var offer: Transaction.OfferType?
@@ -84,7 +79,7 @@ enum SubscriptionEngine {
         let period = SubscriptionPeriod(iso8601: periodText) ?? SubscriptionPeriod(value: 1, unit: .month)
         var transaction = Transaction(
             id: state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
-            productType: .autoRenewable, purchaseDate: start, originalPurchaseDate: first?.originalPurchaseDate ?? start,
+            productType: .autoRenewable, purchaseDate: start, originalPurchaseDate: origin?.originalPurchaseDate ?? start,
             expirationDate: settings.timeRate.end(of: period, from: start), subscriptionGroupID: info.subscriptionGroupID,
             reason: .renewal, price: price, currency: info.currency, storefrontCountryCode: info.storefrontCountryCode)
         if offer != nil {
@@ -99,7 +94,7 @@ enum SubscriptionEngine {
         info.isInBillingRetry = false
         info.billingRetryEndDate = nil
         info.gracePeriodExpirationDate = nil
-        state.account.transactions.append(transaction)
+        state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
         return transaction
     }
@@ -140,18 +135,18 @@ enum SubscriptionEngine {
     ) {
         let group = subscription.groupID
         transaction.subscriptionGroupID = group
-        let first = state.account.transactions.first { $0.subscriptionGroupID == group }
+        let first = state.account.groupOrigin(group)
         if let first {
             transaction.originalID = first.originalID
             transaction.originalPurchaseDate = first.originalPurchaseDate
         }
-        for index in state.account.transactions.indices
-        where state.account.transactions[index].subscriptionGroupID == group
-            && (state.account.transactions[index].expirationDate ?? .distantPast) > date
-            && state.account.transactions[index].productID != product.id
+        for var replaced in state.account.current
+        where replaced.subscriptionGroupID == group && !replaced.isUpgraded
+            && (replaced.expirationDate ?? .distantPast) > date && replaced.productID != product.id
         {
-            state.account.transactions[index].isUpgraded = true
-            state.app.revoke(state.account.transactions[index].productID)
+            replaced.isUpgraded = true
+            state.account.record(replaced, isNew: false)
+            state.app.revoke(replaced.productID)
         }
         var info = RenewalInfo(
             originalID: transaction.originalID, subscriptionGroupID: group, currentProductID: product.id,

@@ -32,14 +32,15 @@ enum POSIXFile {
         if !FileSystem.isDirectory(path) { throw Failure(path: path, code: ENOTDIR) }
     }
 
-    /// The whole file, or nil if it does not exist.
-    static func readIfPresent(_ path: String) throws(Failure) -> Data? {
+    /// The file from byte `offset` to its end, or nil if it does not exist.
+    static func readIfPresent(_ path: String, from offset: UInt64 = 0) throws(Failure) -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw Failure(path: path, code: errno)
         }
         defer { close(fd) }
+        if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 { throw Failure(path: path, code: errno) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -76,6 +77,26 @@ enum POSIXFile {
         if rename(temporary, target) != 0 { throw Failure(path: target, code: errno) }
         succeeded = true
         syncDirectory(folder)
+    }
+
+    /// Appends `data` to `path` (mode 0600, created if absent) and fsyncs it. The file is
+    /// first cut to `length` bytes: anything past it is a torn append from a crash, never
+    /// acknowledged. A new file also fsyncs its folder, so the name survives a crash.
+    static func append(_ data: Data, to path: String, truncatingTo length: UInt64) throws(Failure) {
+        let existed = FileSystem.exists(path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw Failure(path: path, code: errno) }
+        defer { close(fd) }
+        if ftruncate(fd, off_t(length)) != 0 { throw Failure(path: path, code: errno) }
+        if lseek(fd, off_t(length), SEEK_SET) < 0 { throw Failure(path: path, code: errno) }
+        do throws(Failure) {
+            try writeAll(data, to: fd, path: path)
+            if fsync(fd) != 0 { throw Failure(path: path, code: errno) }
+        } catch {
+            _ = ftruncate(fd, off_t(length))  // leave no half-written line behind (disk full)
+            throw error
+        }
+        if !existed { syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
     /// Removes `path` if it exists.

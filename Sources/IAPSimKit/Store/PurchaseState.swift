@@ -5,7 +5,8 @@ import Foundation
 public struct PurchaseState: Codable, Sendable, Equatable {
     /// The version of this layout. A file with a higher one was written by a newer iapsim and
     /// is never overwritten by this one.
-    public static let currentSchemaVersion = 1
+    /// 1: every transaction inline. 2: transactions in the journal, the snapshot here.
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int
     public var account: Account
@@ -35,19 +36,96 @@ public struct PurchaseState: Codable, Sendable, Equatable {
         return account.nextTransactionID
     }
 
-    /// The index of transaction `id`, if the account has it.
-    public func transactionIndex(_ id: UInt64) -> Int? {
-        account.transactions.lastIndex { $0.id == id }
+    /// Whether `id` names a transaction the account has (not a pending purchase).
+    public func hasTransaction(_ id: UInt64) -> Bool {
+        id < account.nextTransactionID && !simulation.pending.contains { $0.id == id }
     }
 
-    /// The App Store's record of the account: every transaction ever made.
+    /// The App Store's record of the account. Every transaction ever made is in the journal
+    /// (`transactions.jsonl`, see `StateStore`); the snapshot keeps only what purchases,
+    /// renewals and status need — the latest transaction of each product — so their cost does
+    /// not grow with the history.
     public struct Account: Codable, Sendable, Equatable {
         public var nextTransactionID: UInt64
-        public var transactions: [Transaction]
+        /// How many transactions the journal holds.
+        public var transactionCount: Int
+        /// The latest transaction of each product other than consumables, in the order the
+        /// products were first bought. A subscription chain's latest is the newest of these
+        /// with its `originalID`.
+        public private(set) var current: [Transaction]
+        /// The bytes of the journal this snapshot includes.
+        public var journalLength: UInt64
+        /// Transactions recorded since the state was read — new ones, and new versions of old
+        /// ones — for the store to append to the journal. Not part of the snapshot.
+        public internal(set) var unsaved: [Transaction] = []
 
-        public init(nextTransactionID: UInt64 = 1, transactions: [Transaction] = []) {
+        enum CodingKeys: String, CodingKey {
+            case nextTransactionID, transactionCount, current, journalLength
+            case transactions  // schema 1 kept every transaction here
+        }
+
+        public init(nextTransactionID: UInt64 = 1) {
             self.nextTransactionID = nextTransactionID
-            self.transactions = transactions
+            self.transactionCount = 0
+            self.current = []
+            self.journalLength = 0
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            nextTransactionID = try container.decode(UInt64.self, forKey: .nextTransactionID)
+            if let legacy = try container.decodeIfPresent([Transaction].self, forKey: .transactions) {
+                // Schema 1: the whole history inline. It moves to the journal on the next write.
+                transactionCount = 0
+                current = []
+                journalLength = 0
+                for transaction in legacy { record(transaction, isNew: true) }
+            } else {
+                transactionCount = try container.decode(Int.self, forKey: .transactionCount)
+                current = try container.decode([Transaction].self, forKey: .current)
+                journalLength = try container.decode(UInt64.self, forKey: .journalLength)
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(nextTransactionID, forKey: .nextTransactionID)
+            try container.encode(transactionCount, forKey: .transactionCount)
+            try container.encode(current, forKey: .current)
+            try container.encode(journalLength, forKey: .journalLength)
+        }
+
+        /// Records a new transaction, or a new version of one (a refund, an upgrade, an expiry).
+        public mutating func record(_ transaction: Transaction, isNew: Bool) {
+            unsaved.append(transaction)
+            if isNew { transactionCount += 1 }
+            guard transaction.productType != .consumable else { return }
+            if let index = current.firstIndex(where: { $0.productID == transaction.productID }) {
+                if current[index].id <= transaction.id { current[index] = transaction }
+            } else {
+                current.append(transaction)
+            }
+        }
+
+        /// The latest transaction for `productID`, if it is not a consumable.
+        public func latest(for productID: String) -> Transaction? {
+            current.first { $0.productID == productID }
+        }
+
+        /// The transaction `id`, if it is the latest of its product.
+        public func current(id: UInt64) -> Transaction? {
+            current.first { $0.id == id }
+        }
+
+        /// The newest transaction of the subscription chain `originalID`.
+        public func chainLatest(_ originalID: UInt64) -> Transaction? {
+            current.filter { $0.originalID == originalID }.max { $0.id < $1.id }
+        }
+
+        /// A transaction of the group's chain, which carries its `originalID` and
+        /// `originalPurchaseDate`; nil if the account never subscribed in the group.
+        public func groupOrigin(_ groupID: String) -> Transaction? {
+            current.first { $0.subscriptionGroupID == groupID }
         }
     }
 

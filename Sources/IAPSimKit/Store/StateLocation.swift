@@ -11,6 +11,9 @@ public struct StateLocation: Sendable, Equatable {
     public var lockTimeout: Double
 
     public var statePath: String { directory + "/" + Self.fileName }
+    /// The append-only transaction journal beside the snapshot.
+    public var journalPath: String { directory + "/" + Self.journalFileName }
+    public static let journalFileName = "transactions.jsonl"
     public var lockPath: String { directory + "/" + Self.fileName + ".lock" }
 
     public init(directory: String, lockTimeout: Double = StateLocation.defaultLockTimeout) {

@@ -2,11 +2,21 @@ import Foundation
 
 /// The one place state is read and written.
 ///
-/// Reads take no lock: writes replace the file atomically, so a reader sees a whole old or a
-/// whole new file. Every change runs under an exclusive lock on a separate lock file, reads
-/// the current state afresh, and writes it back atomically (mode 0600, in a 0700 folder), so
-/// concurrent `iapsim` processes never lose a purchase. A file that cannot be parsed or has a
-/// newer schema stops the command before anything is written.
+/// Two files: `purchases.json`, a small snapshot (the app's record, the session, and the
+/// latest transaction of each product), and `transactions.jsonl`, an append-only journal with
+/// one JSON transaction per line — every transaction, and each later version of one (a
+/// refund, an upgrade). A purchase appends a line and rewrites the snapshot, so it costs the
+/// same with 10 or 100,000 transactions behind it.
+///
+/// Reads take no lock: the snapshot is replaced atomically, so a reader sees a whole old or a
+/// whole new one. Every change runs under an exclusive lock on a separate lock file: it reads
+/// the state afresh, appends to the journal and fsyncs it, then writes the snapshot
+/// atomically (temp file, fsync, rename, fsync the folder; mode 0600 in a 0700 folder). The
+/// snapshot records how many journal bytes it includes; a crash between the two steps leaves
+/// journal lines past that mark, which the next read replays (delivering them to the app, as
+/// `Transaction.updates` does at launch), and a torn last line, which is ignored and cut
+/// off before the next append. A file that cannot be parsed or has a newer schema stops the
+/// command before anything is written.
 public struct StateStore: Sendable {
     public let location: StateLocation
 
@@ -14,7 +24,8 @@ public struct StateStore: Sendable {
         self.location = location
     }
 
-    /// The current state; an empty one if there is no file yet.
+    /// The current state: the snapshot, with any journal lines past it replayed; an empty
+    /// state if there is no file yet.
     /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.
     public func read() throws(StoreError) -> PurchaseState {
         let path = location.statePath
@@ -24,8 +35,9 @@ public struct StateStore: Sendable {
         } catch {
             throw .io(path: path, reason: error.reason)
         }
-        guard let data else { return PurchaseState() }
-        return try Self.decode(data, path: path)
+        var state = try data.map { data throws(StoreError) in try Self.decode(data, path: path) } ?? PurchaseState()
+        try replayJournal(into: &state)
+        return state
     }
 
     /// Applies `change` to the current state under the lock and saves the result, unless
@@ -38,23 +50,110 @@ public struct StateStore: Sendable {
             let before = try read()
             var state = before
             let result = try change(&state)
-            if state != before { try write(state) }
+            if state != before { try write(&state) }
             return result
         }
     }
 
-    /// Removes the state file (under the lock). The folder and lock file stay.
+    /// Every transaction in the journal, each in its latest version, in identifier order.
+    public func transactions() throws(StoreError) -> [Transaction] {
+        var latest: [UInt64: Transaction] = [:]
+        try forEachJournalLine(from: 0) { transaction, _ in latest[transaction.id] = transaction }
+        return latest.values.sorted { $0.id < $1.id }
+    }
+
+    /// The latest version of transaction `id`, from the journal.
+    public func transaction(_ id: UInt64) throws(StoreError) -> Transaction? {
+        var found: Transaction?
+        try forEachJournalLine(from: 0) { transaction, _ in
+            if transaction.id == id { found = transaction }
+        }
+        return found
+    }
+
+    /// Removes the state and the journal (under the lock). The folder and lock file stay.
     public func erase() throws {
         guard FileSystem.exists(location.directory) else { return }
         try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             _ = try read()  // never erase what could not be read: a newer iapsim's file stays
             do {
                 try POSIXFile.remove(location.statePath)
+                try POSIXFile.remove(location.journalPath)
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
         }
     }
+
+    // MARK: The journal
+
+    /// Replays journal lines past the snapshot's mark: a crash came between appending them
+    /// and writing the snapshot. New transactions are delivered to the app's record.
+    private func replayJournal(into state: inout PurchaseState) throws(StoreError) {
+        let size = FileSystem.size(location.journalPath) ?? 0
+        let mark = state.account.journalLength
+        if size < mark {
+            throw .corrupt(
+                path: location.journalPath,
+                detail: "it is \(size) bytes but \(StateLocation.fileName) includes \(mark)")
+        }
+        guard size > mark else { return }
+        var replayed = state
+        try forEachJournalLine(from: mark) { transaction, end in
+            let isNew = transaction.id >= replayed.account.nextTransactionID
+            replayed.account.record(transaction, isNew: isNew)
+            if isNew {
+                replayed.account.nextTransactionID = transaction.id + 1
+                if transaction.productType == .consumable {
+                    replayed.app.consumables[transaction.productID, default: 0] += transaction.purchasedQuantity
+                } else if transaction.revocationDate == nil {
+                    replayed.app.deliver(transaction.productID)
+                }
+            }
+            replayed.account.journalLength = end
+        }
+        replayed.account.unsaved = []
+        state = replayed
+    }
+
+    /// Calls `body` with each complete journal line from byte `offset` on, and the offset just
+    /// past it. A torn last line (no newline: a crash mid-append) is not a line.
+    private func forEachJournalLine(
+        from offset: UInt64, _ body: (Transaction, UInt64) -> Void
+    ) throws(StoreError) {
+        let path = location.journalPath
+        let data: Data?
+        do {
+            data = try POSIXFile.readIfPresent(path, from: offset)
+        } catch {
+            throw .io(path: path, reason: error.reason)
+        }
+        guard let data, !data.isEmpty else { return }
+        let decoder = Self.decoder
+        var position = offset
+        var failure: StoreError?
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var start = 0
+            while start < bytes.count, failure == nil {
+                guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return }
+                let line = Data(bytes[start..<newline])
+                position += UInt64(newline - start + 1)
+                start = newline + 1
+                guard !line.isEmpty else { continue }
+                do {
+                    body(try decoder.decode(Transaction.self, from: line), position)
+                } catch {
+                    failure = .corrupt(
+                        path: path,
+                        detail: "the line ending at byte \(position) is not a transaction: "
+                            + ((error as? DecodingError)?.readableDescription ?? "not JSON"))
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    // MARK: Writing
 
     private func prepareDirectory() throws(StoreError) {
         do {
@@ -64,7 +163,28 @@ public struct StateStore: Sendable {
         }
     }
 
-    private func write(_ state: PurchaseState) throws(StoreError) {
+    /// Appends the unsaved transactions to the journal, then writes the snapshot that
+    /// includes them.
+    private func write(_ state: inout PurchaseState) throws(StoreError) {
+        state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
+        if !state.account.unsaved.isEmpty {
+            var lines = Data()
+            do {
+                for transaction in state.account.unsaved {
+                    lines.append(try Self.lineEncoder.encode(transaction))
+                    lines.append(UInt8(ascii: "\n"))
+                }
+            } catch {
+                throw .io(path: location.journalPath, reason: "cannot encode a transaction: \(error)")
+            }
+            do {
+                try POSIXFile.append(lines, to: location.journalPath, truncatingTo: state.account.journalLength)
+            } catch {
+                throw error.storeError
+            }
+            state.account.journalLength += UInt64(lines.count)
+            state.account.unsaved = []
+        }
         let data: Data
         do {
             data = try Self.encoder.encode(state) + Data("\n".utf8)
@@ -80,8 +200,7 @@ public struct StateStore: Sendable {
 
     static func decode(_ data: Data, path: String) throws(StoreError) -> PurchaseState {
         struct Header: Decodable { var schemaVersion: Int }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let decoder = Self.decoder
         let header: Header
         do {
             header = try decoder.decode(Header.self, from: data)
@@ -105,10 +224,24 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// Stable output: sorted keys, ISO 8601 dates, unescaped slashes.
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    /// The snapshot: sorted keys, ISO 8601 dates, unescaped slashes, indented for people.
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// A journal line: the same, on one line.
+    static let lineEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }()

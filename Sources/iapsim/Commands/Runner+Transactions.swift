@@ -8,10 +8,10 @@ extension Runner {
         let (_, session) = try catalogAndSession()
         let (state, now) = try session.snapshot()
         let unfinished = Set(state.simulation.unfinishedTransactionIDs)
-        let rows = state.account.transactions.filter { transaction in
-            (productID == nil || transaction.productID == productID)
-                && (filter == nil || filter == .pending
-                    ? filter != .pending : Self.matches(transaction, filter!, now: now, unfinished: unfinished))
+        let rows = try session.store.transactions().filter { transaction in
+            guard productID == nil || transaction.productID == productID else { return false }
+            guard let filter else { return true }
+            return Self.matches(transaction, filter, now: now, unfinished: unfinished)
         }
         let pending = state.simulation.pending.filter {
             (productID == nil || $0.productID == productID) && (filter == nil || filter == .pending)
