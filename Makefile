@@ -12,7 +12,7 @@ else
 RELEASE_FLAGS := -c release
 endif
 
-.PHONY: build release test run install uninstall format clean
+.PHONY: build release test run bench install uninstall format clean
 
 build:
 	swift build
@@ -24,6 +24,11 @@ test:
 	swift build --build-tests
 	swift test --skip-build
 	Tests/e2e/flows.sh .build/debug/iapsim
+
+# Medians of iapsim against a floor program built the same way (bench/bench.py).
+bench: release
+	cd bench/Floor && swift build $(RELEASE_FLAGS)
+	python3 bench/bench.py "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/iapsim" "bench/Floor/$$(cd bench/Floor && swift build $(RELEASE_FLAGS) --show-bin-path | sed 's|.*/bench/Floor/||')/Floor"
 
 # Runs the main job on the bundled catalog: `make run ARGS="buy com.example.app.book"`.
 ARGS ?= list

@@ -19,13 +19,17 @@ public struct StoreConfiguration: Sendable {
     /// - Throws: `CatalogError` naming the file and the product or key at fault.
     public static func load(path: String) throws -> StoreConfiguration {
         let data = try CatalogFile.read(path)
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse([UInt8](data))
+        } catch {
+            throw CatalogError.malformed(path: path, detail: "malformed JSON at byte \(error.offset): \(error.message)")
+        }
         let file: StoreKitConfigurationFile
         do {
-            file = try JSONDecoder().decode(StoreKitConfigurationFile.self, from: data)
-        } catch let error as DecodingError {
-            throw CatalogError.malformed(path: path, detail: error.readableDescription)
+            file = try StoreKitConfigurationFile(json)
         } catch {
-            throw CatalogError.malformed(path: path, detail: "not a StoreKit configuration file")
+            throw CatalogError.malformed(path: path, detail: error.message)
         }
         return try StoreConfiguration(file: file, path: path)
     }
@@ -163,8 +167,7 @@ public struct StoreSettings: Sendable, Equatable {
         ]
         for entry in file?.storeKitErrors ?? [] {
             guard let name = entry.name, let key = apis[name], let enabled = entry.enabled else { continue }
-            values[key] =
-                enabled ? (entry.current?.text.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
+            values[key] = enabled ? (entry.current.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
         }
         if let locale { values[.locale] = locale }
         if let storefront { values[.storefront] = storefront.countryCode }

@@ -1,30 +1,25 @@
 import Foundation
 
 /// The parts of an Xcode StoreKit configuration file (`.storekit`, format versions 1.0–5.0) that
-/// iapsim uses, decoded as Xcode writes them. Keys it does not use are ignored, so files from
-/// newer Xcode releases still load.
-struct StoreKitConfigurationFile: Decodable {
-    struct Version: Decodable {
-        var major: Int
-        var minor: Int?
-    }
-
-    struct Localization: Decodable {
+/// iapsim uses, read as Xcode writes them. Keys it does not use are ignored, so files from
+/// newer Xcode releases still load; a key it uses with the wrong type is an error that names
+/// its place (`products[1].displayPrice: expected a string, found a number`).
+struct StoreKitConfigurationFile {
+    struct Localization {
         var locale: String
         var displayName: String?
         var description: String?
     }
 
-    struct Offer: Decodable {
+    struct Offer {
         var offerID: String?
-        var referenceName: String?
         var paymentMode: String
         var subscriptionPeriod: String
         var numberOfPeriods: Int?
         var displayPrice: String?
     }
 
-    struct ProductEntry: Decodable {
+    struct ProductEntry {
         var productID: String
         var type: String
         var displayPrice: String
@@ -41,14 +36,14 @@ struct StoreKitConfigurationFile: Decodable {
         var winbackOffers: [Offer]?
     }
 
-    struct SubscriptionGroup: Decodable {
+    struct SubscriptionGroup {
         var id: String
         var name: String?
         var subscriptions: [ProductEntry]?
     }
 
     /// The `settings` block: the `SKTestSession` defaults Xcode stores with the file.
-    struct Settings: Decodable {
+    struct Settings {
         var storefront: String?
         var locale: String?
         var askToBuyEnabled: Bool?
@@ -56,47 +51,149 @@ struct StoreKitConfigurationFile: Decodable {
         var timeRate: Int?
         var billingGracePeriodEnabled: Bool?
         var renewalBillingIssuesEnabled: Bool?
-        var storeKitErrors: [SimulatedErrorEntry]?
-
-        enum CodingKeys: String, CodingKey {
-            case storefront = "_storefront"
-            case locale = "_locale"
-            case askToBuyEnabled = "_askToBuyEnabled"
-            case failTransactionsEnabled = "_failTransactionsEnabled"
-            case timeRate = "_timeRate"
-            case billingGracePeriodEnabled = "_billingGracePeriodEnabled"
-            case renewalBillingIssuesEnabled = "_renewalBillingIssuesEnabled"
-            case storeKitErrors = "_storeKitErrors"
-        }
-    }
-
-    /// One `_storeKitErrors` entry. `current` (the chosen error) is null in every file seen;
-    /// any shape is accepted and only a string or number is used.
-    struct SimulatedErrorEntry: Decodable {
-        var name: String?
-        var enabled: Bool?
-        var current: LenientText?
-    }
-
-    struct LenientText: Decodable {
-        var text: String?
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let string = try? container.decode(String.self) {
-                text = string
-            } else if let number = try? container.decode(Int.self) {
-                text = String(number)
-            } else {
-                text = nil
-            }
-        }
+        /// `_storeKitErrors`: `{name, enabled, current}`; `current` (the chosen error) is
+        /// null in every file seen, so only a string or number there is used.
+        var storeKitErrors: [(name: String?, enabled: Bool?, current: String?)]?
     }
 
     var identifier: String?
-    var version: Version?
     var products: [ProductEntry]?
     var nonRenewingSubscriptions: [ProductEntry]?
     var subscriptionGroups: [SubscriptionGroup]?
     var settings: Settings?
+
+    /// Reads the document.
+    /// - Throws: a description of the first misplaced value, with its place in the file.
+    init(_ json: JSONValue) throws(Reader.Failure) {
+        let root = try Reader(json, at: "")
+        identifier = try root.optional("identifier")?.string()
+        products = try root.optional("products")?.array { item throws(Reader.Failure) in try Self.product(item) }
+        nonRenewingSubscriptions = try root.optional("nonRenewingSubscriptions")?.array { item throws(Reader.Failure) in try Self.product(item) }
+        subscriptionGroups = try root.optional("subscriptionGroups")?.array { group throws(Reader.Failure) in
+            SubscriptionGroup(
+                id: try group.required("id").string(),
+                name: try group.optional("name")?.string(),
+                subscriptions: try group.optional("subscriptions")?.array { item throws(Reader.Failure) in try Self.product(item) })
+        }
+        settings = try root.optional("settings").map { settings throws(Reader.Failure) in
+            Settings(
+                storefront: try settings.optional("_storefront")?.string(),
+                locale: try settings.optional("_locale")?.string(),
+                askToBuyEnabled: try settings.optional("_askToBuyEnabled")?.bool(),
+                failTransactionsEnabled: try settings.optional("_failTransactionsEnabled")?.bool(),
+                timeRate: try settings.optional("_timeRate")?.int(),
+                billingGracePeriodEnabled: try settings.optional("_billingGracePeriodEnabled")?.bool(),
+                renewalBillingIssuesEnabled: try settings.optional("_renewalBillingIssuesEnabled")?.bool(),
+                storeKitErrors: try settings.optional("_storeKitErrors")?.array { entry throws(Reader.Failure) in
+                    (try entry.optional("name")?.string(), try entry.optional("enabled")?.bool(), try entry.optional("current")?.text)
+                })
+        }
+    }
+
+    private static func product(_ item: Reader) throws(Reader.Failure) -> ProductEntry {
+        ProductEntry(
+            productID: try item.required("productID").string(),
+            type: try item.required("type").string(),
+            displayPrice: try item.required("displayPrice").string(),
+            referenceName: try item.optional("referenceName")?.string(),
+            familyShareable: try item.optional("familyShareable")?.bool(),
+            localizations: try item.optional("localizations")?.array { localization throws(Reader.Failure) in
+                Localization(
+                    locale: try localization.required("locale").string(),
+                    displayName: try localization.optional("displayName")?.string(),
+                    description: try localization.optional("description")?.string())
+            },
+            subscriptionGroupID: try item.optional("subscriptionGroupID")?.string(),
+            groupNumber: try item.optional("groupNumber")?.int(),
+            recurringSubscriptionPeriod: try item.optional("recurringSubscriptionPeriod")?.string(),
+            introductoryOffer: try item.optional("introductoryOffer").map { offer throws(Reader.Failure) in try Self.offer(offer) },
+            adHocOffers: try item.optional("adHocOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer) },
+            codeOffers: try item.optional("codeOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer) },
+            winbackOffers: try item.optional("winbackOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer) })
+    }
+
+    private static func offer(_ offer: Reader) throws(Reader.Failure) -> Offer {
+        Offer(
+            offerID: try offer.optional("offerID")?.string(),
+            paymentMode: try offer.required("paymentMode").string(),
+            subscriptionPeriod: try offer.required("subscriptionPeriod").string(),
+            numberOfPeriods: try offer.optional("numberOfPeriods")?.int(),
+            displayPrice: try offer.optional("displayPrice")?.string())
+    }
+}
+
+/// A value in a JSON document, with its place (`products[2].displayPrice`), read with typed
+/// accessors whose errors name the place and what was found.
+struct Reader {
+    struct Failure: Error, Equatable {
+        var message: String
+    }
+
+    let value: JSONValue
+    let place: String
+
+    /// A JSON value that must be an object. Null counts as absent.
+    init(_ value: JSONValue, at place: String) throws(Failure) {
+        self.value = value
+        self.place = place
+    }
+
+    private func fail(_ expected: String) -> Failure {
+        Failure(message: "\(place.isEmpty ? "the root" : place): expected \(expected), found \(value.kind)")
+    }
+
+    private func member(_ key: String) throws(Failure) -> JSONValue? {
+        guard case .object(let members) = value else { throw fail("an object") }
+        return members[key]
+    }
+
+    func optional(_ key: String) throws(Failure) -> Reader? {
+        guard let child = try member(key), child != .null else { return nil }
+        return Reader(value: child, place: place.isEmpty ? key : place + "." + key)
+    }
+
+    func required(_ key: String) throws(Failure) -> Reader {
+        guard let child = try optional(key) else {
+            throw Failure(message: "\(place.isEmpty ? key : place + "." + key): missing")
+        }
+        return child
+    }
+
+    private init(value: JSONValue, place: String) {
+        self.value = value
+        self.place = place
+    }
+
+    func string() throws(Failure) -> String {
+        guard case .string(let text) = value else { throw fail("a string") }
+        return text
+    }
+
+    func bool() throws(Failure) -> Bool {
+        guard case .bool(let flag) = value else { throw fail("true or false") }
+        return flag
+    }
+
+    func int() throws(Failure) -> Int {
+        guard case .number(let text) = value, let number = Int(text) else { throw fail("a whole number") }
+        return number
+    }
+
+    /// A string or a number as text; nil for anything else.
+    var text: String? {
+        switch value {
+        case .string(let text), .number(let text): text
+        default: nil
+        }
+    }
+
+    func array<Element>(_ element: (Reader) throws(Failure) -> Element) throws(Failure) -> [Element] {
+        guard case .array(let items) = value else { throw fail("an array") }
+        var result: [Element] = []
+        result.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            result.append(try element(Reader(value: item, place: "\(place)[\(index)]")))
+        }
+        return result
+    }
 }

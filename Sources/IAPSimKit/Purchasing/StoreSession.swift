@@ -78,59 +78,84 @@ public struct StoreSession: Sendable {
     public func buy(_ product: Product, quantity: Int = 1, in catalog: Catalog, outcome: Outcome? = nil) throws
         -> PurchaseResult
     {
+        try purchase(product, quantity: quantity, in: catalog, outcome: outcome).result
+    }
+
+    /// A purchase's result with what the app holds after it.
+    public struct Receipt: Sendable {
+        public var result: PurchaseResult
+        /// The product's balance afterwards, for a consumable.
+        public var balance: Int
+        public var unfinishedTransactionIDs: [UInt64]
+    }
+
+    /// `buy`, returning the state the app is left with too.
+    public func purchase(_ product: Product, quantity: Int = 1, in catalog: Catalog, outcome: Outcome? = nil) throws
+        -> Receipt
+    {
         if quantity != 1, product.type != .consumable {
             throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
         }
         return try transact { state, moment in
-            let settings = moment.settings
-            guard settings.paymentsAllowed else { return .failed(SimulatedError.named("SKError.paymentNotAllowed")!) }
-            let chosen: Outcome =
-                outcome
-                ?? (settings.simulatedError(.purchaseError).map(Outcome.fail)
-                    ?? (settings.askToBuy ? .askToBuy : settings.interruptedPurchases ? .interrupted : .success))
-            switch chosen {
-            case .cancel: return .cancelled
-            case .fail(let error): return .failed(error)
-            default: break
-            }
-            if product.type == .nonConsumable, let owned = state.account.latest(for: product.id),
-                owned.isEntitlement(at: moment.now)
-            {
-                state.app.deliver(product.id)
-                return .redownloaded(owned)
-            }
-            let change = SubscriptionEngine.change(buying: product, in: state, at: moment.now) { id in
-                catalog.store.products.first { $0.id == id }?.subscription?.groupLevel
-            }
-            switch change {
-            case .alreadySubscribed(let active):
-                state.app.deliver(product.id)
-                return .alreadySubscribed(active)
-            case .atNextRenewal(let current):
-                if let index = state.simulation.renewals.firstIndex(where: { $0.originalID == current.originalID }),
-                    let subscription = product.subscription
-                {
-                    state.simulation.renewals[index].autoRenewProductID = product.id
-                    state.simulation.renewals[index].autoRenewPeriod = subscription.period.iso8601
-                    state.simulation.renewals[index].autoRenewPrice = product.price.plainString
-                    state.simulation.renewals[index].willAutoRenew = true
-                }
-                return .downgradeScheduled(current: current, productID: product.id)
-            case .start, .immediate:
-                break
-            }
-            if chosen == .askToBuy || chosen == .interrupted {
-                let pending = PendingPurchase(
-                    id: state.takeTransactionID(), productID: product.id, productType: product.type, quantity: quantity,
-                    reason: chosen == .askToBuy ? .askToBuy : .interrupted, requestDate: moment.now)
-                state.simulation.pending.append(pending)
-                return .pending(pending)
-            }
-            let transaction = Self.complete(
-                product, quantity: quantity, id: state.takeTransactionID(), storefront: catalog.storefront,
-                state: &state, moment: moment)
-            return .purchased(transaction)
+            let result = try Self.buy(product, quantity: quantity, in: catalog, outcome: outcome, state: &state, moment: moment)
+            return Receipt(
+                result: result, balance: state.app.consumables[product.id] ?? 0,
+                unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs)
         }
+    }
+
+    private static func buy(
+        _ product: Product, quantity: Int, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState,
+        moment: Moment
+    ) throws -> PurchaseResult {
+        let settings = moment.settings
+        guard settings.paymentsAllowed else { return .failed(SimulatedError.named("SKError.paymentNotAllowed")!) }
+        let chosen: Outcome =
+            outcome
+            ?? (settings.simulatedError(.purchaseError).map(Outcome.fail)
+                ?? (settings.askToBuy ? .askToBuy : settings.interruptedPurchases ? .interrupted : .success))
+        switch chosen {
+        case .cancel: return .cancelled
+        case .fail(let error): return .failed(error)
+        default: break
+        }
+        if product.type == .nonConsumable, let owned = state.account.latest(for: product.id),
+            owned.isEntitlement(at: moment.now)
+        {
+            state.app.deliver(product.id)
+            return .redownloaded(owned)
+        }
+        let change = SubscriptionEngine.change(buying: product, in: state, at: moment.now) { id in
+            catalog.store.products.first { $0.id == id }?.subscription?.groupLevel
+        }
+        switch change {
+        case .alreadySubscribed(let active):
+            state.app.deliver(product.id)
+            return .alreadySubscribed(active)
+        case .atNextRenewal(let current):
+            if let index = state.simulation.renewals.firstIndex(where: { $0.originalID == current.originalID }),
+                let subscription = product.subscription
+            {
+                state.simulation.renewals[index].autoRenewProductID = product.id
+                state.simulation.renewals[index].autoRenewPeriod = subscription.period.iso8601
+                state.simulation.renewals[index].autoRenewPrice = product.price.plainString
+                state.simulation.renewals[index].willAutoRenew = true
+            }
+            return .downgradeScheduled(current: current, productID: product.id)
+        case .start, .immediate:
+            break
+        }
+        if chosen == .askToBuy || chosen == .interrupted {
+            let pending = PendingPurchase(
+                id: state.takeTransactionID(), productID: product.id, productType: product.type, quantity: quantity,
+                reason: chosen == .askToBuy ? .askToBuy : .interrupted, requestDate: moment.now)
+            state.simulation.pending.append(pending)
+            return .pending(pending)
+        }
+        let transaction = Self.complete(
+            product, quantity: quantity, id: state.takeTransactionID(), storefront: catalog.storefront,
+            state: &state, moment: moment)
+        return .purchased(transaction)
     }
 
     /// Records a completed purchase: the transaction, the subscription chain, the delivery to
@@ -194,9 +219,9 @@ public struct StoreSession: Sendable {
 }
 
 extension StoreSession {
-    /// The whole state brought up to date, and the simulated time it is current at.
-    public func snapshot() throws -> (state: PurchaseState, now: Date) {
-        try transact { state, moment in (state, moment.now) }
+    /// The whole state brought up to date, and the moment it is current at.
+    public func snapshot() throws -> (state: PurchaseState, moment: Moment) {
+        try transact { state, moment in (state, moment) }
     }
 }
 

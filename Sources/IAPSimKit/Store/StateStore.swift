@@ -24,6 +24,11 @@ public struct StateStore: Sendable {
         self.location = location
     }
 
+    /// Whether any state has been written yet.
+    public var exists: Bool {
+        FileSystem.exists(location.statePath) || FileSystem.exists(location.journalPath)
+    }
+
     /// The current state: the snapshot, with any journal lines past it replayed; an empty
     /// state if there is no file yet.
     /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.

@@ -24,12 +24,9 @@ extension Runner {
         guard confirm("Buy \(what) for \(total)?", assumeYes: assumeYes) else {
             return report(.cancelled, productID: productID, what: what, presenter: presenter, product: product)
         }
-        let result = try session.buy(product, quantity: quantity, in: catalog, outcome: forced)
-        let code = report(result, productID: productID, what: what, presenter: presenter, product: product)
-        noteUnfinished(try session.store.read().simulation.unfinishedTransactionIDs.filter { id in
-            if case .purchased(let transaction) = result { return id != transaction.id }
-            return true
-        })
+        let receipt = try session.purchase(product, quantity: quantity, in: catalog, outcome: forced)
+        let code = report(receipt.result, productID: productID, what: what, presenter: presenter, product: product, balance: receipt.balance)
+        noteUnfinished(receipt.unfinishedTransactionIDs.filter { $0 != receipt.result.transaction?.id })
         return code
     }
 
@@ -51,7 +48,7 @@ extension Runner {
     /// Prints a purchase's result and returns its exit code.
     private func report(
         _ result: StoreSession.PurchaseResult, productID: String, what: String, presenter: ProductPresenter,
-        product: Product
+        product: Product, balance: Int = 0
     ) -> ExitCode {
         switch result {
         case .purchased(let transaction), .redownloaded(let transaction), .alreadySubscribed(let transaction):
@@ -64,9 +61,7 @@ extension Runner {
                     ("displayPrice", .string(charged)),
                     ("transaction", .transaction(transaction)),
                 ]
-                if product.type == .consumable, let state = try? session().store.read() {
-                    members.append(("balance", .int(state.app.consumables[productID] ?? 0)))
-                }
+                if product.type == .consumable { members.append(("balance", .int(balance))) }
                 emit(.object(members))
                 return .success
             }

@@ -5,8 +5,9 @@ extension Runner {
     func listProducts() throws -> ExitCode {
         _ = try requestedLocale()
         let (catalog, session) = try catalogAndSession()
-        let status = try session.status()
-        let settings = try session.settings()
+        let (state, moment) = try session.snapshot()
+        let status = AccountStatus(state: state, at: moment.now)
+        let settings = moment.settings
         if let error = settings.simulatedError(.loadProductsError) {
             throw SimulationError.simulated(api: "Loading products", error: error)
         }

@@ -6,7 +6,8 @@ extension Runner {
     /// pending purchases that have no transaction yet.
     func transactions(productID: String?, state filter: TransactionFilter?) throws -> ExitCode {
         let (_, session) = try catalogAndSession()
-        let (state, now) = try session.snapshot()
+        let (state, moment) = try session.snapshot()
+        let now = moment.now
         let unfinished = Set(state.simulation.unfinishedTransactionIDs)
         let rows = try session.store.transactions().filter { transaction in
             guard productID == nil || transaction.productID == productID else { return false }

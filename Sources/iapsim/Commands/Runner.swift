@@ -82,7 +82,9 @@ struct Runner {
                 throw UsageError("--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
             }
             storefront = named
-        } else if let code = try store.read().simulation.settings[SettingKey.storefront.rawValue] {
+        } else if store.exists,
+            let code = try store.read().simulation.settings[SettingKey.storefront.rawValue]
+        {
             storefront = Storefront.named(code)
         }
         let source = try CatalogSource.resolve(

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""make bench: iapsim against the floor, side by side in one run.
+
+Prints a Markdown table of medians over repeated runs, each as a ratio to a reference measured
+in the same run: the floor (a release Swift program built like iapsim that reads one small JSON
+file and one plist and formats one currency value), iapsim with a 10-transaction history, and
+jq over the same 10,000-product file. Peak memory is the child's maximum resident set size.
+"""
+import json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IAPSIM = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/iapsim")
+FLOOR = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "bench/Floor/.build/release/Floor")
+RUNS = int(os.environ.get("BENCH_RUNS", "31"))
+CATALOG = os.path.join(ROOT, "catalog")
+work = tempfile.mkdtemp(prefix="iapsim-bench-")
+
+
+def run(argv, env=None):
+    """Wall seconds and peak RSS (MB) of one run."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench: {' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def medians(commands):
+    """Runs the commands interleaved, RUNS times each; median seconds and max RSS of each."""
+    times = {name: [] for name in commands}
+    peaks = {name: 0.0 for name in commands}
+    for name, (argv, env) in commands.items():  # warm the page cache
+        run(argv, env)
+    for _ in range(RUNS):
+        for name, (argv, env) in commands.items():
+            seconds, rss = run(argv, env)
+            times[name].append(seconds)
+            peaks[name] = max(peaks[name], rss)
+    return {name: statistics.median(values) for name, values in times.items()}, peaks
+
+
+def environment(state):
+    env = dict(os.environ, IAPSIM_STATE_DIR=state, IAPSIM_CATALOG=CATALOG)
+    env.pop("IAPSIM_LOCALE", None)
+    return env
+
+
+def history(state, count):
+    """A state folder whose journal holds `count` consumable transactions, written directly."""
+    os.makedirs(state, mode=0o700, exist_ok=True)
+    journal = os.path.join(state, "transactions.jsonl")
+    with open(journal, "w") as out:
+        for i in range(1, count + 1):
+            out.write(json.dumps({
+                "currency": "USD", "id": i, "isUpgraded": False, "originalID": i,
+                "originalPurchaseDate": "2026-01-01T00:00:00Z", "price": "0.99",
+                "productID": "com.example.app.coins100", "productType": "consumable",
+                "purchaseDate": "2026-01-01T00:00:00Z", "purchasedQuantity": 1, "reason": "purchase",
+                "storefrontCountryCode": "USA"}, sort_keys=True, separators=(",", ":")) + "\n")
+    snapshot = {
+        "schemaVersion": 2,
+        "account": {"nextTransactionID": count + 1, "transactionCount": count, "current": [],
+                    "journalLength": os.path.getsize(journal)},
+        "app": {"purchasedProductIdentifiers": [], "consumables": {"com.example.app.coins100": count}},
+        "simulation": {"settings": {}, "pending": [], "unfinishedTransactionIDs": [], "renewals": []},
+    }
+    with open(os.path.join(state, "purchases.json"), "w") as out:
+        json.dump(snapshot, out)
+
+
+def big_catalog(path, count):
+    products = [{
+        "displayPrice": f"{(i % 50) + 0.99:.2f}", "familyShareable": False, "internalID": f"{i:08X}",
+        "localizations": [{"description": f"Product number {i}", "displayName": f"Product {i}", "locale": "en_US"}],
+        "productID": f"com.example.big.p{i}", "referenceName": f"p{i}",
+        "type": "Consumable" if i % 2 else "NonConsumable"} for i in range(count)]
+    with open(path, "w") as out:
+        json.dump({"identifier": "BIG", "products": products, "nonRenewingSubscriptions": [], "subscriptionGroups": [],
+                   "settings": {"_storefront": "USA", "_locale": "en_US"}, "version": {"major": 4, "minor": 0}}, out, indent=2)
+
+
+rows = []
+def row(name, seconds, reference, target, peak=None, note=""):
+    ratio = seconds / reference if reference else float("nan")
+    met = "" if target is None else ("yes" if ratio <= target else "**no**")
+    rows.append(f"| {name} | {seconds * 1000:.1f} ms | {ratio:.2f}× | {'' if target is None else f'≤ {target}×'} | {met} | {'' if peak is None else f'{peak:.1f} MB'} | {note} |")
+
+# 1. Every command against the floor.
+small = os.path.join(work, "small")
+history(small, 10)
+floor_json = os.path.join(small, "purchases.json")
+env = environment(small)
+commands = {
+    "floor": ([FLOOR, floor_json, os.path.join(CATALOG, "IAPProductIDs.plist")], None),
+    "list": ([IAPSIM, "list"], env),
+    "buy --yes": ([IAPSIM, "buy", "com.example.app.coins100", "--yes"], env),
+    "restore": ([IAPSIM, "restore"], env),
+    "status": ([IAPSIM, "status"], env),
+}
+times, peaks = medians(commands)
+floor = times["floor"]
+row("floor (JSON + plist + one currency)", floor, floor, None, peaks["floor"])
+for name in ["list", "buy --yes", "restore", "status"]:
+    row(f"`{name}`, bundled catalog", times[name], floor, 1.5, peaks[name])
+
+# 2. Scale of history.
+large = os.path.join(work, "large")
+ten = os.path.join(work, "ten")
+history(large, 100_000)
+history(ten, 10)
+times, peaks = medians({
+    "buy 10": ([IAPSIM, "buy", "com.example.app.coins100", "--yes"], environment(ten)),
+    "buy 100k": ([IAPSIM, "buy", "com.example.app.coins100", "--yes"], environment(large)),
+    "status 10": ([IAPSIM, "status"], environment(ten)),
+    "status 100k": ([IAPSIM, "status"], environment(large)),
+})
+row("`buy --yes`, 100,000 transactions vs 10", times["buy 100k"], times["buy 10"], 2, peaks["buy 100k"], "peak ≤ 64 MB")
+row("`status`, 100,000 transactions vs 10", times["status 100k"], times["status 10"], 2, peaks["status 100k"], "peak ≤ 64 MB")
+
+# 3. Scale of catalog.
+big = os.path.join(work, "big.storekit")
+big_catalog(big, 10_000)
+jq = shutil.which("jq")
+if jq:
+    times, peaks = medians({
+        "jq": ([jq, ".products | length", big], None),
+        "list big": ([IAPSIM, "list", "--json", "--storekit", big], environment(os.path.join(work, "bigstate"))),
+    })
+    row("`list --json`, 10,000 products vs `jq '.products | length'`", times["list big"], times["jq"], 1, peaks["list big"])
+else:
+    rows.append("| `list --json`, 10,000 products | – | – | < jq | not measured: jq is not installed | | |")
+
+# 4. Loops and parallelism: 1,000 purchases, sequential and as 50 processes.
+loop = os.path.join(work, "loop")
+env = environment(loop)
+start = time.perf_counter()
+subprocess.run(["sh", "-c", f'i=0; while [ $i -lt 1000 ]; do "{IAPSIM}" buy com.example.app.coins100 --yes >/dev/null || exit 1; i=$((i+1)); done'], env=env, check=True)
+sequential = time.perf_counter() - start
+parallel_state = os.path.join(work, "parallel")
+env = environment(parallel_state)
+start = time.perf_counter()
+subprocess.run(["sh", "-c", f'for p in $(seq 50); do (i=0; while [ $i -lt 20 ]; do "{IAPSIM}" buy com.example.app.coins100 --yes >/dev/null || exit 1; i=$((i+1)); done) & done; wait'], env=env, check=True)
+parallel = time.perf_counter() - start
+count = json.load(open(os.path.join(parallel_state, "purchases.json")))["app"]["consumables"]["com.example.app.coins100"]
+row("1,000 sequential `buy --yes` (per call)", sequential / 1000, floor, None, None, f"wall {sequential:.2f} s")
+row("1,000 `buy --yes` as 50 parallel processes (per call)", parallel / 1000, floor, None, None, f"wall {parallel:.2f} s, balance {count}")
+
+print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; medians of {RUNS} runs.\n")
+print("| measurement | median | ratio | target | met | peak RSS | note |")
+print("|---|---|---|---|---|---|---|")
+print("\n".join(rows))
+shutil.rmtree(work, ignore_errors=True)
