@@ -9,8 +9,8 @@ import Testing
     @Test func parsesWhatXcodeWrites() throws {
         let value = try parse(#"{ "a" : [ 1, -2.5e3, true, false, null ], "b" : "x\"\\\/\n\u00e9\ud83d\ude00" }"#)
         #expect(value == .object([
-            "a": .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null]),
-            "b": .string("x\"\\/\né😀"),
+            (key: "a", value: .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null])),
+            (key: "b", value: .string("x\"\\/\né😀")),
         ]))
         #expect(try parse("[\n\n  ]") == .array([]))
     }

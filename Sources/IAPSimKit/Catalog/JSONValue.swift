@@ -5,13 +5,33 @@
 /// (measured with callgrind: 11 of 25 million instructions), and a parser of its own can bound
 /// nesting depth, so a hostile file cannot overflow the stack.
 enum JSONValue: Equatable {
-    case object([String: JSONValue])
+    /// Members in file order. Objects in a `.storekit` file have a dozen keys at most, so a
+    /// linear search beats hashing every key of a 10,000-product file.
+    case object([(key: String, value: JSONValue)])
     case array([JSONValue])
     case string(String)
     /// The number's text, exactly as written.
     case number(String)
     case bool(Bool)
     case null
+
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.object(let a), .object(let b)):
+            a.count == b.count && a.allSatisfy { member in b.contains { $0.key == member.key && $0.value == member.value } }
+        case (.array(let a), .array(let b)): a == b
+        case (.string(let a), .string(let b)), (.number(let a), .number(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.null, .null): true
+        default: false
+        }
+    }
+
+    /// The member `key` of an object (the last, if a key repeats); nil otherwise.
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last { $0.key == key }?.value
+    }
 
     struct SyntaxError: Error, Equatable {
         var offset: Int
@@ -48,7 +68,12 @@ enum JSONValue: Equatable {
         func error(_ message: String) -> SyntaxError { SyntaxError(offset: position, message: message) }
 
         mutating func skipWhitespace() {
-            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default: return
+                }
+            }
         }
 
         mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
@@ -58,26 +83,27 @@ enum JSONValue: Equatable {
             case UInt8(ascii: "{"): return try object(depth: depth)
             case UInt8(ascii: "["): return try array(depth: depth)
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): return try literal("true", .bool(true))
-            case UInt8(ascii: "f"): return try literal("false", .bool(false))
-            case UInt8(ascii: "n"): return try literal("null", .null)
+            case UInt8(ascii: "t"): return try literal(Self.trueBytes, .bool(true))
+            case UInt8(ascii: "f"): return try literal(Self.falseBytes, .bool(false))
+            case UInt8(ascii: "n"): return try literal(Self.nullBytes, .null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
             default: throw error("unexpected character")
             }
         }
 
-        mutating func literal(_ word: String, _ value: JSONValue) throws(SyntaxError) -> JSONValue {
-            let utf8 = Array(word.utf8)
-            guard position + utf8.count <= bytes.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
+        static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
+
+        mutating func literal(_ word: [UInt8], _ value: JSONValue) throws(SyntaxError) -> JSONValue {
+            guard position + word.count <= bytes.count, bytes[position..<position + word.count].elementsEqual(word) else {
                 throw error("unexpected character")
             }
-            position += utf8.count
+            position += word.count
             return value
         }
 
         mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
             position += 1
-            var members: [String: JSONValue] = [:]
+            var members: [(key: String, value: JSONValue)] = []
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
@@ -91,7 +117,7 @@ enum JSONValue: Equatable {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
                 position += 1
                 skipWhitespace()
-                members[key] = try value(depth: depth + 1)
+                members.append((key, try value(depth: depth + 1)))
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end of file in an object") }
                 if bytes[position] == UInt8(ascii: ",") {
@@ -133,12 +159,11 @@ enum JSONValue: Equatable {
             let start = position
             if bytes[position] == UInt8(ascii: "-") { position += 1 }
             var digits = 0
-            while position < bytes.count {
-                let byte = bytes[position]
-                if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                    digits += 1
-                } else if ![UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(byte) {
-                    break
+            scan: while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): break
+                default: break scan
                 }
                 position += 1
             }
@@ -148,6 +173,27 @@ enum JSONValue: Equatable {
 
         mutating func string() throws(SyntaxError) -> String {
             position += 1
+            // The common case: no escapes, so the text is the bytes between the quotes.
+            var end = position
+            var ascii = true
+            scan: while end < bytes.count {
+                switch bytes[end] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x00..<0x20: break scan
+                case 0x80...: ascii = false
+                default: break
+                }
+                end += 1
+            }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+                let slice = bytes[position..<end]
+                position = end + 1
+                if ascii { return String(decoding: slice, as: UTF8.self) }  // ASCII is valid UTF-8
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    position = end
+                    throw error("invalid UTF-8 in a string")
+                }
+                return text
+            }
             var run = position
             var pieces: [UInt8] = []
             while true {

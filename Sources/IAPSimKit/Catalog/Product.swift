@@ -31,20 +31,15 @@ public struct Product: Sendable, Equatable {
     /// The localization for `localeIdentifier`: an exact match, then the same language, then
     /// `fallback` (the catalog's default), then the first one.
     public func localization(for localeIdentifier: String, fallback: String? = nil) -> ProductLocalization? {
-        func key(_ identifier: String) -> String {
-            identifier.replacingOccurrences(of: "-", with: "_").lowercased()
-        }
-        func language(_ identifier: String) -> Substring {
-            key(identifier).split(separator: "_").first ?? ""
-        }
-        let wanted = key(localeIdentifier)
-        if let exact = localizations.first(where: { key($0.locale) == wanted }) { return exact }
-        let wantedLanguage = language(localeIdentifier)
-        if let sameLanguage = localizations.first(where: { language($0.locale) == wantedLanguage }) {
+        guard localizations.count > 1 else { return localizations.first }
+        let wanted = LocaleKey(localeIdentifier)
+        if let exact = localizations.first(where: { LocaleKey($0.locale) == wanted }) { return exact }
+        if let sameLanguage = localizations.first(where: { LocaleKey($0.locale).language == wanted.language }) {
             return sameLanguage
         }
-        if let fallback, let match = localizations.first(where: { key($0.locale) == key(fallback) }) {
-            return match
+        if let fallback {
+            let key = LocaleKey(fallback)
+            if let match = localizations.first(where: { LocaleKey($0.locale) == key }) { return match }
         }
         return localizations.first
     }
@@ -118,5 +113,26 @@ public struct SubscriptionOffer: Sendable, Equatable {
         self.period = period
         self.periodCount = periodCount
         self.price = price
+    }
+}
+
+/// A locale identifier compared the way localizations are matched: case-insensitive, with `-`
+/// and `_` the same. Plain byte work: this runs for every product of a large catalog.
+struct LocaleKey: Equatable {
+    var bytes: [UInt8]
+
+    init(_ identifier: String) {
+        bytes = identifier.utf8.map { byte in
+            switch byte {
+            case UInt8(ascii: "-"): UInt8(ascii: "_")
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+            default: byte
+            }
+        }
+    }
+
+    /// The part before the first `_`: the language.
+    var language: ArraySlice<UInt8> {
+        bytes.firstIndex(of: UInt8(ascii: "_")).map { bytes[..<$0] } ?? bytes[...]
     }
 }

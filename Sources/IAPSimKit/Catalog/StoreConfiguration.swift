@@ -18,20 +18,24 @@ public struct StoreConfiguration: Sendable {
     /// Reads and checks a `.storekit` file.
     /// - Throws: `CatalogError` naming the file and the product or key at fault.
     public static func load(path: String) throws -> StoreConfiguration {
-        let data = try CatalogFile.read(path)
+        // Each stage is let go as soon as the next is built: a 10,000-product file is a few
+        // megabytes in each form.
+        let file = try Self.read(path)
+        return try StoreConfiguration(file: file, path: path)
+    }
+
+    private static func read(_ path: String) throws -> StoreKitConfigurationFile {
         let json: JSONValue
         do {
-            json = try JSONValue.parse([UInt8](data))
-        } catch {
+            json = try JSONValue.parse([UInt8](try CatalogFile.read(path)))
+        } catch let error as JSONValue.SyntaxError {
             throw CatalogError.malformed(path: path, detail: "malformed JSON at byte \(error.offset): \(error.message)")
         }
-        let file: StoreKitConfigurationFile
         do {
-            file = try StoreKitConfigurationFile(json)
+            return try StoreKitConfigurationFile(json)
         } catch {
             throw CatalogError.malformed(path: path, detail: error.message)
         }
-        return try StoreConfiguration(file: file, path: path)
     }
 
     init(file: StoreKitConfigurationFile, path: String) throws {

@@ -123,45 +123,60 @@ struct StoreKitConfigurationFile {
 }
 
 /// A value in a JSON document, with its place (`products[2].displayPrice`), read with typed
-/// accessors whose errors name the place and what was found.
+/// accessors whose errors name the place and what was found. The place is kept as a chain of
+/// steps and spelled out only for an error.
 struct Reader {
     struct Failure: Error, Equatable {
         var message: String
     }
 
-    let value: JSONValue
-    let place: String
+    indirect enum Place {
+        case root
+        case key(Place, String)
+        case index(Place, Int)
 
-    /// A JSON value that must be an object. Null counts as absent.
+        var text: String {
+            switch self {
+            case .root: ""
+            case .key(let parent, let key):
+                parent.text.isEmpty ? key : parent.text + "." + key
+            case .index(let parent, let index):
+                parent.text + "[\(index)]"
+            }
+        }
+    }
+
+    let value: JSONValue
+    let place: Place
+
+    /// The document's root.
     init(_ value: JSONValue, at place: String) throws(Failure) {
+        self.value = value
+        self.place = place.isEmpty ? .root : .key(.root, place)
+    }
+
+    private init(value: JSONValue, place: Place) {
         self.value = value
         self.place = place
     }
 
     private func fail(_ expected: String) -> Failure {
-        Failure(message: "\(place.isEmpty ? "the root" : place): expected \(expected), found \(value.kind)")
+        let text = place.text
+        return Failure(message: "\(text.isEmpty ? "the root" : text): expected \(expected), found \(value.kind)")
     }
 
-    private func member(_ key: String) throws(Failure) -> JSONValue? {
-        guard case .object(let members) = value else { throw fail("an object") }
-        return members[key]
-    }
-
+    /// The member `key`; nil if absent or null.
     func optional(_ key: String) throws(Failure) -> Reader? {
-        guard let child = try member(key), child != .null else { return nil }
-        return Reader(value: child, place: place.isEmpty ? key : place + "." + key)
+        guard case .object = value else { throw fail("an object") }
+        guard let child = value[key], child != .null else { return nil }
+        return Reader(value: child, place: .key(place, key))
     }
 
     func required(_ key: String) throws(Failure) -> Reader {
         guard let child = try optional(key) else {
-            throw Failure(message: "\(place.isEmpty ? key : place + "." + key): missing")
+            throw Failure(message: "\(Place.key(place, key).text): missing")
         }
         return child
-    }
-
-    private init(value: JSONValue, place: String) {
-        self.value = value
-        self.place = place
     }
 
     func string() throws(Failure) -> String {
@@ -192,7 +207,7 @@ struct Reader {
         var result: [Element] = []
         result.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            result.append(try element(Reader(value: item, place: "\(place)[\(index)]")))
+            result.append(try element(Reader(value: item, place: .index(place, index))))
         }
         return result
     }

@@ -20,7 +20,7 @@ extension Decimal {
             }
         }
         guard digitsBefore > 0, !seenPoint || digitsAfter > 0, text.utf8.count <= 30,
-            let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+            let value = Decimal(string: text, locale: posix)
         else { return nil }
         self = value
     }
@@ -28,6 +28,9 @@ extension Decimal {
     /// The canonical plain-decimal text (`"0.99"`), independent of any locale.
     public var plainString: String {
         var copy = self
-        return NSDecimalString(&copy, Locale(identifier: "en_US_POSIX"))
+        return NSDecimalString(&copy, posix)
     }
 }
+
+/// Made once: creating a `Locale` costs more than parsing a price.
+private let posix = Locale(identifier: "en_US_POSIX")

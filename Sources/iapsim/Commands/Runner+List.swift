@@ -27,14 +27,24 @@ extension Runner {
                     + " (notAvailableInStorefront; give them prices in \(StorefrontPrices.path(forStoreKit: catalog.source.storeKitPath)))")
         }
         if options.json {
-            emit(.object([
-                ("products", .array(catalog.products.map { productJSON($0, presenter: presenter, status: status) })),
+            // Streamed product by product: a 10,000-product catalog never holds its whole
+            // output tree in memory.
+            var output: [UInt8] = Array("{\n  \"products\": [".utf8)
+            output.reserveCapacity(catalog.products.count * 512)
+            for (offset, product) in catalog.products.enumerated() {
+                output.append(contentsOf: (offset == 0 ? "\n    " : ",\n    ").utf8)
+                productJSON(product, presenter: presenter, status: status).write(to: &output, indent: 2)
+            }
+            output.append(contentsOf: (catalog.products.isEmpty ? "],\n" : "\n  ],\n").utf8)
+            let rest = JSON.object([
                 ("invalidProductIdentifiers", .array(catalog.invalidProductIdentifiers.map(JSON.string))),
                 ("notAvailableInStorefront", .array(catalog.notAvailableInStorefront.map(JSON.string))),
                 ("storefront", .string(catalog.storefront.countryCode)),
                 ("currencyCode", .string(catalog.storefront.currencyCode)),
                 ("locale", .string(presenter.localeIdentifier)),
-            ]))
+            ]).bytes()
+            output.append(contentsOf: rest.dropFirst(2))  // its members, after the opening "{\n"
+            console.out(bytes: output)
             return .success
         }
         guard !catalog.products.isEmpty else {

@@ -121,6 +121,6 @@ struct Runner {
     }
 
     func emit(_ json: JSON) {
-        console.out(json.serialized())
+        console.out(bytes: json.bytes())
     }
 }

@@ -56,7 +56,16 @@ struct ProductPresenter {
         return name.isEmpty ? product.referenceName : name
     }
 
-    func displayPrice(_ price: Decimal) -> String { formatter.string(for: price) }
+    /// Formatted once per distinct price: a 10,000-product catalog has a few dozen.
+    func displayPrice(_ price: Decimal) -> String {
+        if let known = prices.value[price] { return known }
+        let text = formatter.string(for: price)
+        prices.value[price] = text
+        return text
+    }
+
+    private final class Memo { var value: [Decimal: String] = [:] }
+    private let prices = Memo()
 
     /// `consumable`, `non-consumable`, `auto-renewable`, `non-renewing`: short enough for a column.
     static func shortTypeName(_ type: ProductType) -> String {
