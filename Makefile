@@ -23,6 +23,7 @@ release:
 test:
 	swift build --build-tests
 	swift test --skip-build
+	Tests/e2e/faults.sh .build/debug/iapsim
 	Tests/e2e/flows.sh .build/debug/iapsim
 
 # Medians of iapsim against a floor program built the same way (bench/bench.py).

@@ -34,7 +34,7 @@ extension StoreSession {
 
     /// The simulated time now, and whether the clock is frozen.
     public func clockReading() throws -> (now: Date, frozen: Bool, rate: TimeRate) {
-        try transact { state, moment in (moment.now, state.simulation.clock?.frozen ?? false, moment.settings.timeRate) }
+        try look { state, moment in (moment.now, state.simulation.clock?.frozen ?? false, moment.settings.timeRate) }
     }
 
     /// Moves the clock to `date` (never backwards: renewals already made stay made).

@@ -38,6 +38,21 @@ public struct StoreSession: Sendable {
         }
     }
 
+    /// Like `transact`, for a `body` that only looks. When the state cannot be written (a
+    /// read-only file system), time is still brought up to date, in memory only.
+    public func look<Result>(_ body: (PurchaseState, Moment) throws -> Result) throws -> Result {
+        do {
+            return try transact { state, moment in try body(state, moment) }
+        } catch StoreError.cannotCreate {
+            let real = realNow()
+            return try store.view { state in
+                let moment = self.moment(state, real: real)
+                SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+                return try body(state, moment)
+            }
+        }
+    }
+
     func moment(_ state: PurchaseState, real: Date) -> Moment {
         let settings = SessionSettings(catalog: catalogSettings, overrides: state.simulation.settings)
         return Moment(now: SimulatedClock.now(state.simulation.clock, real: real, rate: settings.timeRate), settings: settings)
@@ -203,7 +218,7 @@ public struct StoreSession: Sendable {
 
     /// What the app and the account hold now.
     public func status() throws -> AccountStatus {
-        try transact { state, moment in AccountStatus(state: state, at: moment.now) }
+        try look { state, moment in AccountStatus(state: state, at: moment.now) }
     }
 
     /// Forgets the app's record, as deleting and reinstalling the app does. The account keeps
@@ -221,7 +236,7 @@ public struct StoreSession: Sendable {
 extension StoreSession {
     /// The whole state brought up to date, and the moment it is current at.
     public func snapshot() throws -> (state: PurchaseState, moment: Moment) {
-        try transact { state, moment in (state, moment) }
+        try look { state, moment in (state, moment) }
     }
 }
 

@@ -99,6 +99,16 @@ enum POSIXFile {
         if !existed { syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
+    /// Cuts `path` to `length` bytes, if it is longer; best effort.
+    static func truncate(_ path: String, to length: UInt64) {
+        guard let size = FileSystem.size(path), size > length else { return }
+        #if canImport(Glibc)
+            _ = Glibc.truncate(path, off_t(length))
+        #else
+            _ = Darwin.truncate(path, off_t(length))
+        #endif
+    }
+
     /// Removes `path` if it exists.
     static func remove(_ path: String) throws(Failure) {
         if unlink(path) != 0, errno != ENOENT { throw Failure(path: path, code: errno) }

@@ -76,6 +76,13 @@ public struct StateStore: Sendable {
         return found
     }
 
+    /// `change` applied to the current state in memory and not saved, for commands that only
+    /// look: it needs no lock, so it works on a read-only file system too.
+    public func view<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
+        var state = try read()
+        return try change(&state)
+    }
+
     /// Removes the state and the journal (under the lock). The folder and lock file stay.
     public func erase() throws {
         guard FileSystem.exists(location.directory) else { return }
@@ -171,6 +178,7 @@ public struct StateStore: Sendable {
     /// Appends the unsaved transactions to the journal, then writes the snapshot that
     /// includes them.
     private func write(_ state: inout PurchaseState) throws(StoreError) {
+        let journalMark = state.account.journalLength
         state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
         if !state.account.unsaved.isEmpty {
             var lines = Data()
@@ -199,6 +207,9 @@ public struct StateStore: Sendable {
         do {
             try POSIXFile.writeAtomically(data, to: location.statePath)
         } catch {
+            // The lines just appended belong to a change that is reported as failed: take them
+            // back, or the next read would replay a purchase the buyer was told did not happen.
+            POSIXFile.truncate(location.journalPath, to: journalMark)
             throw error.storeError
         }
     }

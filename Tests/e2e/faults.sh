@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Fault and load tests, run by `make test`, each bounded in time: nothing lost under
+# concurrency, SIGKILL, a full disk, a read-only folder, a held lock, or bad files.
+# Usage: Tests/e2e/faults.sh [path/to/iapsim]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${1:-$root/.build/debug/iapsim}
+work=$(mktemp -d)
+mounts=()
+cleanup() {
+  for m in "${mounts[@]}"; do umount -l "$m" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export IAPSIM_CATALOG=$root/catalog
+unset IAPSIM_LOCALE IAPSIM_LOCK_TIMEOUT IAPSIM_STATE_DIR
+passed=0 failed=0 skipped=0
+check() { # check NAME EXPECTED ACTUAL
+  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1: expected [$2], got [$3]"; fi
+}
+skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
+iap() { local dir=$1; shift; IAPSIM_STATE_DIR=$dir timeout 20 "$bin" "$@" </dev/null; }
+count() { grep -o "\"$2\": [0-9]*" "$1" | head -n 1 | sed 's/.*: //'; }
+
+# 50 concurrent purchases of one consumable: all counted, one transaction each.
+state=$work/concurrent
+pids=()
+for _ in $(seq 50); do iap "$state" buy com.example.app.coins100 --yes >/dev/null 2>&1 & pids+=($!); done
+ok=0; for pid in "${pids[@]}"; do wait "$pid" && ok=$((ok + 1)); done
+check "concurrent buys succeeded" 50 "$ok"
+iap "$state" status --json >"$work/status.json"
+check "concurrent balance" 50 "$(grep -o '"com.example.app.coins100": [0-9]*' "$work/status.json" | sed 's/.*: //')"
+check "concurrent transactions" 50 "$(count "$work/status.json" transactionCount)"
+check "concurrent journal lines" 50 "$(wc -l <"$state/transactions.jsonl" | tr -d ' ')"
+
+# SIGKILL at random moments, 200 times: the state always loads, every reported purchase stays.
+state=$work/killed
+reported=0 loads=0
+for i in $(seq 200); do
+  (IAPSIM_STATE_DIR=$state exec "$bin" buy com.example.app.coins100 --yes </dev/null >/dev/null 2>&1) &
+  pid=$!
+  sleep "0.0$((RANDOM % 40 + 10))"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null && reported=$((reported + 1))
+  iap "$state" status --json >"$work/killed.json" 2>"$work/killed.err" && loads=$((loads + 1))
+done
+check "state loads after every kill" 200 "$loads"
+balance=$(grep -o '"com.example.app.coins100": [0-9]*' "$work/killed.json" | sed 's/.*: //')
+total=$(count "$work/killed.json" transactionCount)
+check "balance matches the journal after kills" "${total:-0}" "${balance:-0}"
+check "every reported purchase kept" yes "$([ "${total:-0}" -ge "$reported" ] && echo yes || echo "no: $total < $reported")"
+echo "faults: SIGKILL loop: $reported purchases reported, ${total:-0} kept, 200 kills"
+
+# A lock held past IAPSIM_LOCK_TIMEOUT: 75, and the state untouched.
+state=$work/locked
+iap "$state" buy com.example.app.book --yes >/dev/null
+before=$(cat "$state/purchases.json")
+flock "$state/purchases.json.lock" sleep 3 &
+holder=$!
+sleep 0.3
+IAPSIM_LOCK_TIMEOUT=0.2 iap "$state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/lock.err"
+check "held lock exit" 75 "$?"
+check "held lock message names the lock" 1 "$(grep -c 'purchases.json.lock' "$work/lock.err")"
+check "held lock state unchanged" "$before" "$(cat "$state/purchases.json")"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+IAPSIM_LOCK_TIMEOUT=soon iap "$state" status >/dev/null 2>&1
+check "bad IAPSIM_LOCK_TIMEOUT exit" 64 "$?"
+
+# Unreadable state files: 65, byte for byte unchanged.
+for kind in truncated garbage shape newer; do
+  state=$work/bad-$kind
+  mkdir -p "$state"
+  case $kind in
+    truncated) printf '{"schemaVersion": 2, "account": {"nextTrans' ;;
+    garbage) head -c 256 /dev/urandom ;;
+    shape) printf '{"schemaVersion": 2, "account": [], "app": 7}' ;;
+    newer) printf '{"schemaVersion": 99, "future": {}}' ;;
+  esac >"$state/purchases.json"
+  cp "$state/purchases.json" "$work/copy"
+  iap "$state" buy com.example.app.book --yes >/dev/null 2>"$work/bad.err"
+  check "$kind state exit" 65 "$?"
+  check "$kind state unchanged" same "$(cmp -s "$state/purchases.json" "$work/copy" && echo same || echo changed)"
+  check "$kind state message is one line" 1 "$(wc -l <"$work/bad.err" | tr -d ' ')"
+done
+
+# A full disk: 74, the previous state intact.
+disk=$work/disk
+mkdir -p "$disk"
+if mount -t tmpfs -o size=128k tmpfs "$disk" 2>/dev/null; then
+  mounts+=("$disk")
+  iap "$disk/state" buy com.example.app.book --yes >/dev/null
+  cp "$disk/state/purchases.json" "$work/disk-copy"
+  head -c 1M /dev/zero >"$disk/filler" 2>/dev/null
+  iap "$disk/state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/disk.err"
+  check "full disk exit" 74 "$?"
+  check "full disk state intact" same "$(cmp -s "$disk/state/purchases.json" "$work/disk-copy" && echo same || echo changed)"
+  rm -f "$disk/filler"
+  iap "$disk/state" status --json >"$work/disk.json"
+  check "state loads after a full disk" 1 "$(count "$work/disk.json" transactionCount)"
+else
+  skip "full disk: this machine refuses to mount a tmpfs"
+fi
+
+# A read-only state folder (root ignores mode bits, so a read-only mount): 73.
+ro=$work/ro
+mkdir -p "$ro"
+if mount -t tmpfs -o size=1m tmpfs "$ro" 2>/dev/null; then
+  mounts+=("$ro")
+  iap "$ro/state" buy com.example.app.book --yes >/dev/null
+  if mount -o remount,ro "$ro" 2>/dev/null; then
+    iap "$ro/state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/ro.err"
+    check "read-only exit" 73 "$?"
+    iap "$ro/state" status >/dev/null
+    check "read-only state still readable" 0 "$?"
+  else
+    skip "read-only: remount refused"
+  fi
+else
+  skip "read-only: this machine refuses to mount a tmpfs"
+fi
+
+# Hostile catalogs: clear errors, never a crash or a hang.
+state=$work/catalogs
+python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+open(f"{work}/deep.storekit", "w").write("[" * 200000 + "]" * 200000)
+open(f"{work}/deep-object.storekit", "w").write('{"products":' + '{"a":' * 100000 + "1" + "}" * 100000 + "}")
+open(f"{work}/types.storekit", "w").write(json.dumps({"products": [{"productID": ["x"], "type": 1, "displayPrice": {}}]}))
+open(f"{work}/root.storekit", "w").write("42")
+open(f"{work}/nul.storekit", "wb").write(b'{"products": [{"productID": "a\x00b", "type": "Consumable", "displayPrice": "1"}]}')
+products = [{"productID": f"p{i}", "type": "Consumable", "displayPrice": "1.99",
+             "localizations": [{"locale": "en_US", "displayName": f"\u202eevil\u001b[2J{i}", "description": ""}]}
+            for i in range(20000)]
+open(f"{work}/huge.storekit", "w").write(json.dumps({"products": products}))
+PY
+for name in deep deep-object types root nul; do
+  iap "$state" list --storekit "$work/$name.storekit" >/dev/null 2>"$work/cat.err"
+  code=$?
+  check "$name catalog exit" 65 "$code"
+  check "$name catalog names the file" 1 "$(grep -c "$name.storekit" "$work/cat.err")"
+done
+iap "$state" list --storekit "$work/huge.storekit" >"$work/huge.out" 2>/dev/null
+check "huge catalog lists" 0 "$?"
+check "huge catalog output has no escape codes" 0 "$(grep -c $'\x1b' "$work/huge.out")"
+iap "$state" check --storekit "$work/types.storekit" >/dev/null 2>&1
+check "check on a wrong-typed catalog" 65 "$?"
+
+echo "faults: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
