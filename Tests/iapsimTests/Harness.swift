@@ -13,6 +13,7 @@ final class Harness: @unchecked Sendable {
     var environment: [String: String]
     var answers: [String] = []
     var terminal = false
+    var outputTerminal = false
     private let lock = NSLock()
     private var stdout = ""
     private var stderr = ""
@@ -37,7 +38,7 @@ final class Harness: @unchecked Sendable {
             writeOut: { text in self.lock.withLock { self.stdout += text } },
             writeError: { text in self.lock.withLock { self.stderr += text } },
             readLine: { self.lock.withLock { self.answers.isEmpty ? nil : self.answers.removeFirst() } },
-            inputIsTerminal: terminal)
+            inputIsTerminal: terminal, outputIsTerminal: outputTerminal, errorIsTerminal: outputTerminal)
         let context = Context(
             environment: environment, currentDirectory: stateDirectory, now: { Date(timeIntervalSince1970: 1_768_478_400) },
             platform: .linux)

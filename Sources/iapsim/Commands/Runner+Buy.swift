@@ -76,7 +76,8 @@ extension Runner {
                     let offer = transaction.offerType == .introductory ? " (introductory offer)" : ""
                     console.out("Subscribed to \(what) for \(charged)\(offer)\(until). Transaction \(transaction.id).")
                 } else {
-                    console.out("Purchased \(what) for \(charged). Transaction \(transaction.id).")
+                    let mark = console.color ? console.styled("✔", .green) + " " : ""
+                    console.out(mark + "Purchased \(what) for \(charged). Transaction \(transaction.id).")
                 }
             }
             return .success
@@ -114,7 +115,7 @@ extension Runner {
                     ("error", .error(SimulatedError.named("SKError.paymentCancelled")!)),
                 ]))
             }
-            console.error("Cancelled: nothing was charged.")
+            console.notice("Cancelled: nothing was charged.")
             return .cancelled
         case .failed(let error):
             if options.json {

@@ -18,7 +18,7 @@ extension Runner {
             console.out("No problems in \(source.storeKitPath)\(source.productIDsPath.map { " and \($0)" } ?? "").")
         } else {
             findings.forEach { console.out(TerminalText.escaped($0.description)) }
-            console.error("\(findings.count) problem\(findings.count == 1 ? "" : "s") found.")
+            console.notice("\(findings.count) problem\(findings.count == 1 ? "" : "s") found.")
         }
         return findings.isEmpty ? .success : .dataError
     }

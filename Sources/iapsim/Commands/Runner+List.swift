@@ -15,13 +15,13 @@ extension Runner {
         defer { noteUnfinished(status.unfinishedTransactionIDs) }
         if !catalog.invalidProductIdentifiers.isEmpty {
             let origin = catalog.source.productIDsPath ?? catalog.source.storeKitPath
-            console.error(
+            console.notice(
                 "Warning: \(origin): the store has no product for "
                     + catalog.invalidProductIdentifiers.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
                     + " (invalidProductIdentifiers)")
         }
         if !catalog.notAvailableInStorefront.isEmpty {
-            console.error(
+            console.notice(
                 "Warning: not sold in the \(catalog.storefront.countryCode) storefront: "
                     + catalog.notAvailableInStorefront.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
                     + " (notAvailableInStorefront; give them prices in \(StorefrontPrices.path(forStoreKit: catalog.source.storeKitPath)))")
@@ -63,9 +63,9 @@ extension Runner {
             ])
             if let summary = presenter.subscriptionSummary(product) { details[rows.count - 1] = TerminalText.escaped(summary) }
         }
-        for (row, line) in TerminalText.table(rows).enumerated() {
-            console.out(line)
-            if let detail = details[row] { console.out("    " + detail) }
+        for (row, line) in TerminalText.table(rows, width: width, shrinking: [2, 0]).enumerated() {
+            console.out(row == 0 ? console.styled(line, .bold) : line)
+            if let detail = details[row] { console.out(console.styled("    " + detail, .dim)) }
         }
         return .success
     }

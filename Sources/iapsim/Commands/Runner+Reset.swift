@@ -15,7 +15,7 @@ extension Runner {
             return .success
         }
         guard confirm("Erase all purchases and the account's history in \(path)?", assumeYes: assumeYes) else {
-            console.error("Cancelled: nothing was erased.")
+            console.notice("Cancelled: nothing was erased.")
             return .cancelled
         }
         try session.resetAll()

@@ -105,7 +105,7 @@ struct Runner {
     func noteUnfinished(_ ids: [UInt64]) {
         guard !ids.isEmpty else { return }
         let list = ids.map(String.init).joined(separator: ", ")
-        console.error(
+        console.notice(
             "Note: Transaction.updates re-delivered \(ids.count) unfinished transaction\(ids.count == 1 ? "" : "s"): \(list)"
                 + " (finish with 'iapsim finish ID')")
     }
@@ -113,11 +113,16 @@ struct Runner {
     /// Asks a yes/no question on a terminal. Without a terminal, or with `--yes`, the answer is yes.
     func confirm(_ question: String, assumeYes: Bool) -> Bool {
         guard !assumeYes, console.inputIsTerminal else { return true }
-        console.writeError(question + " [y/N] ")
+        console.writeError(question + " [y/N] ")  // asked even with --quiet: a person is there
         guard let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
             return false
         }
         return answer == "y" || answer == "yes"
+    }
+
+    /// The width tables must fit: `COLUMNS`, else the terminal's; nil (no limit) for a pipe.
+    var width: Int? {
+        context.variable("COLUMNS").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? console.terminalWidth
     }
 
     func emit(_ json: JSON) {

@@ -15,12 +15,22 @@ struct Console: Sendable {
     var readLine: @Sendable () -> String?
     /// Whether standard input is a terminal: only then does iapsim ask before buying.
     var inputIsTerminal: Bool
+    /// Whether standard output and standard error are terminals: only then is there colour.
+    var outputIsTerminal = false
+    var errorIsTerminal = false
+    /// The terminal's width in columns, when standard output is one.
+    var terminalWidth: Int? = nil
+    /// `--quiet`: nothing but errors.
+    var quiet = false
+    /// Colour and symbols: on a terminal, unless `NO_COLOR` or `--no-color`.
+    var color = false
     /// Writes UTF-8 bytes to standard output as they are: large JSON output skips a copy
     /// into a `String`. Defaults to decoding them for `writeOut`.
     var writeOutBytes: (@Sendable ([UInt8]) -> Void)? = nil
 
     /// Writes `bytes` (UTF-8) and a newline to standard output.
     func out(bytes: [UInt8]) {
+        if quiet { return }
         if let writeOutBytes {
             writeOutBytes(bytes + [0x0A])
         } else {
@@ -28,10 +38,33 @@ struct Console: Sendable {
         }
     }
 
-    /// Writes `text` and a newline to standard output.
-    func out(_ text: String) { writeOut(text + "\n") }
-    /// Writes `text` and a newline to standard error.
-    func error(_ text: String) { writeError(text + "\n") }
+    /// Writes `text` and a newline to standard output, unless quiet.
+    func out(_ text: String) {
+        if !quiet { writeOut(text + "\n") }
+    }
+
+    /// A warning or note on standard error, unless quiet.
+    func notice(_ text: String) {
+        if !quiet { writeError(paint(text, prefix: "Warning:", .yellow, on: errorIsTerminal) + "\n") }
+    }
+
+    /// An error on standard error, always.
+    func error(_ text: String) { writeError(paint(text, prefix: "Error:", .red, on: errorIsTerminal) + "\n") }
+
+    /// ANSI styles, used only when `color` is on.
+    enum Style: String {
+        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33"
+    }
+
+    /// `text` in `style` when colour is on (and, for stderr, stderr is a terminal).
+    func styled(_ text: String, _ style: Style) -> String {
+        color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    private func paint(_ text: String, prefix: String, _ style: Style, on terminal: Bool) -> String {
+        guard color, terminal, text.hasPrefix(prefix) else { return text }
+        return styled(prefix, style) + text.dropFirst(prefix.count)
+    }
 
     /// The process's own streams.
     static func live() -> Console {
@@ -44,6 +77,15 @@ struct Console: Sendable {
             },
             readLine: { Swift.readLine(strippingNewline: true) },
             inputIsTerminal: isatty(STDIN_FILENO) == 1,
+            outputIsTerminal: isatty(STDOUT_FILENO) == 1,
+            errorIsTerminal: isatty(STDERR_FILENO) == 1,
+            terminalWidth: {
+                var size = winsize()
+                guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+                    return nil
+                }
+                return Int(size.ws_col)
+            }(),
             writeOutBytes: { bytes in
                 bytes.withUnsafeBytes { buffer in
                     var offset = 0

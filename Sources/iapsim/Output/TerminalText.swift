@@ -29,12 +29,27 @@ enum TerminalText {
         return count >= width ? text : text + String(repeating: " ", count: width - count)
     }
 
-    /// Rows laid out in columns two spaces apart; the last column is not padded.
-    static func table(_ rows: [[String]]) -> [String] {
+    /// Rows laid out in columns two spaces apart; the last column is not padded. When the
+    /// lines would be wider than `width`, the `shrinking` columns are cut down in turn (to 8
+    /// characters at least), their cells ending in `…`.
+    static func table(_ rows: [[String]], width: Int? = nil, shrinking: [Int] = []) -> [String] {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var rows = rows
+        if let width {
+            for column in shrinking where column < columns - 1 {
+                let total = widths.reduce(0, +) + 2 * (columns - 1)
+                guard total > width else { break }
+                let limit = max(8, widths[column] - (total - width))
+                guard limit < widths[column] else { continue }
+                widths[column] = limit
+                for index in rows.indices where rows[index].count > column && rows[index][column].count > limit {
+                    rows[index][column] = String(rows[index][column].prefix(limit - 1)) + "…"
+                }
+            }
         }
         return rows.map { row in
             row.enumerated().map { column, cell in

@@ -55,11 +55,14 @@ enum ArgumentParser {
             seen.append((spec, argument))
         }
 
-        let options = GlobalOptions(
+        let parsed = GlobalOptions(
             catalogDirectory: values["catalog"], storeKitFile: values["storekit"],
             productIDsFile: values["product-ids"], stateDirectory: values["state-dir"],
             locale: values["locale"], storefront: values["storefront"], json: seen.contains { $0.spec.name == "json" })
         let flags = Set(seen.map(\.spec.name))
+        var options = parsed
+        options.quiet = flags.contains("quiet")
+        options.noColor = flags.contains("no-color")
 
         if flags.contains("version") { return Invocation(options: options, command: .version) }
         guard let word = positionals.first else {

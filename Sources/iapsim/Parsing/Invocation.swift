@@ -13,6 +13,8 @@ struct GlobalOptions: Equatable, Sendable {
     var locale: String?
     var storefront: String?
     var json = false
+    var quiet = false
+    var noColor = false
 }
 
 /// What to do.

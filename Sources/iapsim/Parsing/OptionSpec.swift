@@ -24,6 +24,8 @@ struct OptionSpec: Sendable {
         OptionSpec(name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE."),
         OptionSpec(name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3)."),
         OptionSpec(name: "json", help: "Print the result as JSON on stdout."),
+        OptionSpec(name: "quiet", short: "q", help: "Print nothing but errors; the exit status tells."),
+        OptionSpec(name: "no-color", help: "No colour or symbols (also when NO_COLOR is set)."),
         OptionSpec(name: "quantity", valueName: "N", commands: [.buy], help: "How many of a consumable to buy, 1–10 (default 1)."),
         OptionSpec(
             name: "outcome", valueName: "OUTCOME", commands: [.buy],
