@@ -12,7 +12,7 @@ else
 RELEASE_FLAGS := -c release
 endif
 
-.PHONY: build release test run bench install uninstall format clean
+.PHONY: build release test run bench man install uninstall format clean
 
 build:
 	swift build
@@ -36,13 +36,26 @@ ARGS ?= list
 run:
 	swift run iapsim $(ARGS)
 
+# docs/iapsim.1 is generated from the help text; a test fails when it is stale.
+man: build
+	.build/debug/iapsim help manpage > docs/iapsim.1
+
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
 install: release
-	install -d "$(BINDIR)" "$(SHAREDIR)/catalog"
+	install -d "$(BINDIR)" "$(SHAREDIR)/catalog" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	install -m 0755 "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/iapsim" "$(BINDIR)/iapsim"
 	install -m 0644 catalog/Products.storekit catalog/Products.prices.json catalog/IAPProductIDs.plist "$(SHAREDIR)/catalog/"
+	install -m 0644 docs/iapsim.1 "$(MANDIR)/iapsim.1"
+	"$(BINDIR)/iapsim" completion bash > "$(BASHDIR)/iapsim"
+	"$(BINDIR)/iapsim" completion zsh > "$(ZSHDIR)/_iapsim"
+	"$(BINDIR)/iapsim" completion fish > "$(FISHDIR)/iapsim.fish"
 
 uninstall:
-	rm -f "$(BINDIR)/iapsim"
+	rm -f "$(BINDIR)/iapsim" "$(MANDIR)/iapsim.1" "$(BASHDIR)/iapsim" "$(ZSHDIR)/_iapsim" "$(FISHDIR)/iapsim.fish"
 	rm -rf "$(SHAREDIR)"
 
 format:

@@ -41,6 +41,15 @@ struct Runner {
             return try clock(action)
         case .settings(let action):
             return try settings(action)
+        case .completion(let shell, _):
+            if shell == "products" {
+                // For the completion scripts: identifiers one per line, silence on any error.
+                guard let catalog = try? loadCatalogQuietly() else { return .success }
+                catalog.products.forEach { console.out($0.id) }
+                return .success
+            }
+            console.writeOut(Completion.script(for: shell)!)
+            return .success
         case .reset(let localOnly, let assumeYes):
             return try reset(localOnly: localOnly, assumeYes: assumeYes)
         }
@@ -58,6 +67,14 @@ struct Runner {
             throw UsageError("\(origin) \(value): unknown locale; use an identifier such as en_US or de_DE")
         }
         return canonical
+    }
+
+    /// The catalog in its own storefront, without reading the state.
+    func loadCatalogQuietly() throws -> Catalog {
+        try Catalog.load(
+            CatalogSource.resolve(
+                catalogDirectory: options.catalogDirectory, storeKitFile: options.storeKitFile,
+                productIDsFile: options.productIDsFile, context: context))
     }
 
     func stateStore() throws -> StateStore {

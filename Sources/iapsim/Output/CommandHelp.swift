@@ -186,6 +186,16 @@ struct CommandHelp {
                     terminal unless --yes).
                     """,
                 examples: ["iapsim reset --local", "iapsim reset --yes"])
+        case .completion:
+            return CommandHelp(
+                abstract: "Print a shell completion script: bash, zsh or fish.",
+                usage: "iapsim completion bash|zsh|fish",
+                discussion: """
+                    Completes commands, options and their values, and product identifiers from the
+                    current catalog. 'make install' installs all three; to try one now:
+                    source <(iapsim completion bash)
+                    """,
+                examples: ["source <(iapsim completion bash)", "iapsim completion fish > ~/.config/fish/completions/iapsim.fish"])
         case .help:
             return CommandHelp(
                 abstract: "Show help for a command or topic.",

@@ -13,6 +13,7 @@ enum HelpText {
         case "environment": return environment
         case "errors": return errors
         case "settings-keys": return settingKeys
+        case "manpage": return ManPage.roff  // for `make man`; not listed
         default:
             let topics = CommandName.allCases.map(\.rawValue) + ["exit-codes", "environment", "errors", "settings-keys"]
             let hint = Suggestion.nearest(to: topic, among: topics).map { "; did you mean '\($0)'?" } ?? ""
@@ -116,6 +117,9 @@ enum HelpText {
                                is an absolute path,
           HOME                 else $HOME/.config/iapsim (macOS: ~/Library/Application
                                Support/iapsim).
+          NO_COLOR             Set and not empty: no colour or symbols (no-color.org).
+          COLUMNS              Width that tables fit, else the terminal's.
+          TERM                 "dumb": no colour.
         An empty variable counts as unset. LANG and LC_ALL are not read: prices follow the
         catalog's storefront locale unless --locale or IAPSIM_LOCALE says otherwise.
         """

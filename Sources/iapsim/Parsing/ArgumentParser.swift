@@ -169,6 +169,12 @@ enum ArgumentParser {
         case .reset:
             try expect(arguments, count: 0, for: name)
             return .reset(localOnly: flags.contains("local"), assumeYes: flags.contains("yes"))
+        case .completion:
+            let shell = try one("shell")
+            guard Completion.shells.contains(shell) || shell == "products" else {
+                throw UsageError("completion \(shell): expected bash, zsh or fish", command: name)
+            }
+            return .completion(shell: shell, catalogArguments: false)
         case .help:
             if arguments.count > 1 { throw UsageError("unexpected argument '\(arguments[1])'", command: name) }
             return .help(topic: arguments.first)

@@ -17,6 +17,7 @@ enum CommandName: String, CaseIterable, Sendable {
     case clock
     case settings
     case reset
+    case completion
     case help
 
     var aliases: [String] {
