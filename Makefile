@@ -24,6 +24,8 @@ test:
 	swift build --build-tests
 	swift test --skip-build
 	Tests/e2e/faults.sh .build/debug/iapsim
+	Tests/e2e/prompt.sh .build/debug/iapsim
+	examples/run-all.sh "$$PWD/.build/debug/iapsim"
 	Tests/e2e/flows.sh .build/debug/iapsim
 
 # Medians of iapsim against a floor program built the same way (bench/bench.py).
