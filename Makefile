@@ -26,6 +26,7 @@ test:
 	Tests/e2e/faults.sh .build/debug/iapsim
 	Tests/e2e/prompt.sh .build/debug/iapsim
 	examples/run-all.sh "$$PWD/.build/debug/iapsim"
+	python3 Tests/e2e/schemas.py .build/debug/iapsim
 	Tests/e2e/flows.sh .build/debug/iapsim
 
 # Medians of iapsim against a floor program built the same way (bench/bench.py).

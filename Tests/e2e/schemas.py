@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Validates real --json output of the built iapsim against docs/schemas/*.schema.json.
+
+A small validator for the JSON Schema subset the schemas use (type, enum, pattern,
+properties, required, additionalProperties, items, anyOf, $ref to #/definitions), so the
+test needs nothing beyond Python's standard library. Run by `make test`.
+Usage: Tests/e2e/schemas.py [path/to/iapsim]
+"""
+import json, os, re, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/iapsim")
+TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list, "object": dict, "null": type(None)}
+
+
+def validate(value, schema, root, where="$"):
+    if "$ref" in schema:
+        return validate(value, root["definitions"][schema["$ref"].split("/")[-1]], root, where)
+    errors = []
+    if "anyOf" in schema:
+        if all(validate(value, option, root, where) for option in schema["anyOf"]):
+            errors.append(f"{where}: matches none of anyOf")
+        return errors
+    if "type" in schema:
+        kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        ok = any(isinstance(value, TYPES[k]) and not (k in ("integer", "number") and isinstance(value, bool)) for k in kinds)
+        if not ok:
+            return [f"{where}: {json.dumps(value)[:60]} is not {kinds}"]
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{where}: {value!r} not in {schema['enum']}")
+    if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
+        errors.append(f"{where}: {value!r} does not match {schema['pattern']}")
+    if isinstance(value, dict):
+        for key in schema.get("required", []):
+            if key not in value:
+                errors.append(f"{where}: missing {key}")
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            if key in properties:
+                errors += validate(item, properties[key], root, f"{where}.{key}")
+            elif extra is False:
+                errors.append(f"{where}: unexpected {key}")
+            elif isinstance(extra, dict):
+                errors += validate(item, extra, root, f"{where}.{key}")
+    if isinstance(value, list) and "items" in schema:
+        for index, item in enumerate(value):
+            errors += validate(item, schema["items"], root, f"{where}[{index}]")
+    return errors
+
+
+state = tempfile.mkdtemp(prefix="iapsim-schemas-")
+env = dict(os.environ, IAPSIM_STATE_DIR=state, IAPSIM_CATALOG=os.path.join(ROOT, "catalog"))
+env.pop("IAPSIM_LOCALE", None)
+
+
+def output(*arguments):
+    result = subprocess.run([BIN, *arguments, "--json"], capture_output=True, env=env, stdin=subprocess.DEVNULL)
+    return json.loads(result.stdout)
+
+
+runs = [
+    ("clock", ["clock", "freeze"]),
+    ("buy", ["buy", "com.example.app.coins100", "--quantity", "2"]),
+    ("buy", ["buy", "com.example.app.pro.monthly"]),
+    ("buy", ["buy", "com.example.app.book", "--outcome", "ask-to-buy"]),
+    ("buy", ["buy", "com.example.app.book", "--outcome", "fail=7"]),
+    ("buy", ["buy", "com.example.app.book", "--outcome", "cancel"]),
+    ("buy", ["buy", "com.example.app.pro.yearly"]),
+    ("buy", ["buy", "com.example.app.pro.monthly"]),
+    ("list", ["list"]),
+    ("list", ["list", "--storefront", "JPN"]),
+    ("status", ["status"]),
+    ("restore", ["restore"]),
+    ("transactions", ["transactions"]),
+    ("check", ["check"]),
+    ("settings", ["settings"]),
+    ("clock", ["clock", "advance", "P1M"]),
+]
+passed = failed = 0
+for name, arguments in runs:
+    schema = json.load(open(os.path.join(ROOT, "docs/schemas", f"{name}.schema.json")))
+    problems = validate(output(*arguments), schema, schema)
+    if problems:
+        failed += 1
+        print(f"FAIL: iapsim {' '.join(arguments)} --json vs {name}.schema.json:\n  " + "\n  ".join(problems[:5]))
+    else:
+        passed += 1
+# The validator itself must be able to fail.
+schema = json.load(open(os.path.join(ROOT, "docs/schemas/restore.schema.json")))
+if validate({"restored": "x"}, schema, schema):
+    passed += 1
+else:
+    failed += 1
+    print("FAIL: the validator accepted a wrong document")
+print(f"schemas: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
