@@ -12,7 +12,7 @@ else
 RELEASE_FLAGS := -c release
 endif
 
-.PHONY: build release test run bench man install uninstall format clean
+.PHONY: build release test run bench fuzz sanitize man install uninstall format clean
 
 build:
 	swift build
@@ -38,6 +38,15 @@ bench: release
 ARGS ?= list
 run:
 	swift run iapsim $(ARGS)
+
+# libFuzzer on the four parsers, FUZZ_SECONDS each (default 600); crashes go to fuzz/crashes/.
+fuzz:
+	fuzz/run.sh
+
+# The test suite under AddressSanitizer, then ThreadSanitizer.
+sanitize:
+	swift test --sanitize=address
+	swift test --sanitize=thread
 
 # docs/iapsim.1 is generated from the help text; a test fails when it is stale.
 man: build

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
+# reader, the identifier plist, the state loader and the argument parser, seeds them from the
+# fixtures and ../shared/corpus, and runs each for FUZZ_SECONDS (default 600), two at a time.
+# Crashing inputs land in fuzz/crashes/<target>/; keep each as a regression fixture.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${FUZZ_SECONDS:-600}
+out=$root/.build/fuzz
+mkdir -p "$out"
+library=$(find "$root/Sources/IAPSimKit" -name '*.swift')
+parsing=$(ls "$root"/Sources/iapsim/Parsing/*.swift)
+build() { # build NAME MODULE SOURCES...
+  local name=$1 module=$2; shift 2
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "$@" -o "$out/$name" || exit 1
+}
+build storekit IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StoreKitTarget.swift"
+build plist IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/PlistTarget.swift"
+build state IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StateTarget.swift"
+build arguments iapsim $parsing "$root/fuzz/ArgumentsTarget.swift"
+
+seed() { # seed NAME FILES...
+  local dir=$out/corpus-$1; shift
+  mkdir -p "$dir"
+  for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/" ; done
+}
+corpus=$root/../shared/corpus
+seed storekit "$root"/Tests/IAPSimKitTests/Fixtures/*.storekit "$root"/catalog/*.storekit "$corpus"/storekit/*.storekit "$corpus"/storekit-extra/*.storekit
+seed plist "$root"/Tests/IAPSimKitTests/Fixtures/*.plist "$root"/catalog/*.plist "$corpus"/plist/*.plist
+seed state "$root"/fuzz/seeds/state/*
+seed arguments "$root"/fuzz/seeds/arguments/*
+
+run() {
+  local name=$1
+  mkdir -p "$root/fuzz/crashes/$name"
+  "$out/$name" "$out/corpus-$name" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+    -artifact_prefix="$root/fuzz/crashes/$name/" -print_final_stats=1 >"$out/$name.log" 2>&1
+  echo "fuzz $name: exit $?, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$out/$name.log" | grep -o '[0-9]*$') runs, $(ls "$root/fuzz/crashes/$name" | wc -l) crashes"
+}
+run storekit & run plist & wait
+run state & run arguments & wait
