@@ -5,7 +5,7 @@ import Foundation
 /// It reads `base` plus the real time passed since `anchor`, times the time rate's speed;
 /// frozen, it reads `base` and nothing moves until `iapsim clock` moves it. With no clock
 /// state it is the real clock.
-public struct SimulatedClock: Codable, Sendable, Equatable {
+public struct SimulatedClock: Sendable, Equatable {
     /// Simulated time at `anchor`.
     public var base: Date
     /// Real time when `base` was set.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything iapsim remembers between runs: the account's side and the app's side, as a
 /// device and the App Store keep them apart. A reinstall forgets `app`; the account remains.
-public struct PurchaseState: Codable, Sendable, Equatable {
+public struct PurchaseState: Sendable, Equatable {
     /// The version of this layout. A file with a higher one was written by a newer iapsim and
     /// is never overwritten by this one.
     /// 1: every transaction inline. 2: transactions in the journal, the snapshot here.
@@ -22,14 +22,6 @@ public struct PurchaseState: Codable, Sendable, Equatable {
         self.simulation = simulation
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
-        account = try container.decode(Account.self, forKey: .account)
-        app = try container.decode(AppRecord.self, forKey: .app)
-        simulation = try container.decodeIfPresent(SimulationState.self, forKey: .simulation) ?? SimulationState()
-    }
-
     /// The next transaction identifier, taken.
     public mutating func takeTransactionID() -> UInt64 {
         defer { account.nextTransactionID += 1 }
@@ -45,7 +37,7 @@ public struct PurchaseState: Codable, Sendable, Equatable {
     /// (`transactions.jsonl`, see `StateStore`); the snapshot keeps only what purchases,
     /// renewals and status need — the latest transaction of each product — so their cost does
     /// not grow with the history.
-    public struct Account: Codable, Sendable, Equatable {
+    public struct Account: Sendable, Equatable {
         public var nextTransactionID: UInt64
         /// How many transactions the journal holds.
         public var transactionCount: Int
@@ -59,11 +51,6 @@ public struct PurchaseState: Codable, Sendable, Equatable {
         /// ones — for the store to append to the journal. Not part of the snapshot.
         public internal(set) var unsaved: [Transaction] = []
 
-        enum CodingKeys: String, CodingKey {
-            case nextTransactionID, transactionCount, current, journalLength
-            case transactions  // schema 1 kept every transaction here
-        }
-
         public init(nextTransactionID: UInt64 = 1) {
             self.nextTransactionID = nextTransactionID
             self.transactionCount = 0
@@ -71,28 +58,9 @@ public struct PurchaseState: Codable, Sendable, Equatable {
             self.journalLength = 0
         }
 
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            nextTransactionID = try container.decode(UInt64.self, forKey: .nextTransactionID)
-            if let legacy = try container.decodeIfPresent([Transaction].self, forKey: .transactions) {
-                // Schema 1: the whole history inline. It moves to the journal on the next write.
-                transactionCount = 0
-                current = []
-                journalLength = 0
-                for transaction in legacy { record(transaction, isNew: true) }
-            } else {
-                transactionCount = try container.decode(Int.self, forKey: .transactionCount)
-                current = try container.decode([Transaction].self, forKey: .current)
-                journalLength = try container.decode(UInt64.self, forKey: .journalLength)
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(nextTransactionID, forKey: .nextTransactionID)
-            try container.encode(transactionCount, forKey: .transactionCount)
-            try container.encode(current, forKey: .current)
-            try container.encode(journalLength, forKey: .journalLength)
+        /// The latest transactions as a snapshot lists them.
+        mutating func restore(current: [Transaction]) {
+            self.current = current
         }
 
         /// Records a new transaction, or a new version of one (a refund, an upgrade, an expiry).
@@ -131,7 +99,7 @@ public struct PurchaseState: Codable, Sendable, Equatable {
 
     /// What the app itself keeps, as the seed app keeps it in `NSUserDefaults`: the product
     /// identifiers it has delivered and the balance of each consumable.
-    public struct AppRecord: Codable, Sendable, Equatable {
+    public struct AppRecord: Sendable, Equatable {
         /// Sorted, each once.
         public var purchasedProductIdentifiers: [String]
         public var consumables: [String: Int]

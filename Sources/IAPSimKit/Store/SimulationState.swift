@@ -1,7 +1,7 @@
 import Foundation
 
 /// The simulator's side of the state: what StoreKit Test keeps for a test session.
-public struct SimulationState: Codable, Sendable, Equatable {
+public struct SimulationState: Sendable, Equatable {
     /// `iapsim settings set` overrides, by key; absent keys use the catalog's or iapsim's default.
     public var settings: [String: String]
     /// Nil until first used: then the real clock.
@@ -20,21 +20,12 @@ public struct SimulationState: Codable, Sendable, Equatable {
         unfinishedTransactionIDs = []
         renewals = []
     }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        settings = try container.decodeIfPresent([String: String].self, forKey: .settings) ?? [:]
-        clock = try container.decodeIfPresent(SimulatedClock.self, forKey: .clock)
-        pending = try container.decodeIfPresent([PendingPurchase].self, forKey: .pending) ?? []
-        unfinishedTransactionIDs = try container.decodeIfPresent([UInt64].self, forKey: .unfinishedTransactionIDs) ?? []
-        renewals = try container.decodeIfPresent([RenewalInfo].self, forKey: .renewals) ?? []
-    }
 }
 
 /// A purchase that has not completed: `SKPaymentTransactionState.deferred` for Ask to Buy, or
 /// an interrupted purchase waiting for the buyer to act outside the app. It holds the
 /// transaction identifier it will have once it completes.
-public struct PendingPurchase: Codable, Sendable, Equatable {
+public struct PendingPurchase: Sendable, Equatable {
     public enum Reason: String, Codable, Sendable {
         case askToBuy, interrupted
     }
@@ -48,7 +39,7 @@ public struct PendingPurchase: Codable, Sendable, Equatable {
 }
 
 /// `Product.SubscriptionInfo.RenewalInfo` for one subscription chain.
-public struct RenewalInfo: Codable, Sendable, Equatable {
+public struct RenewalInfo: Sendable, Equatable {
     /// `RenewalInfo.ExpirationReason` raw values.
     public enum ExpirationReason: String, Codable, Sendable {
         case autoRenewDisabled, billingError, didNotConsentToPriceIncrease, productUnavailable, unknown

@@ -141,24 +141,26 @@ public struct StateStore: Sendable {
             throw .io(path: path, reason: error.reason)
         }
         guard let data, !data.isEmpty else { return }
-        let decoder = Self.decoder
         var position = offset
         var failure: StoreError?
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var start = 0
             while start < bytes.count, failure == nil {
                 guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return }
-                let line = Data(bytes[start..<newline])
+                let line = Array(bytes[start..<newline])
                 position += UInt64(newline - start + 1)
                 start = newline + 1
                 guard !line.isEmpty else { continue }
                 do {
-                    body(try decoder.decode(Transaction.self, from: line), position)
+                    let json = try JSONValue.parse(line)
+                    body(try Transaction(try Reader(json, at: "")), position)
+                } catch let error as JSONValue.SyntaxError {
+                    failure = .corrupt(
+                        path: path, detail: "the line ending at byte \(position) is not JSON: \(error.message)")
                 } catch {
                     failure = .corrupt(
                         path: path,
-                        detail: "the line ending at byte \(position) is not a transaction: "
-                            + ((error as? DecodingError)?.readableDescription ?? "not JSON"))
+                        detail: "the line ending at byte \(position) is not a transaction: \((error as? Reader.Failure)?.message ?? "\(error)")")
                 }
             }
         }
@@ -181,29 +183,20 @@ public struct StateStore: Sendable {
         let journalMark = state.account.journalLength
         state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
         if !state.account.unsaved.isEmpty {
-            var lines = Data()
-            do {
-                for transaction in state.account.unsaved {
-                    lines.append(try Self.lineEncoder.encode(transaction))
-                    lines.append(UInt8(ascii: "\n"))
-                }
-            } catch {
-                throw .io(path: location.journalPath, reason: "cannot encode a transaction: \(error)")
+            var lines: [UInt8] = []
+            for transaction in state.account.unsaved {
+                transaction.json.write(to: &lines, indent: nil)
+                lines.append(UInt8(ascii: "\n"))
             }
             do {
-                try POSIXFile.append(lines, to: location.journalPath, truncatingTo: state.account.journalLength)
+                try POSIXFile.append(Data(lines), to: location.journalPath, truncatingTo: state.account.journalLength)
             } catch {
                 throw error.storeError
             }
             state.account.journalLength += UInt64(lines.count)
             state.account.unsaved = []
         }
-        let data: Data
-        do {
-            data = try Self.encoder.encode(state) + Data("\n".utf8)
-        } catch {
-            throw .io(path: location.statePath, reason: "cannot encode the state: \(error)")
-        }
+        let data = Data(state.json.bytes() + [0x0A])
         do {
             try POSIXFile.writeAtomically(data, to: location.statePath)
         } catch {
@@ -215,50 +208,21 @@ public struct StateStore: Sendable {
     }
 
     static func decode(_ data: Data, path: String) throws(StoreError) -> PurchaseState {
-        struct Header: Decodable { var schemaVersion: Int }
-        let decoder = Self.decoder
-        let header: Header
+        let json: JSONValue
         do {
-            header = try decoder.decode(Header.self, from: data)
-        } catch let error as DecodingError {
-            throw .corrupt(path: path, detail: error.readableDescription)
+            json = try JSONValue.parse([UInt8](data))
         } catch {
-            throw .corrupt(path: path, detail: "not JSON")
+            throw .corrupt(path: path, detail: data.isEmpty ? "the file is empty" : "not JSON: \(error.message) at byte \(error.offset)")
         }
-        if header.schemaVersion > PurchaseState.currentSchemaVersion {
-            throw .newerSchema(path: path, version: header.schemaVersion)
+        guard case .number(let text) = json["schemaVersion"] ?? .null, let version = Int(text) else {
+            throw .corrupt(path: path, detail: "no schemaVersion")
         }
-        if header.schemaVersion < 1 {
-            throw .corrupt(path: path, detail: "schemaVersion \(header.schemaVersion) is not a version iapsim wrote")
-        }
+        if version > PurchaseState.currentSchemaVersion { throw .newerSchema(path: path, version: version) }
+        if version < 1 { throw .corrupt(path: path, detail: "schemaVersion \(version) is not a version iapsim wrote") }
         do {
-            return try decoder.decode(PurchaseState.self, from: data)
-        } catch let error as DecodingError {
-            throw .corrupt(path: path, detail: error.readableDescription)
+            return try PurchaseState(try Reader(json, at: ""))
         } catch {
-            throw .corrupt(path: path, detail: "not JSON")
+            throw .corrupt(path: path, detail: error.message)
         }
     }
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
-
-    /// The snapshot: sorted keys, ISO 8601 dates, unescaped slashes, indented for people.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    /// A journal line: the same, on one line.
-    static let lineEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One transaction in the account's history, with the fields of StoreKit 2's `Transaction`.
-public struct Transaction: Codable, Sendable, Equatable, Identifiable {
+public struct Transaction: Sendable, Equatable, Identifiable {
     /// `Transaction.RevocationReason` raw values.
     public enum RevocationReason: String, Codable, Sendable, CaseIterable {
         case developerIssue, other

@@ -65,7 +65,7 @@ extension Runner {
                 emit(.object(members))
                 return .success
             }
-            let until = transaction.expirationDate.map { " until \(ISO8601.string($0))" } ?? ""
+            let until = transaction.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
             switch result {
             case .redownloaded:
                 console.out("You've already purchased this. It will be restored for free: \(what), transaction \(transaction.id).")
@@ -82,7 +82,7 @@ extension Runner {
             }
             return .success
         case .downgradeScheduled(let current, let next):
-            let when = current.expirationDate.map(ISO8601.string) ?? "the next renewal"
+            let when = current.expirationDate.map(ISO8601Date.string) ?? "the next renewal"
             if options.json {
                 emit(.object([
                     ("result", .string("scheduled")), ("productID", .string(next)),

@@ -23,7 +23,7 @@ extension Runner {
                 message = "Resolved: transaction \(id) for \(transaction.productID) is purchased."
             case .recovered(let renewal):
                 members += [("result", .string("renewed")), ("transaction", .transaction(renewal))]
-                let until = renewal.expirationDate.map { " until \(ISO8601.string($0))" } ?? ""
+                let until = renewal.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
                 message = "Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."
             }
         case .finish:
@@ -68,7 +68,7 @@ extension Runner {
         } else if undo {
             console.out("Auto-renew is on again for \(productID).")
         } else {
-            console.out("Auto-renew is off for \(productID): it stays active until \(expiry.map(ISO8601.string) ?? "its period ends"), then expires.")
+            console.out("Auto-renew is off for \(productID): it stays active until \(expiry.map(ISO8601Date.string) ?? "its period ends"), then expires.")
         }
         return .success
     }
@@ -90,7 +90,7 @@ extension Runner {
         if options.json {
             emit(.object([("result", .string("renewed")), ("transaction", .transaction(transaction))]))
         } else {
-            let until = transaction.expirationDate.map { " until \(ISO8601.string($0))" } ?? ""
+            let until = transaction.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
             console.out("Renewed \(transaction.productID) as transaction \(transaction.id)\(until).")
         }
         return .success

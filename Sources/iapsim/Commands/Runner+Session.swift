@@ -13,7 +13,7 @@ extension Runner {
             guard let components = ISODuration.components(text) else { throw ClockError.invalidDuration(text) }
             date = try session.advanceClock(by: components)
         case .set(let text):
-            guard let target = try? Date(text, strategy: .iso8601) else { throw ClockError.invalidDate(text) }
+            guard let target = ISO8601Date.date(text) else { throw ClockError.invalidDate(text) }
             date = try session.setClock(to: target)
         case .freeze:
             date = try session.freezeClock(true)
@@ -29,7 +29,7 @@ extension Runner {
             ]))
         } else {
             let mode = reading.frozen ? "frozen" : "running, \(reading.rate.name)"
-            console.out("\(ISO8601.string(date)) (\(mode))")
+            console.out("\(ISO8601Date.string(date)) (\(mode))")
         }
         return .success
     }

@@ -38,9 +38,9 @@ extension Runner {
             console.out("Subscriptions:")
             TerminalText.table(status.subscriptions.map { subscription in
                 let verb = subscription.state == .subscribed && subscription.willAutoRenew ? "renews" : subscription.state == .subscribed ? "expires" : "expired"
-                var when = subscription.expirationDate.map { "\(verb) \(ISO8601.string($0))" } ?? ""
+                var when = subscription.expirationDate.map { "\(verb) \(ISO8601Date.string($0))" } ?? ""
                 if subscription.state == .inGracePeriod, let grace = subscription.gracePeriodExpirationDate {
-                    when = "grace period until \(ISO8601.string(grace))"
+                    when = "grace period until \(ISO8601Date.string(grace))"
                 }
                 if subscription.willAutoRenew, subscription.autoRenewProductID != subscription.productID {
                     when += ", then \(subscription.autoRenewProductID)"

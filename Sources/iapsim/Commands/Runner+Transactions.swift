@@ -40,13 +40,13 @@ extension Runner {
             if unfinished.contains(transaction.id) { state += ", unfinished" }
             table.append([
                 String(transaction.id), String(transaction.originalID), TerminalText.escaped(transaction.productID), state,
-                ISO8601.string(transaction.purchaseDate), transaction.expirationDate.map(ISO8601.string) ?? "-",
+                ISO8601Date.string(transaction.purchaseDate), transaction.expirationDate.map(ISO8601Date.string) ?? "-",
             ])
         }
         for purchase in pending {
             table.append([
                 String(purchase.id), "-", TerminalText.escaped(purchase.productID), "pending (\(purchase.reason.rawValue))",
-                ISO8601.string(purchase.requestDate), "-",
+                ISO8601Date.string(purchase.requestDate), "-",
             ])
         }
         TerminalText.table(table).forEach(console.out)

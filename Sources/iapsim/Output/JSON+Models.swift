@@ -1,35 +1,12 @@
 import Foundation
 import IAPSimKit
 
+/// The one JSON type, from the library: `--json` output is built and written with it.
+typealias JSON = JSONValue
+
 extension JSON {
     /// A transaction with StoreKit 2's field names; dates ISO 8601 UTC, the price a decimal string.
-    static func transaction(_ t: IAPSimKit.Transaction) -> JSON {
-        var members: [(String, JSON)] = [
-            ("id", .int(t.id)),
-            ("originalID", .int(t.originalID)),
-            ("productID", .string(t.productID)),
-            ("productType", .string(t.productType.rawValue)),
-            ("purchaseDate", .date(t.purchaseDate)),
-            ("originalPurchaseDate", .date(t.originalPurchaseDate)),
-            ("purchasedQuantity", .int(t.purchasedQuantity)),
-            ("expirationDate", .date(t.expirationDate)),
-            ("revocationDate", .date(t.revocationDate)),
-            ("revocationReason", .optional(t.revocationReason?.rawValue)),
-            ("subscriptionGroupID", .optional(t.subscriptionGroupID)),
-            ("isUpgraded", .bool(t.isUpgraded)),
-            ("reason", .string(t.reason.rawValue)),
-        ]
-        if let offer = t.offerType {
-            members.append(("offerType", .string(offer.rawValue)))
-            members.append(("offerPaymentMode", .optional(t.offerPaymentMode?.rawValue)))
-        }
-        members += [
-            ("price", .string(t.price)),
-            ("currency", .string(t.currency)),
-            ("storefrontCountryCode", .string(t.storefrontCountryCode)),
-        ]
-        return .object(members)
-    }
+    static func transaction(_ t: IAPSimKit.Transaction) -> JSON { t.json }
 
     static func period(_ period: SubscriptionPeriod) -> JSON {
         .object([

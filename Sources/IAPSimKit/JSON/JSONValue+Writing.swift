@@ -1,46 +1,30 @@
 import Foundation
 
-/// A JSON value with its keys in the order written, so output reads `id` first and stays the
-/// same from run to run. Serialised by hand: small, fast, and no `\/` escaping.
-enum JSON: Equatable, Sendable {
-    case string(String)
-    /// A number, already in JSON syntax.
-    case number(String)
-    case bool(Bool)
-    case null
-    case array([JSON])
-    case object([(String, JSON)])
+extension JSONValue {
+    public static func int<T: BinaryInteger>(_ value: T) -> JSONValue { .number(String(value)) }
 
-    static func == (lhs: JSON, rhs: JSON) -> Bool { lhs.serialized() == rhs.serialized() }
-
-    static func int<T: BinaryInteger>(_ value: T) -> JSON { .number(String(value)) }
-
-    static func date(_ date: Date?) -> JSON {
-        guard let date else { return .null }
-        return .string(ISO8601.string(date))
+    /// ISO 8601 in UTC, whole seconds; null for nil.
+    public static func date(_ date: Date?) -> JSONValue {
+        date.map { .string(ISO8601Date.string($0)) } ?? .null
     }
 
-    static func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
+    public static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
     /// Two-space indented text, as `jq` prints it.
-    func serialized() -> String {
+    public func serialized() -> String {
         String(decoding: bytes(), as: UTF8.self)
     }
 
-    /// The same, as UTF-8 bytes.
-    func bytes() -> [UInt8] {
+    /// The same, as UTF-8 bytes; on one line when `compact`.
+    public func bytes(compact: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(4096)
-        write(to: &output, indent: 0)
+        output.reserveCapacity(1024)
+        write(to: &output, indent: compact ? nil : 0)
         return output
     }
 
-    private static func newline(_ output: inout [UInt8], indent: Int) {
-        output.append(0x0A)
-        output.append(contentsOf: repeatElement(0x20, count: 2 * indent))
-    }
-
-    func write(to output: inout [UInt8], indent: Int) {
+    /// Appends this value; `indent` nil writes it on one line.
+    public func write(to output: inout [UInt8], indent: Int?) {
         switch self {
         case .string(let text): Self.quote(text, into: &output)
         case .number(let text): output.append(contentsOf: text.utf8)
@@ -51,8 +35,8 @@ enum JSON: Equatable, Sendable {
             output.append(UInt8(ascii: "["))
             for (offset, item) in items.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newline(&output, indent: indent + 1)
-                item.write(to: &output, indent: indent + 1)
+                Self.newline(&output, indent: indent.map { $0 + 1 })
+                item.write(to: &output, indent: indent.map { $0 + 1 })
             }
             Self.newline(&output, indent: indent)
             output.append(UInt8(ascii: "]"))
@@ -61,16 +45,25 @@ enum JSON: Equatable, Sendable {
             output.append(UInt8(ascii: "{"))
             for (offset, (key, value)) in members.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newline(&output, indent: indent + 1)
+                Self.newline(&output, indent: indent.map { $0 + 1 })
                 Self.quote(key, into: &output)
-                output.append(contentsOf: ": ".utf8)
-                value.write(to: &output, indent: indent + 1)
+                output.append(UInt8(ascii: ":"))
+                if indent != nil { output.append(0x20) }
+                value.write(to: &output, indent: indent.map { $0 + 1 })
             }
             Self.newline(&output, indent: indent)
             output.append(UInt8(ascii: "}"))
         }
     }
 
+    private static func newline(_ output: inout [UInt8], indent: Int?) {
+        guard let indent else { return }
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(0x20, count: 2 * indent))
+    }
+
+    /// A JSON string. Control characters, DEL and the line and paragraph separators are
+    /// escaped; `/` is not.
     private static func quote(_ text: String, into output: inout [UInt8]) {
         output.append(0x22)
         // Most text needs no escaping: append it whole.
@@ -92,12 +85,5 @@ enum JSON: Equatable, Sendable {
             }
         }
         output.append(0x22)
-    }
-}
-
-/// Dates as iapsim prints them everywhere: ISO 8601, UTC, whole seconds.
-enum ISO8601 {
-    static func string(_ date: Date) -> String {
-        date.formatted(.iso8601)
     }
 }

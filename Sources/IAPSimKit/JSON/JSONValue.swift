@@ -1,24 +1,26 @@
-/// A parsed JSON document, from a small recursive-descent parser over UTF-8 bytes.
+/// A JSON document: what iapsim reads (`.storekit` files, the state) and what it writes (the
+/// state, `--json` output). One type for both, with a small recursive-descent parser over
+/// UTF-8 bytes and a writer that keeps keys in the order given.
 ///
-/// iapsim reads `.storekit` files with it rather than `JSONDecoder`: on a statically linked
-/// binary, `JSONDecoder`'s generic type checks cost more than the rest of a `list` together
-/// (measured with callgrind: 11 of 25 million instructions), and a parser of its own can bound
-/// nesting depth, so a hostile file cannot overflow the stack.
-enum JSONValue: Equatable {
-    /// Members in file order. Objects in a `.storekit` file have a dozen keys at most, so a
-    /// linear search beats hashing every key of a 10,000-product file.
-    case object([(key: String, value: JSONValue)])
+/// iapsim uses it rather than `JSONDecoder`/`JSONEncoder`: on a statically linked binary their
+/// generic type checks cost more than the rest of a `list` together (measured with
+/// callgrind: 11 of 25 million instructions), and a parser of its own can bound nesting depth,
+/// so a hostile file cannot overflow the stack.
+public enum JSONValue: Equatable, Sendable {
+    /// Members in order. Objects in a `.storekit` file have a dozen keys at most, so a linear
+    /// search beats hashing every key of a 10,000-product file.
+    case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
-    /// The number's text, exactly as written.
+    /// A number's text, exactly as written.
     case number(String)
     case bool(Bool)
     case null
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)):
-            a.count == b.count && a.allSatisfy { member in b.contains { $0.key == member.key && $0.value == member.value } }
+            a.count == b.count && a.allSatisfy { member in b.contains { $0.0 == member.0 && $0.1 == member.1 } }
         case (.array(let a), .array(let b)): a == b
         case (.string(let a), .string(let b)), (.number(let a), .number(let b)): a == b
         case (.bool(let a), .bool(let b)): a == b
@@ -28,19 +30,21 @@ enum JSONValue: Equatable {
     }
 
     /// The member `key` of an object (the last, if a key repeats); nil otherwise.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last { $0.key == key }?.value
+        return members.last { $0.0 == key }?.1
     }
 
-    struct SyntaxError: Error, Equatable {
-        var offset: Int
-        var message: String
+    public struct SyntaxError: Error, Equatable {
+        public var offset: Int
+        public var message: String
     }
 
-    static let maximumDepth = 512
+    public static let maximumDepth = 512
 
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    /// Parses a whole document.
+    /// - Throws: `SyntaxError` with the byte offset of the first problem.
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var parser = Parser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
@@ -103,7 +107,7 @@ enum JSONValue: Equatable {
 
         mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
             position += 1
-            var members: [(key: String, value: JSONValue)] = []
+            var members: [(String, JSONValue)] = []
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1

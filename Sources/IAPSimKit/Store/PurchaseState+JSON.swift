@@ -1,0 +1,188 @@
+import Foundation
+
+// The state's JSON form, by hand: `purchases.json` (indented) and journal lines (compact).
+// Keys are written in a fixed order; reading accepts any order, ignores unknown keys, and
+// treats absent optional keys as nil, so files from iapsim's schema 1 (written by
+// JSONEncoder with sorted keys) read as well.
+
+extension Transaction {
+    /// StoreKit 2's field names, `id` first.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .int(id)),
+            ("originalID", .int(originalID)),
+            ("productID", .string(productID)),
+            ("productType", .string(productType.rawValue)),
+            ("purchaseDate", .date(purchaseDate)),
+            ("originalPurchaseDate", .date(originalPurchaseDate)),
+            ("purchasedQuantity", .int(purchasedQuantity)),
+            ("expirationDate", .date(expirationDate)),
+            ("revocationDate", .date(revocationDate)),
+            ("revocationReason", .optional(revocationReason?.rawValue)),
+            ("subscriptionGroupID", .optional(subscriptionGroupID)),
+            ("isUpgraded", .bool(isUpgraded)),
+            ("reason", .string(reason.rawValue)),
+        ]
+        if let offerType {
+            members.append(("offerType", .string(offerType.rawValue)))
+            members.append(("offerPaymentMode", .optional(offerPaymentMode?.rawValue)))
+        }
+        members += [
+            ("price", .string(price)),
+            ("currency", .string(currency)),
+            ("storefrontCountryCode", .string(storefrontCountryCode)),
+        ]
+        return .object(members)
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        self.init(
+            id: try r.required("id").uint64(), originalID: try r.required("originalID").uint64(),
+            productID: try r.required("productID").string(), productType: try r.required("productType").raw(ProductType.self),
+            purchaseDate: try r.required("purchaseDate").date(),
+            originalPurchaseDate: try r.required("originalPurchaseDate").date(),
+            purchasedQuantity: try r.optionalInt("purchasedQuantity") ?? 1,
+            expirationDate: try r.optional("expirationDate")?.date(), revocationDate: try r.optional("revocationDate")?.date(),
+            revocationReason: try r.optional("revocationReason")?.raw(RevocationReason.self),
+            subscriptionGroupID: try r.optional("subscriptionGroupID")?.string(),
+            isUpgraded: try r.optional("isUpgraded")?.bool() ?? false,
+            reason: try r.optional("reason")?.raw(Reason.self) ?? .purchase,
+            price: try r.required("price").string(), currency: try r.required("currency").string(),
+            storefrontCountryCode: try r.required("storefrontCountryCode").string())
+        offerType = try r.optional("offerType")?.raw(OfferType.self)
+        offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
+    }
+}
+
+extension PendingPurchase {
+    var json: JSONValue {
+        .object([
+            ("id", .int(id)), ("productID", .string(productID)), ("productType", .string(productType.rawValue)),
+            ("quantity", .int(quantity)), ("reason", .string(reason.rawValue)), ("requestDate", .date(requestDate)),
+        ])
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        self.init(
+            id: try r.required("id").uint64(), productID: try r.required("productID").string(),
+            productType: try r.required("productType").raw(ProductType.self), quantity: try r.required("quantity").int(),
+            reason: try r.required("reason").raw(Reason.self), requestDate: try r.required("requestDate").date())
+    }
+}
+
+extension RenewalInfo {
+    var json: JSONValue {
+        .object([
+            ("originalID", .int(originalID)), ("subscriptionGroupID", .string(subscriptionGroupID)),
+            ("currentProductID", .string(currentProductID)), ("autoRenewProductID", .string(autoRenewProductID)),
+            ("willAutoRenew", .bool(willAutoRenew)), ("autoRenewPeriod", .string(autoRenewPeriod)),
+            ("autoRenewPrice", .string(autoRenewPrice)), ("currency", .string(currency)),
+            ("storefrontCountryCode", .string(storefrontCountryCode)),
+            ("introductoryPeriodsRemaining", .int(introductoryPeriodsRemaining)),
+            ("introductoryPrice", .optional(introductoryPrice)), ("introductoryPeriod", .optional(introductoryPeriod)),
+            ("isInBillingRetry", .bool(isInBillingRetry)), ("billingRetryEndDate", .date(billingRetryEndDate)),
+            ("gracePeriodExpirationDate", .date(gracePeriodExpirationDate)),
+            ("expirationReason", .optional(expirationReason?.rawValue)),
+        ])
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        self.init(
+            originalID: try r.required("originalID").uint64(),
+            subscriptionGroupID: try r.required("subscriptionGroupID").string(),
+            currentProductID: try r.required("currentProductID").string(),
+            autoRenewProductID: try r.required("autoRenewProductID").string(),
+            willAutoRenew: try r.required("willAutoRenew").bool(), autoRenewPeriod: try r.required("autoRenewPeriod").string(),
+            autoRenewPrice: try r.required("autoRenewPrice").string(), currency: try r.required("currency").string(),
+            storefrontCountryCode: try r.required("storefrontCountryCode").string(),
+            introductoryPeriodsRemaining: try r.optionalInt("introductoryPeriodsRemaining") ?? 0,
+            introductoryPrice: try r.optional("introductoryPrice")?.string(),
+            introductoryPeriod: try r.optional("introductoryPeriod")?.string(),
+            isInBillingRetry: try r.optional("isInBillingRetry")?.bool() ?? false,
+            billingRetryEndDate: try r.optional("billingRetryEndDate")?.date(),
+            gracePeriodExpirationDate: try r.optional("gracePeriodExpirationDate")?.date(),
+            expirationReason: try r.optional("expirationReason")?.raw(ExpirationReason.self))
+    }
+}
+
+extension SimulationState {
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("settings", .object(settings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        ]
+        if let clock {
+            members.append(("clock", .object([
+                ("base", .string(String(clock.base.timeIntervalSince1970))),
+                ("anchor", .string(String(clock.anchor.timeIntervalSince1970))),
+                ("frozen", .bool(clock.frozen)),
+                ("reads", .date(clock.base)),
+            ])))
+        }
+        members += [
+            ("pending", .array(pending.map(\.json))),
+            ("unfinishedTransactionIDs", .array(unfinishedTransactionIDs.map { .int($0) })),
+            ("renewals", .array(renewals.map(\.json))),
+        ]
+        return .object(members)
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        self.init()
+        settings = try r.optional("settings")?.dictionary { value throws(Reader.Failure) in try value.string() } ?? [:]
+        clock = try r.optional("clock").map { clock throws(Reader.Failure) in
+            // Seconds since 1970 as text, to keep the fraction a date string would drop.
+            func seconds(_ key: String) throws(Reader.Failure) -> Date {
+                let field = try clock.required(key)
+                if let value = Double(try field.string()) { return Date(timeIntervalSince1970: value) }
+                return try field.date()
+            }
+            return SimulatedClock(base: try seconds("base"), anchor: try seconds("anchor"), frozen: try clock.required("frozen").bool())
+        }
+        pending = try r.optional("pending")?.array { item throws(Reader.Failure) in try PendingPurchase(item) } ?? []
+        unfinishedTransactionIDs = try r.optional("unfinishedTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
+        renewals = try r.optional("renewals")?.array { item throws(Reader.Failure) in try RenewalInfo(item) } ?? []
+    }
+}
+
+extension PurchaseState {
+    /// The snapshot: the app's record first, as the user-visible record of what was bought.
+    public var json: JSONValue {
+        .object([
+            ("schemaVersion", .int(schemaVersion)),
+            ("app", .object([
+                ("purchasedProductIdentifiers", .array(app.purchasedProductIdentifiers.map(JSONValue.string))),
+                ("consumables", .object(app.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ])),
+            ("account", .object([
+                ("nextTransactionID", .int(account.nextTransactionID)),
+                ("transactionCount", .int(account.transactionCount)),
+                ("journalLength", .int(account.journalLength)),
+                ("current", .array(account.current.map(\.json))),
+            ])),
+            ("simulation", simulation.json),
+        ])
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        let app = try r.required("app")
+        let account = try r.required("account")
+        var record = Account(nextTransactionID: try account.required("nextTransactionID").uint64())
+        if let legacy = try account.optional("transactions") {
+            // Schema 1: the whole history inline. It moves to the journal on the next write.
+            for item in try legacy.array({ item throws(Reader.Failure) in try Transaction(item) }) {
+                record.record(item, isNew: true)
+            }
+        } else {
+            record.transactionCount = try account.required("transactionCount").int()
+            record.journalLength = try account.required("journalLength").uint64()
+            record.restore(current: try account.required("current").array { item throws(Reader.Failure) in try Transaction(item) })
+        }
+        self.init(
+            account: record,
+            app: AppRecord(
+                purchasedProductIdentifiers: try app.required("purchasedProductIdentifiers").array { id throws(Reader.Failure) in try id.string() },
+                consumables: try app.required("consumables").dictionary { count throws(Reader.Failure) in try count.int() }),
+            simulation: try r.optional("simulation").map { simulation throws(Reader.Failure) in try SimulationState(simulation) } ?? SimulationState())
+        schemaVersion = try r.required("schemaVersion").int()
+    }
+}
