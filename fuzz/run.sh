@@ -12,7 +12,11 @@ library=$(find "$root/Sources/IAPSimKit" -name '*.swift')
 parsing=$(ls "$root"/Sources/iapsim/Parsing/*.swift)
 build() { # build NAME MODULE SOURCES...
   local name=$1 module=$2; shift 2
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "$@" -o "$out/$name" || exit 1
+  rm -f "$out/$name"
+  # (ld.gold warns about every ASan helper symbol; those lines are noise)
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "$@" -o "$out/$name" 2>&1 \
+    | grep -v "Cannot export local symbol" || true
+  [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
 build storekit IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StoreKitTarget.swift"
 build plist IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/PlistTarget.swift"

@@ -4,7 +4,7 @@ import IAPSimKit
 /// values, and product identifiers from the current catalog (asked of iapsim itself with the
 /// hidden `iapsim completion products`, passing on any --catalog, --storekit or --product-ids).
 enum Completion {
-    static let shells = ["bash", "zsh", "fish"]
+    static var shells: [String] { ArgumentParser.completionShells }
 
     static func script(for shell: String) -> String? {
         switch shell {

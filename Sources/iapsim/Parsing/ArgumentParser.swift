@@ -171,7 +171,7 @@ enum ArgumentParser {
             return .reset(localOnly: flags.contains("local"), assumeYes: flags.contains("yes"))
         case .completion:
             let shell = try one("shell")
-            guard Completion.shells.contains(shell) || shell == "products" else {
+            guard completionShells.contains(shell) || shell == "products" else {
                 throw UsageError("completion \(shell): expected bash, zsh or fish", command: name)
             }
             return .completion(shell: shell, catalogArguments: false)
@@ -222,6 +222,9 @@ enum ArgumentParser {
                 "--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted", command: .buy)
         }
     }
+
+    /// The shells `iapsim completion` writes scripts for.
+    static let completionShells = ["bash", "zsh", "fish"]
 
     /// StoreKit allows 1–10 of a consumable in one payment (`SKMutablePayment.quantity`).
     static let quantityRange = 1...10
