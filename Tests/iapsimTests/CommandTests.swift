@@ -57,7 +57,8 @@ import Testing
     @Test func missingAndBadCatalogFilesHaveTheirCodes() {
         let missing = Harness().run("list", "--catalog", "/nonexistent")
         #expect(missing.status == 66)
-        #expect(missing.stderr == "Error: /nonexistent/Products.storekit: no such file\n")
+        #expect(missing.stderr.hasPrefix("Error: /nonexistent/Products.storekit: no such file; point --catalog"))
+        #expect(missing.stderr.filter { $0 == "\n" }.count == 1)
         let fixtures = Harness.repositoryRoot + "/Tests/IAPSimKitTests/Fixtures"
         let bad = Harness().run("list", "--storekit", fixtures + "/bad-price.storekit")
         #expect(bad.status == 65)

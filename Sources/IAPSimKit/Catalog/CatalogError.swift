@@ -28,11 +28,11 @@ extension CatalogError: LocalizedError {
             return "no catalog found (looked in \(searched.joined(separator: ", "))); "
                 + "pass --catalog DIR or set IAPSIM_CATALOG"
         case .fileNotFound(let path):
-            return "\(path): no such file"
+            return "\(path): no such file; point --catalog, --storekit or --product-ids (or IAPSIM_CATALOG) at it"
         case .unreadable(let path, let reason):
             return "\(path): cannot read: \(reason)"
         case .emptyFile(let path):
-            return "\(path): the file is empty"
+            return "\(path): the file is empty; save it again from Xcode or give another file"
         case .malformed(let path, let detail):
             return "\(path): \(detail)"
         case .notAnArray(let path, let found):
@@ -49,9 +49,9 @@ extension CatalogError: LocalizedError {
         case .invalidPeriod(let path, let productID, let value):
             return "\(path): \(productID): \"\(value)\" is not a subscription period such as P1M"
         case .unknownStorefront(let path, let value):
-            return "\(path): settings._storefront: unknown storefront \"\(value)\""
+            return "\(path): settings._storefront: unknown storefront \"\(value)\"; use an App Store code such as USA or JPN"
         case .unknownLocale(let path, let value):
-            return "\(path): settings._locale: unknown locale \"\(value)\""
+            return "\(path): settings._locale: unknown locale \"\(value)\"; use an identifier such as en_US"
         }
     }
 }
