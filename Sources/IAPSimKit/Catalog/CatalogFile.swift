@@ -9,14 +9,13 @@ import Foundation
 /// Reading a catalog file, with errors that name it.
 enum CatalogFile {
     static func read(_ path: String) throws -> Data {
-        let data: Data
+        let data: Data?
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try POSIXFile.readIfPresent(path)
         } catch {
-            if !FileSystem.exists(path) { throw CatalogError.fileNotFound(path: path) }
-            if FileSystem.isDirectory(path) { throw CatalogError.unreadable(path: path, reason: "is a directory") }
-            throw CatalogError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw CatalogError.unreadable(path: path, reason: error.code == EISDIR ? "is a directory" : error.reason)
         }
+        guard let data else { throw CatalogError.fileNotFound(path: path) }
         if data.isEmpty { throw CatalogError.emptyFile(path: path) }
         return data
     }
