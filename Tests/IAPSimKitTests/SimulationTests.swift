@@ -256,3 +256,15 @@ import Testing
         for bad in ["", "P", "1M", "PT", "P1H", "PxM", "P1M2"] { #expect(ISODuration.components(bad) == nil, "\(bad)") }
     }
 }
+
+extension SimulationTests {
+    @Test func aForcedRenewalEndsTheCurrentPeriodAndAppliesAScheduledDowngrade() throws {
+        _ = try buy("fx.plus.yearly")
+        guard case .downgradeScheduled = try buy("fx.plus.monthly") else { Issue.record("no downgrade"); return }
+        let renewal = try session.renewSubscription("fx.plus.yearly")
+        #expect(renewal.productID == "fx.plus.monthly")
+        let status = try session.status()
+        #expect(status.entitlements.map(\.productID) == ["fx.plus.monthly"])  // one level of the group at a time
+        #expect(try session.store.transactions().first { $0.productID == "fx.plus.yearly" }?.expirationDate == clock.now)
+    }
+}

@@ -56,7 +56,10 @@ env.pop("IAPSIM_LOCALE", None)
 
 def output(*arguments):
     result = subprocess.run([BIN, *arguments, "--json"], capture_output=True, env=env, stdin=subprocess.DEVNULL)
-    return json.loads(result.stdout)
+    try:
+        return json.loads(result.stdout)
+    except json.JSONDecodeError:
+        return {"not JSON (exit %d)" % result.returncode: result.stderr.decode(errors="replace").strip()}
 
 
 runs = [
@@ -76,6 +79,19 @@ runs = [
     ("check", ["check"]),
     ("settings", ["settings"]),
     ("clock", ["clock", "advance", "P1M"]),
+    ("lifecycle", ["approve", "3"]),
+    ("lifecycle", ["refund", "3", "--reason", "developerIssue"]),
+    ("lifecycle", ["renew", "com.example.app.pro.yearly"]),
+    ("subscription", ["cancel-subscription", "com.example.app.pro.monthly"]),
+    ("subscription", ["expire", "com.example.app.pro.monthly"]),
+    ("buy", ["buy", "com.example.app.gems500", "--outcome", "interrupted"]),
+    ("lifecycle", ["resolve", "6"]),
+    ("settings", ["settings", "set", "finish-transactions", "manual"]),
+    ("buy", ["buy", "com.example.app.gems500"]),
+    ("lifecycle", ["finish", "7"]),
+    ("reset", ["reset", "--local"]),
+    ("version", ["--version"]),
+    ("reset", ["reset", "--yes"]),
 ]
 passed = failed = 0
 for name, arguments in runs:

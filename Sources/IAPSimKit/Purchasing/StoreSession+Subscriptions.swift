@@ -38,7 +38,13 @@ extension StoreSession {
     /// `SKTestSession.forceRenewalOfSubscription(productIdentifier:)`: a renewal now.
     public func renewSubscription(_ productID: String) throws -> Transaction {
         var renewal: Transaction?
-        _ = try changeChain(productID) { info, state, _, moment in
+        _ = try changeChain(productID) { info, state, latest, moment in
+            // The current period ends where the forced one begins.
+            if let end = latest.expirationDate, end > moment.now {
+                var ended = latest
+                ended.expirationDate = moment.now
+                state.account.record(ended, isNew: false)
+            }
             info.willAutoRenew = true
             info.expirationReason = nil
             renewal = SubscriptionEngine.renew(&state, &info, from: moment.now, settings: moment.settings)

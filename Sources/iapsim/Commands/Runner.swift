@@ -13,7 +13,11 @@ struct Runner {
             console.out(try HelpText.page(for: topic))
             return .success
         case .version:
-            console.out("iapsim \(HelpText.version)")
+            if options.json {
+                emit(.object([("version", .string(HelpText.version))]))
+            } else {
+                console.out("iapsim \(HelpText.version)")
+            }
             return .success
         case .listProducts:
             return try listProducts()
