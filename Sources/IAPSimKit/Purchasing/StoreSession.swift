@@ -124,7 +124,7 @@ public struct StoreSession: Sendable {
         moment: Moment
     ) throws -> PurchaseResult {
         let settings = moment.settings
-        guard settings.paymentsAllowed else { return .failed(SimulatedError.named("SKError.paymentNotAllowed")!) }
+        guard settings.paymentsAllowed else { return .failed(SimulatedError.paymentNotAllowed) }
         let chosen: Outcome =
             outcome
             ?? (settings.simulatedError(.purchaseError).map(Outcome.fail)

@@ -54,6 +54,11 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
         "overlayTimeout", "ineligibleForOffer", "unsupportedPlatform", "overlayPresentedInBackgroundScene",
     ]
 
+    /// `SKError.unknown` (0), `.paymentCancelled` (2), `.paymentNotAllowed` (4).
+    public static let unknown = named("SKError.unknown")!
+    public static let paymentCancelled = named("SKError.paymentCancelled")!
+    public static let paymentNotAllowed = named("SKError.paymentNotAllowed")!
+
     /// Looks up `unknown`, `SKError.paymentInvalid`, `StoreKitError.networkError`, or an
     /// `SKError` code number such as `7`.
     public static func named(_ text: String) -> SimulatedError? {

@@ -15,19 +15,29 @@ extension Runner {
         let presenter = try presenter(catalog, settings: settings)
         let forced = try outcome.map(Self.sessionOutcome)
         let title = TerminalText.escaped(presenter.title(product))
-        let what = quantity == 1 ? "“\(title)”" : "\(quantity) × “\(title)”"
+        let purchase = Purchase(
+            product: product, what: quantity == 1 ? "“\(title)”" : "\(quantity) × “\(title)”", presenter: presenter)
         // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
         guard settings.paymentsAllowed || forced != nil else {
-            return report(.failed(SimulatedError.named("SKError.paymentNotAllowed")!), productID: productID, what: what, presenter: presenter, product: product)
+            return report(.failed(SimulatedError.paymentNotAllowed), of: purchase)
         }
         let total = presenter.displayPrice(product.price * Decimal(quantity))
-        guard confirm("Buy \(what) for \(total)?", assumeYes: assumeYes) else {
-            return report(.cancelled, productID: productID, what: what, presenter: presenter, product: product)
+        guard confirm("Buy \(purchase.what) for \(total)?", assumeYes: assumeYes) else {
+            return report(.cancelled, of: purchase)
         }
         let receipt = try session.purchase(product, quantity: quantity, in: catalog, outcome: forced)
-        let code = report(receipt.result, productID: productID, what: what, presenter: presenter, product: product, balance: receipt.balance)
+        let code = report(receipt.result, of: purchase, balance: receipt.balance)
         noteUnfinished(receipt.unfinishedTransactionIDs.filter { $0 != receipt.result.transaction?.id })
         return code
+    }
+
+    /// What a purchase's messages need: the product, how to name it, how to price it.
+    private struct Purchase {
+        var product: Product
+        /// `“Apple Book”` or `3 × “100 Coins”`, escaped for the terminal.
+        var what: String
+        var presenter: ProductPresenter
+        var productID: String { product.id }
     }
 
     private static func sessionOutcome(_ outcome: BuyOutcome) throws -> StoreSession.Outcome {
@@ -37,7 +47,7 @@ extension Runner {
         case .askToBuy: return .askToBuy
         case .interrupted: return .interrupted
         case .fail(let name):
-            guard let name else { return .fail(SimulatedError.named("SKError.unknown")!) }
+            guard let name else { return .fail(SimulatedError.unknown) }
             guard let error = SimulatedError.named(name) else {
                 throw UsageError("--outcome fail=\(name): unknown error; 'iapsim help errors' lists them", command: .buy)
             }
@@ -46,10 +56,8 @@ extension Runner {
     }
 
     /// Prints a purchase's result and returns its exit code.
-    private func report(
-        _ result: StoreSession.PurchaseResult, productID: String, what: String, presenter: ProductPresenter,
-        product: Product, balance: Int = 0
-    ) -> ExitCode {
+    private func report(_ result: StoreSession.PurchaseResult, of purchase: Purchase, balance: Int = 0) -> ExitCode {
+        let (productID, what, presenter, product) = (purchase.productID, purchase.what, purchase.presenter, purchase.product)
         switch result {
         case .purchased(let transaction), .redownloaded(let transaction), .alreadySubscribed(let transaction):
             let charged = presenter.displayPrice(Decimal(plainDecimal: transaction.price) ?? product.price)
@@ -112,7 +120,7 @@ extension Runner {
             if options.json {
                 emit(.object([
                     ("result", .string("cancelled")), ("productID", .string(productID)),
-                    ("error", .error(SimulatedError.named("SKError.paymentCancelled")!)),
+                    ("error", .error(SimulatedError.paymentCancelled)),
                 ]))
             }
             console.notice("Cancelled: nothing was charged.")
