@@ -45,7 +45,7 @@ fuzz:
 
 # The test suite under AddressSanitizer, then ThreadSanitizer.
 sanitize:
-	swift test --sanitize=address
+	LSAN_OPTIONS=suppressions=$$PWD/Tests/lsan.supp swift test --sanitize=address
 	swift test --sanitize=thread
 
 # docs/iapsim.1 is generated from the help text; a test fails when it is stale.

@@ -12,20 +12,23 @@ public enum LocaleName {
         var text = Substring(name)
         if let at = text.firstIndex(of: "@") { text = text[..<at] }
         if let dot = text.firstIndex(of: ".") { text = text[..<dot] }
-        let identifier = text.replacingOccurrences(of: "-", with: "_")
+        let identifier = String(text.map { $0 == "-" ? "_" : $0 })
         guard !identifier.isEmpty,
             identifier.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0)) })
         else { return nil }
-        if known.contains(identifier) { return identifier }
-        // A known language in a known region (`en_DE`) is a valid locale ICU has no entry for.
-        let parts = identifier.split(separator: "_")
-        if parts.count == 2, known.contains(String(parts[0])),
-            Locale.Region.isoRegions.contains(where: { $0.identifier == parts[1] })
-        {
-            return identifier
+        // language[_Script][_REGION], each part one ICU knows.
+        let parts = identifier.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
+        guard (1...3).contains(parts.count), LocaleCodes.languages.contains(parts[0]) else { return nil }
+        var rest = parts.dropFirst()
+        if let script = rest.first, script.count == 4 {
+            guard LocaleCodes.scripts.contains(script) else { return nil }
+            rest = rest.dropFirst()
         }
-        return nil
+        if let region = rest.first {
+            guard rest.count == 1,
+                LocaleCodes.regions.contains(region) || (region.count == 3 && region.allSatisfy(\.isNumber))
+            else { return nil }
+        }
+        return identifier
     }
-
-    private static let known: Set<String> = Set(Locale.availableIdentifiers)
 }

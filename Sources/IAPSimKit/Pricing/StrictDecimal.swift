@@ -19,9 +19,15 @@ extension Decimal {
                 return nil
             }
         }
-        guard digitsBefore > 0, !seenPoint || digitsAfter > 0, text.utf8.count <= 30,
-            let value = Decimal(string: text, locale: posix)
-        else { return nil }
+        guard digitsBefore > 0, !seenPoint || digitsAfter > 0, text.utf8.count <= 30 else { return nil }
+        // Up to 19 digits fit a UInt64 significand exactly; longer ones go through Foundation.
+        if digitsBefore + digitsAfter <= 19 {
+            var significand: UInt64 = 0
+            for byte in text.utf8 where byte != UInt8(ascii: ".") { significand = significand * 10 + UInt64(byte - 48) }
+            self.init(sign: .plus, exponent: -digitsAfter, significand: Decimal(significand))
+            return
+        }
+        guard let value = Decimal(string: text, locale: posix) else { return nil }
         self = value
     }
 

@@ -27,12 +27,36 @@ public enum TimeRate: Int, Sendable, CaseIterable {
     case oneRenewalEveryTenSeconds = 1004
     case oneRenewalEveryTwoSeconds = 1005
 
-    /// `realTime`, `monthlyRenewalEveryThirtySeconds`: the Swift case name.
-    public var name: String { String(describing: self) }
+    /// `realTime`, `monthlyRenewalEveryThirtySeconds`: the Swift case name. Spelled out, not
+    /// `String(describing:)`, whose reflection costs a noticeable part of a start-up.
+    public var name: String {
+        switch self {
+        case .realTime: "realTime"
+        case .oneHourIsOneDay: "oneHourIsOneDay"
+        case .thirtyMinutesIsOneDay: "thirtyMinutesIsOneDay"
+        case .fiveMinutesIsOneDay: "fiveMinutesIsOneDay"
+        case .oneMinuteIsOneDay: "oneMinuteIsOneDay"
+        case .thirtySecondsIsOneDay: "thirtySecondsIsOneDay"
+        case .oneSecondIsOneDay: "oneSecondIsOneDay"
+        case .monthlyRenewalEveryHour: "monthlyRenewalEveryHour"
+        case .monthlyRenewalEveryThirtyMinutes: "monthlyRenewalEveryThirtyMinutes"
+        case .monthlyRenewalEveryFifteenMinutes: "monthlyRenewalEveryFifteenMinutes"
+        case .monthlyRenewalEveryFiveMinutes: "monthlyRenewalEveryFiveMinutes"
+        case .monthlyRenewalEveryThirtySeconds: "monthlyRenewalEveryThirtySeconds"
+        case .oneRenewalEveryFifteenMinutes: "oneRenewalEveryFifteenMinutes"
+        case .oneRenewalEveryFiveMinutes: "oneRenewalEveryFiveMinutes"
+        case .oneRenewalEveryMinute: "oneRenewalEveryMinute"
+        case .oneRenewalEveryThirtySeconds: "oneRenewalEveryThirtySeconds"
+        case .oneRenewalEveryTenSeconds: "oneRenewalEveryTenSeconds"
+        case .oneRenewalEveryTwoSeconds: "oneRenewalEveryTwoSeconds"
+        }
+    }
 
+    /// A case by name (any case) or raw value.
     public static func named(_ text: String) -> TimeRate? {
         if let raw = Int(text) { return TimeRate(rawValue: raw) }
-        return allCases.first { $0.name.lowercased() == text.lowercased() }
+        let wanted = text.lowercased()
+        return allCases.first { $0.name.lowercased() == wanted }
     }
 
     /// Simulated seconds per real second: 86,400 when one second is one day; 1 for real time
