@@ -45,12 +45,19 @@ public enum JSONValue: Equatable, Sendable {
     /// Parses a whole document.
     /// - Throws: `SyntaxError` with the byte offset of the first problem.
     public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        var parser = Parser(bytes: bytes)
-        parser.skipWhitespace()
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.position == bytes.count else { throw parser.error("unexpected text after the JSON value") }
-        return value
+        let result: Result<JSONValue, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer)
+            do throws(SyntaxError) {
+                parser.skipWhitespace()
+                let value = try parser.value(depth: 0)
+                parser.skipWhitespace()
+                guard parser.position == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// "an object", "a string", …: for error messages.
@@ -65,8 +72,9 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// Works on the bytes in place; every index is checked against `count` before use.
     private struct Parser {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
 
         func error(_ message: String) -> SyntaxError { SyntaxError(offset: position, message: message) }
