@@ -45,7 +45,7 @@ struct Runner {
             return try clock(action)
         case .settings(let action):
             return try settings(action)
-        case .completion(let shell, _):
+        case .completion(let shell):
             if shell == "products" {
                 // For the completion scripts: identifiers one per line, silence on any error.
                 guard let catalog = try? loadCatalogQuietly() else { return .success }

@@ -174,7 +174,7 @@ enum ArgumentParser {
             guard completionShells.contains(shell) || shell == "products" else {
                 throw UsageError("completion \(shell): expected bash, zsh or fish", command: name)
             }
-            return .completion(shell: shell, catalogArguments: false)
+            return .completion(shell: shell)
         case .help:
             if arguments.count > 1 { throw UsageError("unexpected argument '\(arguments[1])'", command: name) }
             return .help(topic: arguments.first)

@@ -36,7 +36,7 @@ enum Command: Equatable, Sendable {
     case clock(ClockAction)
     case settings(SettingsAction)
     case reset(localOnly: Bool, assumeYes: Bool)
-    case completion(shell: String, catalogArguments: Bool)
+    case completion(shell: String)
     case help(topic: String?)
     case version
 }
