@@ -27,7 +27,4 @@ enum FileSystem {
         var info = stat()
         return stat(path, &info) == 0 ? UInt64(info.st_size) : nil
     }
-
-    /// The text of the current `errno`.
-    static var lastErrorDescription: String { String(cString: strerror(errno)) }
 }

@@ -23,16 +23,6 @@ public enum ProductType: String, Codable, Sendable, CaseIterable {
         self = match
     }
 
-    /// Human wording, as App Store Connect shows the kinds.
-    public var localizedName: String {
-        switch self {
-        case .consumable: "Consumable"
-        case .nonConsumable: "Non-Consumable"
-        case .autoRenewable: "Auto-Renewable Subscription"
-        case .nonRenewable: "Non-Renewing Subscription"
-        }
-    }
-
     /// Whether `restoreCompletedTransactions` / `AppStore.sync()` re-deliver it. Apple: "restore
     /// previously completed purchases of non-consumable products and auto-renewable
     /// subscriptions"; consumables and non-renewing subscriptions are the app's own business.

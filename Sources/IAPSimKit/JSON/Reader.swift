@@ -80,11 +80,6 @@ struct Reader {
         return number
     }
 
-    func double() throws(Failure) -> Double {
-        guard case .number(let text) = value, let number = Double(text) else { throw fail("a number") }
-        return number
-    }
-
     /// An ISO 8601 date string.
     func date() throws(Failure) -> Date {
         guard case .string(let text) = value, let date = ISO8601Date.date(text) else {
