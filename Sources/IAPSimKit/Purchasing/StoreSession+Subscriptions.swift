@@ -22,11 +22,7 @@ extension StoreSession {
     /// `SKTestSession.expireSubscription(productIdentifier:)`: it ends now and does not renew.
     public func expireSubscription(_ productID: String) throws -> RenewalInfo {
         try changeChain(productID) { info, state, latest, moment in
-            if let end = latest.expirationDate, end > moment.now {
-                var expired = latest
-                expired.expirationDate = moment.now
-                state.account.record(expired, isNew: false)
-            }
+            Self.endPeriod(of: latest, at: moment.now, in: &state)
             info.willAutoRenew = false
             info.isInBillingRetry = false
             info.gracePeriodExpirationDate = nil
@@ -39,18 +35,21 @@ extension StoreSession {
     public func renewSubscription(_ productID: String) throws -> Transaction {
         var renewal: Transaction?
         _ = try changeChain(productID) { info, state, latest, moment in
-            // The current period ends where the forced one begins.
-            if let end = latest.expirationDate, end > moment.now {
-                var ended = latest
-                ended.expirationDate = moment.now
-                state.account.record(ended, isNew: false)
-            }
+            Self.endPeriod(of: latest, at: moment.now, in: &state)  // where the forced one begins
             info.willAutoRenew = true
             info.expirationReason = nil
             renewal = SubscriptionEngine.renew(&state, &info, from: moment.now, settings: moment.settings)
             state.app.deliver(info.currentProductID)
         }
         return renewal!
+    }
+
+    /// Cuts `transaction`'s period short at `date`, if it runs past it.
+    private static func endPeriod(of transaction: Transaction, at date: Date, in state: inout PurchaseState) {
+        guard let end = transaction.expirationDate, end > date else { return }
+        var ended = transaction
+        ended.expirationDate = date
+        state.account.record(ended, isNew: false)
     }
 
     /// Finds the chain whose current or next product is `productID` and changes it.
