@@ -6,8 +6,7 @@ extension Runner {
     /// session's settings or `--outcome` decide how it ends.
     func buy(_ productID: String, quantity: Int, assumeYes: Bool, outcome: BuyOutcome?) throws -> ExitCode {
         _ = try requestedLocale()
-        let (catalog, session) = try catalogAndSession()
-        let settings = try session.settings()
+        let (catalog, session, settings) = try catalogSessionAndSettings()
         if let error = settings.simulatedError(.loadProductsError) {
             throw SimulationError.simulated(api: "Loading products", error: error)
         }

@@ -96,23 +96,32 @@ struct Runner {
     /// The storefront is `--storefront`, else `settings set storefront`, else the `.storekit`
     /// file's own.
     func catalogAndSession() throws -> (Catalog, StoreSession) {
+        let (catalog, session, _) = try catalogSessionAndSettings()
+        return (catalog, session)
+    }
+
+    /// The same, with the settings in force as the state read on the way had them: one read
+    /// of the state for all three.
+    func catalogSessionAndSettings() throws -> (Catalog, StoreSession, SessionSettings) {
         let store = try stateStore()
+        let overrides = store.exists ? try store.read().simulation.settings : [:]
         var storefront: Storefront?
         if let code = options.storefront {
             guard let named = Storefront.named(code) else {
                 throw UsageError("--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
             }
             storefront = named
-        } else if store.exists,
-            let code = try store.read().simulation.settings[SettingKey.storefront.rawValue]
-        {
+        } else if let code = overrides[SettingKey.storefront.rawValue] {
             storefront = Storefront.named(code)
         }
         let source = try CatalogSource.resolve(
             catalogDirectory: options.catalogDirectory, storeKitFile: options.storeKitFile,
             productIDsFile: options.productIDsFile, context: context)
         let catalog = try Catalog.load(source, storefront: storefront)
-        return (catalog, StoreSession(store: store, now: context.now, catalogSettings: catalog.store.settings))
+        return (
+            catalog, StoreSession(store: store, now: context.now, catalogSettings: catalog.store.settings),
+            SessionSettings(catalog: catalog.store.settings, overrides: overrides)
+        )
     }
 
     /// The presenter for `catalog` in the locale asked for, else one set with `settings set
