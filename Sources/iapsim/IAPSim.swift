@@ -8,7 +8,8 @@ enum IAPSim {
         do {
             let invocation = try ArgumentParser.parse(arguments)
             console.quiet = invocation.options.quiet
-            console.color = !invocation.options.noColor && context.variable("NO_COLOR") == nil
+            console.color =
+                !invocation.options.noColor && context.variable("NO_COLOR") == nil
                 && context.environment["TERM"] != "dumb" && console.outputIsTerminal
             let runner = Runner(options: invocation.options, context: context, console: console)
             return try runner.run(invocation.command).rawValue

@@ -13,7 +13,8 @@ import Testing
 
     @Test func readsTypesPricesAndSubscriptionDetails() throws {
         let store = try StoreConfiguration.load(path: Support.fixture("valid.storekit"))
-        #expect(store.products.map(\.type) == [.consumable, .nonConsumable, .nonRenewable, .autoRenewable, .autoRenewable])
+        #expect(
+            store.products.map(\.type) == [.consumable, .nonConsumable, .nonRenewable, .autoRenewable, .autoRenewable])
         let monthly = try #require(store.products.first { $0.id == "fx.plus.monthly" })
         #expect(monthly.price == Decimal(string: "2.99"))
         #expect(monthly.subscription?.period == SubscriptionPeriod(value: 1, unit: .month))
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func withoutAnIdentifierListEveryStoreProductIsRequested() throws {
-        let catalog = try Catalog.load(CatalogSource(storeKitPath: Support.fixture("valid.storekit"), productIDsPath: nil))
+        let catalog = try Catalog.load(
+            CatalogSource(storeKitPath: Support.fixture("valid.storekit"), productIDsPath: nil))
         #expect(catalog.products.count == 5)
         #expect(catalog.invalidProductIdentifiers.isEmpty)
     }
@@ -42,7 +44,10 @@ import Testing
         #expect(throws: PurchaseError.productNotAvailable(productID: "fx.nothing")) {
             try catalog.purchasableProduct("fx.nothing")
         }
-        #expect(throws: PurchaseError.productNotRequested(productID: "fx.pass", productIDsPath: Support.fixture("ids.plist"))) {
+        #expect(
+            throws: PurchaseError.productNotRequested(
+                productID: "fx.pass", productIDsPath: Support.fixture("ids.plist"))
+        ) {
             try catalog.purchasableProduct("fx.pass")
         }
     }
@@ -98,11 +103,15 @@ import Testing
         var checked = 0
         for folder in ["storekit", "storekit-extra"] {
             let directory = corpus + "/" + folder
-            for name in (try? FileManager().contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".storekit") {
+            for name in (try? FileManager().contentsOfDirectory(atPath: directory)) ?? []
+            where name.hasSuffix(".storekit") {
                 let path = directory + "/" + name
                 let store = try StoreConfiguration.load(path: path)
-                let raw = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
-                let plain = (raw["products"] as? [Any] ?? []).count + (raw["nonRenewingSubscriptions"] as? [Any] ?? []).count
+                let raw =
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+                    as! [String: Any]
+                let plain =
+                    (raw["products"] as? [Any] ?? []).count + (raw["nonRenewingSubscriptions"] as? [Any] ?? []).count
                 let grouped = (raw["subscriptionGroups"] as? [[String: Any]] ?? [])
                     .reduce(0) { $0 + ($1["subscriptions"] as? [Any] ?? []).count }
                 #expect(store.products.count == plain + grouped, "\(name)")

@@ -33,7 +33,8 @@ import Testing
         #expect(state.account.journalLength == UInt64(try journal().utf8.count))
         #expect(state.account.transactionCount == 2)
         #expect(state.account.current.map(\.productID) == ["fx.levels"])  // consumables are journal-only
-        let mode = try FileManager().attributesOfItem(atPath: store.location.journalPath)[.posixPermissions] as? NSNumber
+        let mode =
+            try FileManager().attributesOfItem(atPath: store.location.journalPath)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
     }
 

@@ -38,7 +38,10 @@ import Testing
 
     @Test func aPurchaseErrorSettingFailsEveryPurchaseUntilReset() throws {
         _ = try session.setSetting("error.purchase", to: "SKError.paymentInvalid")
-        guard case .failed(let error) = try buy("fx.coins") else { Issue.record("expected a failure"); return }
+        guard case .failed(let error) = try buy("fx.coins") else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.code == 3)
         _ = try session.resetSettings("error.purchase")
         #expect(try buy("fx.coins").transaction != nil)
@@ -46,7 +49,10 @@ import Testing
 
     @Test func paymentsNotAllowedIsPaymentNotAllowed() throws {
         _ = try session.setSetting("payments-allowed", to: "false")
-        guard case .failed(let error) = try buy("fx.coins") else { Issue.record("expected a failure"); return }
+        guard case .failed(let error) = try buy("fx.coins") else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.name == "paymentNotAllowed")
         #expect(error.kind == .notAllowed)
     }
@@ -63,7 +69,10 @@ import Testing
     // MARK: Ask to Buy and interrupted purchases
 
     @Test func askToBuyWaitsForApproval() throws {
-        guard case .pending(let pending) = try buy("fx.levels", .askToBuy) else { Issue.record("not pending"); return }
+        guard case .pending(let pending) = try buy("fx.levels", .askToBuy) else {
+            Issue.record("not pending")
+            return
+        }
         #expect(pending.reason == .askToBuy)
         #expect(try session.store.transactions().isEmpty)
         #expect(try session.status().pending.map(\.id) == [pending.id])
@@ -75,7 +84,10 @@ import Testing
     }
 
     @Test func askToBuyDeclinedBuysNothing() throws {
-        guard case .pending(let pending) = try buy("fx.coins", .askToBuy) else { Issue.record("not pending"); return }
+        guard case .pending(let pending) = try buy("fx.coins", .askToBuy) else {
+            Issue.record("not pending")
+            return
+        }
         #expect(try session.decline(pending.id).productID == "fx.coins")
         let state = try session.store.read()
         #expect(state.account.transactionCount == 0)
@@ -83,8 +95,14 @@ import Testing
     }
 
     @Test func interruptedPurchasesCompleteWhenResolved() throws {
-        guard case .pending(let pending) = try buy("fx.coins", .interrupted) else { Issue.record("not pending"); return }
-        #expect(throws: SimulationError.wrongState(id: pending.id, detail: "is an interrupted purchase: use 'iapsim resolve \(pending.id)'")) {
+        guard case .pending(let pending) = try buy("fx.coins", .interrupted) else {
+            Issue.record("not pending")
+            return
+        }
+        #expect(
+            throws: SimulationError.wrongState(
+                id: pending.id, detail: "is an interrupted purchase: use 'iapsim resolve \(pending.id)'")
+        ) {
             try session.approve(pending.id, in: catalog)
         }
         guard case .purchased(let transaction) = try session.resolve(pending.id, in: catalog) else {
@@ -138,9 +156,14 @@ import Testing
         #expect(refunded.revocationReason == .developerIssue)
         #expect(try session.store.read().app.purchasedProductIdentifiers.isEmpty)
         #expect(try session.restore().isEmpty)
-        #expect(throws: SimulationError.alreadyRevoked(id: transaction.id)) { try session.refund(transaction.id, reason: .other) }
+        #expect(throws: SimulationError.alreadyRevoked(id: transaction.id)) {
+            try session.refund(transaction.id, reason: .other)
+        }
         // Bought again after a refund, it is a new purchase, not a re-download.
-        guard case .purchased = try buy("fx.levels") else { Issue.record("expected a new purchase"); return }
+        guard case .purchased = try buy("fx.levels") else {
+            Issue.record("expected a new purchase")
+            return
+        }
     }
 
     @Test func refundingAConsumableTakesItOffTheBalance() throws {
@@ -181,7 +204,9 @@ import Testing
         let renewal = try session.renewSubscription("fx.plus.yearly")
         #expect(renewal.reason == .renewal)
         #expect(try subscription("fx.plus.yearly").state == .subscribed)
-        #expect(throws: SimulationError.notSubscribed(productID: "fx.levels")) { try session.expireSubscription("fx.levels") }
+        #expect(throws: SimulationError.notSubscribed(productID: "fx.levels")) {
+            try session.expireSubscription("fx.levels")
+        }
     }
 
     @Test func billingRetryThenRecovery() throws {
@@ -219,7 +244,10 @@ import Testing
         let yearly = try #require(try session.buy(yearlyProduct, in: catalog).transaction)
         #expect(yearly.originalID == monthly.originalID)
         #expect(try session.status().entitlements.map(\.productID) == ["fx.plus.yearly"])
-        guard case .downgradeScheduled = try buy("fx.plus.monthly") else { Issue.record("expected a scheduled downgrade"); return }
+        guard case .downgradeScheduled = try buy("fx.plus.monthly") else {
+            Issue.record("expected a scheduled downgrade")
+            return
+        }
         #expect(try session.status().entitlements.map(\.productID) == ["fx.plus.yearly"])
         clock.advance(days: 366)
         #expect(try session.status().entitlements.map(\.productID) == ["fx.plus.monthly"])
@@ -251,7 +279,9 @@ import Testing
         _ = try session.freezeClock(true)
         clock.advance(days: 5)
         #expect(try session.clockReading().now == moved)
-        #expect(ISODuration.components("P1Y2M3DT4H5M6S") == DateComponents(year: 1, month: 2, day: 3, hour: 4, minute: 5, second: 6))
+        #expect(
+            ISODuration.components("P1Y2M3DT4H5M6S")
+                == DateComponents(year: 1, month: 2, day: 3, hour: 4, minute: 5, second: 6))
         #expect(ISODuration.components("P2W")?.day == 14)
         for bad in ["", "P", "1M", "PT", "P1H", "PxM", "P1M2"] { #expect(ISODuration.components(bad) == nil, "\(bad)") }
     }
@@ -260,11 +290,15 @@ import Testing
 extension SimulationTests {
     @Test func aForcedRenewalEndsTheCurrentPeriodAndAppliesAScheduledDowngrade() throws {
         _ = try buy("fx.plus.yearly")
-        guard case .downgradeScheduled = try buy("fx.plus.monthly") else { Issue.record("no downgrade"); return }
+        guard case .downgradeScheduled = try buy("fx.plus.monthly") else {
+            Issue.record("no downgrade")
+            return
+        }
         let renewal = try session.renewSubscription("fx.plus.yearly")
         #expect(renewal.productID == "fx.plus.monthly")
         let status = try session.status()
         #expect(status.entitlements.map(\.productID) == ["fx.plus.monthly"])  // one level of the group at a time
-        #expect(try session.store.transactions().first { $0.productID == "fx.plus.yearly" }?.expirationDate == clock.now)
+        #expect(
+            try session.store.transactions().first { $0.productID == "fx.plus.yearly" }?.expirationDate == clock.now)
     }
 }

@@ -108,11 +108,13 @@ import Testing
         let xdg = Support.context(environment: ["XDG_CONFIG_HOME": "/xdg", "HOME": "/home/u"])
         #expect(try StateLocation.resolve(stateDirectory: nil, context: xdg).statePath == "/xdg/iapsim/purchases.json")
         let relativeXDG = Support.context(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/home/u"])
-        #expect(try StateLocation.resolve(stateDirectory: nil, context: relativeXDG).directory == "/home/u/.config/iapsim")
+        #expect(
+            try StateLocation.resolve(stateDirectory: nil, context: relativeXDG).directory == "/home/u/.config/iapsim")
         var mac = Support.context(environment: ["HOME": "/Users/u"])
         mac.platform = .macOS
-        #expect(try StateLocation.resolve(stateDirectory: nil, context: mac).directory
-            == "/Users/u/Library/Application Support/iapsim")
+        #expect(
+            try StateLocation.resolve(stateDirectory: nil, context: mac).directory
+                == "/Users/u/Library/Application Support/iapsim")
     }
 
     @Test func noHomeAndNoFolderIsAnError() {
@@ -125,7 +127,8 @@ import Testing
         let context = Support.context(environment: ["IAPSIM_LOCK_TIMEOUT": "0.5", "HOME": "/h"])
         #expect(try StateLocation.resolve(stateDirectory: nil, context: context).lockTimeout == 0.5)
         #expect(throws: StoreError.invalidLockTimeout(value: "soon")) {
-            try StateLocation.resolve(stateDirectory: nil, context: Support.context(environment: ["IAPSIM_LOCK_TIMEOUT": "soon"]))
+            try StateLocation.resolve(
+                stateDirectory: nil, context: Support.context(environment: ["IAPSIM_LOCK_TIMEOUT": "soon"]))
         }
     }
 }
@@ -133,9 +136,12 @@ import Testing
 @Suite struct CatalogSourceTests {
     @Test func precedenceIsFlagThenVariableThenLocalFolder() throws {
         let context = Support.context(environment: ["IAPSIM_CATALOG": "/env/catalog"])
-        let flag = try CatalogSource.resolve(catalogDirectory: "/flag", storeKitFile: nil, productIDsFile: nil, context: context)
-        #expect(flag == CatalogSource(storeKitPath: "/flag/Products.storekit", productIDsPath: "/flag/IAPProductIDs.plist"))
-        let env = try CatalogSource.resolve(catalogDirectory: nil, storeKitFile: nil, productIDsFile: "ids.plist", context: context)
+        let flag = try CatalogSource.resolve(
+            catalogDirectory: "/flag", storeKitFile: nil, productIDsFile: nil, context: context)
+        #expect(
+            flag == CatalogSource(storeKitPath: "/flag/Products.storekit", productIDsPath: "/flag/IAPProductIDs.plist"))
+        let env = try CatalogSource.resolve(
+            catalogDirectory: nil, storeKitFile: nil, productIDsFile: "ids.plist", context: context)
         #expect(env.storeKitPath == "/env/catalog/Products.storekit")
         #expect(env.productIDsPath == context.currentDirectory + "/ids.plist")
     }
@@ -152,11 +158,13 @@ import Testing
             try CatalogSource.resolve(catalogDirectory: nil, storeKitFile: nil, productIDsFile: nil, context: context)
         }
         context.installedCatalogDirectory = Support.repositoryRoot + "/catalog"
-        let installed = try CatalogSource.resolve(catalogDirectory: nil, storeKitFile: nil, productIDsFile: nil, context: context)
+        let installed = try CatalogSource.resolve(
+            catalogDirectory: nil, storeKitFile: nil, productIDsFile: nil, context: context)
         #expect(installed.storeKitPath == Support.repositoryRoot + "/catalog/Products.storekit")
         context.currentDirectory = Support.repositoryRoot
         context.installedCatalogDirectory = nil
-        let local = try CatalogSource.resolve(catalogDirectory: nil, storeKitFile: nil, productIDsFile: nil, context: context)
+        let local = try CatalogSource.resolve(
+            catalogDirectory: nil, storeKitFile: nil, productIDsFile: nil, context: context)
         #expect(local.storeKitPath == Support.repositoryRoot + "/catalog/Products.storekit")
     }
 }

@@ -32,7 +32,10 @@ import Testing
 
     @Test func buyingANonConsumableAgainIsAFreeRedownload() throws {
         let first = try buy("fx.levels")
-        guard case .purchased = first else { Issue.record("first purchase: \(first)"); return }
+        guard case .purchased = first else {
+            Issue.record("first purchase: \(first)")
+            return
+        }
         let again = try buy("fx.levels")
         #expect(again == .redownloaded(try #require(first.transaction)))
         #expect(try session.store.transactions().count == 1)

@@ -6,7 +6,8 @@ import Testing
 @Suite struct StorefrontPricingTests {
     private func catalog(_ storefront: String?) throws -> Catalog {
         try Catalog.load(
-            CatalogSource(storeKitPath: Support.fixture("valid.storekit"), productIDsPath: Support.fixture("ids.plist")),
+            CatalogSource(
+                storeKitPath: Support.fixture("valid.storekit"), productIDsPath: Support.fixture("ids.plist")),
             storefront: storefront.flatMap(Storefront.named))
     }
 
@@ -41,7 +42,9 @@ import Testing
         #expect(!Currency.isValid(Decimal(string: "1.5")!, in: "JPY"))
         #expect(Currency.isValid(Decimal(string: "1.5")!, in: "EUR"))
         let path = Support.fixture("fractional-yen.storekit")
-        #expect(throws: CatalogError.fractionalPrice(path: path, productID: "fy.coins", value: "1.5", currencyCode: "JPY")) {
+        #expect(
+            throws: CatalogError.fractionalPrice(path: path, productID: "fy.coins", value: "1.5", currencyCode: "JPY")
+        ) {
             try StoreConfiguration.load(path: path)
         }
     }
@@ -66,7 +69,8 @@ import Testing
 
 @Suite struct CatalogCheckTests {
     @Test func findsEveryKindOfProblem() throws {
-        let storeKit = Support.fixture("lint.storekit"), plist = Support.fixture("lint.plist")
+        let storeKit = Support.fixture("lint.storekit")
+        let plist = Support.fixture("lint.plist")
         let findings = CatalogCheck.run(CatalogSource(storeKitPath: storeKit, productIDsPath: plist))
         let lines = findings.map(\.description)
         let expected = [
@@ -88,7 +92,9 @@ import Testing
     }
 
     @Test func aCleanCatalogHasNoFindings() {
-        #expect(CatalogCheck.run(CatalogSource(storeKitPath: Support.fixture("valid.storekit"), productIDsPath: nil)).isEmpty)
+        #expect(
+            CatalogCheck.run(CatalogSource(storeKitPath: Support.fixture("valid.storekit"), productIDsPath: nil))
+                .isEmpty)
     }
 
     @Test func brokenFilesAreOneFindingNotACrash() {
@@ -102,8 +108,10 @@ import Testing
     @Test func everyCorpusFileChecksWithoutCrashing() throws {
         guard let corpus = Support.corpusDirectory else { return }
         for folder in ["storekit", "storekit-extra"] {
-            for name in try FileManager().contentsOfDirectory(atPath: corpus + "/" + folder) where name.hasSuffix(".storekit") {
-                let findings = CatalogCheck.run(CatalogSource(storeKitPath: corpus + "/\(folder)/" + name, productIDsPath: nil))
+            for name in try FileManager().contentsOfDirectory(atPath: corpus + "/" + folder)
+            where name.hasSuffix(".storekit") {
+                let findings = CatalogCheck.run(
+                    CatalogSource(storeKitPath: corpus + "/\(folder)/" + name, productIDsPath: nil))
                 #expect(!findings.contains { $0.productID == "-" }, "\(name): \(findings)")
             }
         }

@@ -16,8 +16,10 @@ enum Support {
 
     /// `../shared/corpus` beside the repository, or `IAPSIM_CORPUS`; nil when absent.
     static var corpusDirectory: String? {
-        let candidate = ProcessInfo.processInfo.environment["IAPSIM_CORPUS"]
-            ?? URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+        let candidate =
+            ProcessInfo.processInfo.environment["IAPSIM_CORPUS"]
+            ?? URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus")
+            .path
         var isDirectory: ObjCBool = false
         return FileManager().fileExists(atPath: candidate, isDirectory: &isDirectory) && isDirectory.boolValue
             ? candidate : nil

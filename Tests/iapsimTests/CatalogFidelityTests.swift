@@ -18,7 +18,9 @@ import Testing
 
     @Test func frenchNamesWhereTheCatalogHasThem() throws {
         let products = try #require(try Harness().json("list", "--locale", "fr_FR")["products"] as? [[String: Any]])
-        #expect(products.first { $0["id"] as? String == "com.example.app.book" }?["displayName"] as? String == "Le livre Swift")
+        #expect(
+            products.first { $0["id"] as? String == "com.example.app.book" }?["displayName"] as? String
+                == "Le livre Swift")
         #expect(products.first?["displayPrice"] as? String == "0,99\u{A0}$US")
     }
 
@@ -52,9 +54,11 @@ import Testing
 
     @Test func checkExitsCleanOr65WithOneLinePerFinding() {
         let fixtures = Harness.repositoryRoot + "/Tests/IAPSimKitTests/Fixtures"
-        let clean = Harness(environment: ["IAPSIM_CATALOG": ""]).run("check", "--storekit", fixtures + "/valid.storekit")
+        let clean = Harness(environment: ["IAPSIM_CATALOG": ""]).run(
+            "check", "--storekit", fixtures + "/valid.storekit")
         #expect(clean.status == 0)
-        let dirty = Harness().run("check", "--storekit", fixtures + "/lint.storekit", "--product-ids", fixtures + "/lint.plist")
+        let dirty = Harness().run(
+            "check", "--storekit", fixtures + "/lint.storekit", "--product-ids", fixtures + "/lint.plist")
         #expect(dirty.status == 65)
         let lines = dirty.stdout.split(separator: "\n")
         #expect(lines.count >= 10)

@@ -47,8 +47,9 @@ import Testing
 
     @Test func catalogTextCannotSendEscapeSequences() throws {
         let fixtures = Harness.repositoryRoot + "/Tests/IAPSimKitTests/Fixtures"
-        let result = Harness().run("list", "--storekit", fixtures + "/control-chars.storekit", "--catalog", fixtures,
-                                   "--product-ids", fixtures + "/ids.plist")
+        let result = Harness().run(
+            "list", "--storekit", fixtures + "/control-chars.storekit", "--catalog", fixtures,
+            "--product-ids", fixtures + "/ids.plist")
         #expect(result.status == 0)
         #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
         #expect(result.stdout.contains("Evil\\u{1B}[31mRed\\u{202E}Txet"))
@@ -128,7 +129,10 @@ import Testing
         #expect(try harness.json("status")["purchasedProductIdentifiers"] as? [String] == [])
         #expect(harness.run("restore").stdout == "Restored 2 purchases.\n")
         let status = try harness.json("status")
-        #expect(status["purchasedProductIdentifiers"] as? [String] == ["com.example.app.book", "com.example.app.pro.monthly"])
+        #expect(
+            status["purchasedProductIdentifiers"] as? [String] == [
+                "com.example.app.book", "com.example.app.pro.monthly",
+            ])
         #expect(status["consumables"] as? [String: Int] == [:])
     }
 

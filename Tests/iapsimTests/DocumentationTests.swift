@@ -8,13 +8,18 @@ import Testing
     @Test func theManPageIsInSyncWithTheHelp() throws {
         let committed = try String(contentsOfFile: Harness.repositoryRoot + "/docs/iapsim.1", encoding: .utf8)
         #expect(committed == (try HelpText.page(for: "manpage")) + "\n", "run 'make man' and commit docs/iapsim.1")
-        for name in CommandName.allCases { #expect(committed.contains(name.rawValue.replacingOccurrences(of: "-", with: "\\-"))) }
+        for name in CommandName.allCases {
+            #expect(committed.contains(name.rawValue.replacingOccurrences(of: "-", with: "\\-")))
+        }
         for code in ExitCode.allCases { #expect(committed.contains("\\fB\(code.rawValue)\\fR")) }
     }
 
     @Test func everyDocumentedVariableIsOneIapsimReads() throws {
         let environment = try HelpText.page(for: "environment")
-        for variable in ["IAPSIM_CATALOG", "IAPSIM_STATE_DIR", "IAPSIM_LOCALE", "IAPSIM_LOCK_TIMEOUT", "XDG_CONFIG_HOME", "HOME", "NO_COLOR", "COLUMNS"] {
+        for variable in [
+            "IAPSIM_CATALOG", "IAPSIM_STATE_DIR", "IAPSIM_LOCALE", "IAPSIM_LOCK_TIMEOUT", "XDG_CONFIG_HOME", "HOME",
+            "NO_COLOR", "COLUMNS",
+        ] {
             #expect(environment.contains(variable), "\(variable)")
         }
     }
@@ -49,7 +54,10 @@ import Testing
     @Test func completesCommandsOptionsAndProducts() throws {
         #expect(try complete(["iapsim", "re"]).sorted() == ["refund", "renew", "reset", "resolve", "restore"])
         #expect(try complete(["iapsim", "buy", "Demo."]) == ["Demo.TechoverInAppPurchase.co.Apple.Book"])
-        #expect(try complete(["iapsim", "buy", "com.example.app.pro."]).sorted() == ["com.example.app.pro.monthly", "com.example.app.pro.yearly"])
+        #expect(
+            try complete(["iapsim", "buy", "com.example.app.pro."]).sorted() == [
+                "com.example.app.pro.monthly", "com.example.app.pro.yearly",
+            ])
         #expect(try complete(["iapsim", "list", "--js"]) == ["--json"])
         #expect(try complete(["iapsim", "buy", "x", "--outcome", "ask"]) == ["ask-to-buy"])
         #expect(try complete(["iapsim", "settings", "set", "grace"]) == ["grace-period"])

@@ -29,7 +29,8 @@ import Testing
         environment.removeValue(forKey: "IAPSIM_CATALOG")
         environment.removeValue(forKey: "IAPSIM_LOCALE")
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -77,7 +78,10 @@ import Testing
         #expect(try json("status")["purchasedProductIdentifiers"] as? [String] == [])
         let restore = try run("restore")
         #expect(restore.stdout == "Restored 1 purchase.\n")
-        #expect(try json("status")["purchasedProductIdentifiers"] as? [String] == ["Demo.TechoverInAppPurchase.co.Apple.Book"])
+        #expect(
+            try json("status")["purchasedProductIdentifiers"] as? [String] == [
+                "Demo.TechoverInAppPurchase.co.Apple.Book"
+            ])
     }
 
     @Test func anUnknownIdentifierExits5() throws {
@@ -112,7 +116,9 @@ import Testing
     /// For every corpus file, the products of each type `list --json` reports equal an
     /// independent count over the raw JSON, and `check` ends in 0 or 65, never a crash.
     @Test func everyCorpusFileListsItsProductsAndChecks() throws {
-        let corpus = URL(fileURLWithPath: Harness.repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+        let corpus = URL(fileURLWithPath: Harness.repositoryRoot).deletingLastPathComponent().appendingPathComponent(
+            "shared/corpus"
+        ).path
         guard let names = try? FileManager().contentsOfDirectory(atPath: corpus + "/storekit") else {
             print("EndToEndTests: ../shared/corpus is absent; skipping the corpus walk")
             return
@@ -123,14 +129,21 @@ import Testing
         ]
         for name in names.sorted() where name.hasSuffix(".storekit") {
             let path = corpus + "/storekit/" + name
-            let raw = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+            let raw =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
             var expected: [String: Int] = [:]
-            let entries = (raw["products"] as? [[String: Any]] ?? []) + (raw["nonRenewingSubscriptions"] as? [[String: Any]] ?? [])
-                + (raw["subscriptionGroups"] as? [[String: Any]] ?? []).flatMap { $0["subscriptions"] as? [[String: Any]] ?? [] }
+            let entries =
+                (raw["products"] as? [[String: Any]] ?? [])
+                + (raw["nonRenewingSubscriptions"] as? [[String: Any]] ?? [])
+                + (raw["subscriptionGroups"] as? [[String: Any]] ?? []).flatMap {
+                    $0["subscriptions"] as? [[String: Any]] ?? []
+                }
             for entry in entries { expected[typeNames[entry["type"] as! String]!, default: 0] += 1 }
             let listed = try json("list", "--storekit", path)
             var counted: [String: Int] = [:]
-            for product in listed["products"] as? [[String: Any]] ?? [] { counted[product["type"] as! String, default: 0] += 1 }
+            for product in listed["products"] as? [[String: Any]] ?? [] {
+                counted[product["type"] as! String, default: 0] += 1
+            }
             #expect(counted == expected, "\(name)")
             let check = try run("check", "--storekit", path)
             #expect(check.status == 0 || check.status == 65, "\(name): \(check.stderr)")

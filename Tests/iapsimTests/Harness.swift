@@ -33,14 +33,18 @@ final class Harness: @unchecked Sendable {
     func run(_ arguments: String...) -> Result { run(arguments) }
 
     func run(_ arguments: [String]) -> Result {
-        lock.withLock { stdout = ""; stderr = "" }
+        lock.withLock {
+            stdout = ""
+            stderr = ""
+        }
         let console = Console(
             writeOut: { text in self.lock.withLock { self.stdout += text } },
             writeError: { text in self.lock.withLock { self.stderr += text } },
             readLine: { self.lock.withLock { self.answers.isEmpty ? nil : self.answers.removeFirst() } },
             inputIsTerminal: terminal, outputIsTerminal: outputTerminal, errorIsTerminal: outputTerminal)
         let context = Context(
-            environment: environment, currentDirectory: stateDirectory, now: { Date(timeIntervalSince1970: 1_768_478_400) },
+            environment: environment, currentDirectory: stateDirectory,
+            now: { Date(timeIntervalSince1970: 1_768_478_400) },
             platform: .linux)
         let status = IAPSim.run(arguments: arguments, context: context, console: console)
         return lock.withLock { Result(status: status, stdout: stdout, stderr: stderr) }

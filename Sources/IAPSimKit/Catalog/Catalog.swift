@@ -34,7 +34,8 @@ public struct Catalog: Sendable {
             return Catalog(source: source, store: store, requestedIdentifiers: requested)
         }
         let prices = try StorefrontPrices.loadIfPresent(path: StorefrontPrices.path(forStoreKit: source.storeKitPath))
-        return Catalog(source: source, store: store, requestedIdentifiers: requested, storefront: storefront, prices: prices)
+        return Catalog(
+            source: source, store: store, requestedIdentifiers: requested, storefront: storefront, prices: prices)
     }
 
     /// - Parameters:

@@ -38,7 +38,9 @@ public enum CatalogCheck {
             }
             storeIDs = checkStore(root, path: storePath, report: report)
         } catch {
-            report(storePath, "-", (error as? CatalogError)?.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)")
+            report(
+                storePath, "-",
+                (error as? CatalogError)?.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)")
             return findings
         }
 
@@ -49,7 +51,9 @@ public enum CatalogCheck {
                 for identifier in requested {
                     if !seen.insert(identifier).inserted { report(plistPath, identifier, "listed more than once") }
                     if !isValidIdentifier(identifier) {
-                        report(plistPath, identifier, "has characters App Store Connect refuses (only letters, digits, _ and .)")
+                        report(
+                            plistPath, identifier,
+                            "has characters App Store Connect refuses (only letters, digits, _ and .)")
                     }
                 }
                 let inStore = Set(storeIDs)
@@ -61,7 +65,9 @@ public enum CatalogCheck {
                     report(storePath, identifier, "in the store but not in \(plistPath), so the app never asks for it")
                 }
             } catch {
-                report(plistPath, "-", (error as? CatalogError)?.errorDescription.map { Self.strip($0, plistPath) } ?? "\(error)")
+                report(
+                    plistPath, "-",
+                    (error as? CatalogError)?.errorDescription.map { Self.strip($0, plistPath) } ?? "\(error)")
             }
         }
 
@@ -74,7 +80,9 @@ public enum CatalogCheck {
                 }
             }
         } catch {
-            report(pricesPath, "-", (error as? CatalogError)?.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
+            report(
+                pricesPath, "-",
+                (error as? CatalogError)?.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
         }
         return findings
     }
@@ -113,7 +121,8 @@ public enum CatalogCheck {
         if let groups = root["subscriptionGroups"] {
             if let groups = groups as? [Any] {
                 for (groupIndex, group) in groups.enumerated() {
-                    guard let group = group as? [String: Any], let subscriptions = group["subscriptions"] as? [Any] else {
+                    guard let group = group as? [String: Any], let subscriptions = group["subscriptions"] as? [Any]
+                    else {
                         report(path, "-", "subscriptionGroups[\(groupIndex)] has no subscriptions array")
                         continue
                     }
@@ -156,7 +165,9 @@ public enum CatalogCheck {
             case let text as String:
                 if let price = Decimal(plainDecimal: text) {
                     if !Currency.isValid(price, in: storefront.currencyCode) {
-                        report(path, productID, "price \(text) is not valid in \(storefront.currencyCode), which has no decimals")
+                        report(
+                            path, productID,
+                            "price \(text) is not valid in \(storefront.currencyCode), which has no decimals")
                     }
                 } else {
                     report(path, productID, "price \"\(text)\" is not a plain decimal such as \"0.99\"")

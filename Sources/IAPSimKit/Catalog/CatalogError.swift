@@ -49,7 +49,8 @@ extension CatalogError: LocalizedError {
         case .invalidPeriod(let path, let productID, let value):
             return "\(path): \(productID): \"\(value)\" is not a subscription period such as P1M"
         case .unknownStorefront(let path, let value):
-            return "\(path): settings._storefront: unknown storefront \"\(value)\"; use an App Store code such as USA or JPN"
+            return
+                "\(path): settings._storefront: unknown storefront \"\(value)\"; use an App Store code such as USA or JPN"
         case .unknownLocale(let path, let value):
             return "\(path): settings._locale: unknown locale \"\(value)\"; use an identifier such as en_US"
         }

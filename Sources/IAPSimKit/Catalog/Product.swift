@@ -107,7 +107,9 @@ public struct SubscriptionOffer: Sendable, Equatable {
     /// The offer's price; zero for a free trial.
     public var price: Decimal
 
-    public init(id: String? = nil, paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int, price: Decimal) {
+    public init(
+        id: String? = nil, paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int, price: Decimal
+    ) {
         self.id = id
         self.paymentMode = paymentMode
         self.period = period

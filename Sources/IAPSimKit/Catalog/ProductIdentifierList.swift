@@ -20,7 +20,8 @@ public enum ProductIdentifierList {
         if let array = root as? [Any] {
             return try strings(in: array, path: path, location: nil)
         }
-        if let dictionary = root as? [String: Any], dictionary["Products"] != nil || dictionary["Subscriptions"] != nil {
+        if let dictionary = root as? [String: Any], dictionary["Products"] != nil || dictionary["Subscriptions"] != nil
+        {
             return try storeHelperIdentifiers(dictionary, path: path)
         }
         throw CatalogError.notAnArray(path: path, found: describe(root))

@@ -84,7 +84,8 @@ public struct StoreConfiguration: Sendable {
         let price = try Self.price(entry.displayPrice, productID: entry.productID, path: path)
         if !Currency.isValid(price, in: storefront.currencyCode) {
             throw CatalogError.fractionalPrice(
-                path: path, productID: entry.productID, value: entry.displayPrice, currencyCode: storefront.currencyCode)
+                path: path, productID: entry.productID, value: entry.displayPrice, currencyCode: storefront.currencyCode
+            )
         }
         var subscription: SubscriptionInfo?
         if type == .autoRenewable {
@@ -100,9 +101,15 @@ public struct StoreConfiguration: Sendable {
                 introductoryOffer: try entry.introductoryOffer.map {
                     try Self.offer($0, productID: entry.productID, path: path)
                 },
-                promotionalOffers: try (entry.adHocOffers ?? []).map { try Self.offer($0, productID: entry.productID, path: path) },
-                offerCodes: try (entry.codeOffers ?? []).map { try Self.offer($0, productID: entry.productID, path: path) },
-                winBackOffers: try (entry.winbackOffers ?? []).map { try Self.offer($0, productID: entry.productID, path: path) })
+                promotionalOffers: try (entry.adHocOffers ?? []).map {
+                    try Self.offer($0, productID: entry.productID, path: path)
+                },
+                offerCodes: try (entry.codeOffers ?? []).map {
+                    try Self.offer($0, productID: entry.productID, path: path)
+                },
+                winBackOffers: try (entry.winbackOffers ?? []).map {
+                    try Self.offer($0, productID: entry.productID, path: path)
+                })
         }
         return Product(
             id: entry.productID,
@@ -171,7 +178,9 @@ public struct StoreSettings: Sendable, Equatable {
         ]
         for entry in file?.storeKitErrors ?? [] {
             guard let name = entry.name, let key = apis[name], let enabled = entry.enabled else { continue }
-            values[key] = enabled ? (entry.current.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
+            values[key] =
+                enabled
+                ? (entry.current.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
         }
         if let locale { values[.locale] = locale }
         if let storefront { values[.storefront] = storefront.countryCode }

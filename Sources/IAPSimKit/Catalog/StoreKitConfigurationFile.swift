@@ -68,12 +68,16 @@ struct StoreKitConfigurationFile {
         let root = try Reader(json, at: "")
         identifier = try root.optional("identifier")?.string()
         products = try root.optional("products")?.array { item throws(Reader.Failure) in try Self.product(item) }
-        nonRenewingSubscriptions = try root.optional("nonRenewingSubscriptions")?.array { item throws(Reader.Failure) in try Self.product(item) }
+        nonRenewingSubscriptions = try root.optional("nonRenewingSubscriptions")?.array { item throws(Reader.Failure) in
+            try Self.product(item)
+        }
         subscriptionGroups = try root.optional("subscriptionGroups")?.array { group throws(Reader.Failure) in
             SubscriptionGroup(
                 id: try group.required("id").string(),
                 name: try group.optional("name")?.string(),
-                subscriptions: try group.optional("subscriptions")?.array { item throws(Reader.Failure) in try Self.product(item) })
+                subscriptions: try group.optional("subscriptions")?.array { item throws(Reader.Failure) in
+                    try Self.product(item)
+                })
         }
         settings = try root.optional("settings").map { settings throws(Reader.Failure) in
             Settings(
@@ -85,7 +89,10 @@ struct StoreKitConfigurationFile {
                 billingGracePeriodEnabled: try settings.optional("_billingGracePeriodEnabled")?.bool(),
                 renewalBillingIssuesEnabled: try settings.optional("_renewalBillingIssuesEnabled")?.bool(),
                 storeKitErrors: try settings.optional("_storeKitErrors")?.array { entry throws(Reader.Failure) in
-                    (try entry.optional("name")?.string(), try entry.optional("enabled")?.bool(), try entry.optional("current")?.text)
+                    (
+                        try entry.optional("name")?.string(), try entry.optional("enabled")?.bool(),
+                        try entry.optional("current")?.text
+                    )
                 })
         }
     }
@@ -106,10 +113,16 @@ struct StoreKitConfigurationFile {
             subscriptionGroupID: try item.optional("subscriptionGroupID")?.string(),
             groupNumber: try item.optional("groupNumber")?.int(),
             recurringSubscriptionPeriod: try item.optional("recurringSubscriptionPeriod")?.string(),
-            introductoryOffer: try item.optional("introductoryOffer").map { offer throws(Reader.Failure) in try Self.offer(offer) },
-            adHocOffers: try item.optional("adHocOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer) },
-            codeOffers: try item.optional("codeOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer) },
-            winbackOffers: try item.optional("winbackOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer) })
+            introductoryOffer: try item.optional("introductoryOffer").map { offer throws(Reader.Failure) in
+                try Self.offer(offer)
+            },
+            adHocOffers: try item.optional("adHocOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer)
+            },
+            codeOffers: try item.optional("codeOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer)
+            },
+            winbackOffers: try item.optional("winbackOffers")?.array { offer throws(Reader.Failure) in
+                try Self.offer(offer)
+            })
     }
 
     private static func offer(_ offer: Reader) throws(Reader.Failure) -> Offer {
@@ -121,4 +134,3 @@ struct StoreKitConfigurationFile {
             displayPrice: try offer.optional("displayPrice")?.string())
     }
 }
-

@@ -36,14 +36,16 @@ public struct StorefrontPrices: Sendable, Equatable {
         var prices: [String: [String: Decimal]] = [:]
         for (productID, value) in products {
             guard let byStorefront = value as? [String: Any] else {
-                throw CatalogError.malformed(path: path, detail: "\(productID): expected an object of storefront → price")
+                throw CatalogError.malformed(
+                    path: path, detail: "\(productID): expected an object of storefront → price")
             }
             for (code, priceValue) in byStorefront {
                 guard let storefront = Storefront.named(code), code.count == 3 else {
                     throw CatalogError.malformed(path: path, detail: "\(productID): unknown storefront \"\(code)\"")
                 }
                 guard let text = priceValue as? String, let price = Decimal(plainDecimal: text) else {
-                    throw CatalogError.invalidPrice(path: path, productID: "\(productID) in \(code)", value: "\(priceValue)")
+                    throw CatalogError.invalidPrice(
+                        path: path, productID: "\(productID) in \(code)", value: "\(priceValue)")
                 }
                 guard Currency.isValid(price, in: storefront.currencyCode) else {
                     throw CatalogError.fractionalPrice(

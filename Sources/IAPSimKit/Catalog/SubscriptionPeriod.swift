@@ -4,7 +4,10 @@ import Foundation
 /// the ISO 8601 subset that `Product.SubscriptionPeriod` models.
 public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
     public enum Unit: String, Sendable, CaseIterable {
-        case day = "D", week = "W", month = "M", year = "Y"
+        case day = "D"
+        case week = "W"
+        case month = "M"
+        case year = "Y"
     }
 
     public var value: Int

@@ -34,7 +34,8 @@ public enum ISO8601Date {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
+            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month),
+            (1...31).contains(day),
             hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19

@@ -31,7 +31,10 @@ extension JSONValue {
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .null: output.append(contentsOf: "null".utf8)
         case .array(let items):
-            guard !items.isEmpty else { output.append(contentsOf: "[]".utf8); return }
+            guard !items.isEmpty else {
+                output.append(contentsOf: "[]".utf8)
+                return
+            }
             output.append(UInt8(ascii: "["))
             for (offset, item) in items.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
@@ -41,7 +44,10 @@ extension JSONValue {
             Self.newline(&output, indent: indent)
             output.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { output.append(contentsOf: "{}".utf8); return }
+            guard !members.isEmpty else {
+                output.append(contentsOf: "{}".utf8)
+                return
+            }
             output.append(UInt8(ascii: "{"))
             for (offset, (key, value)) in members.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
@@ -79,7 +85,8 @@ extension JSONValue {
             case "\n": output.append(contentsOf: "\\n".utf8)
             case "\r": output.append(contentsOf: "\\r".utf8)
             case "\t": output.append(contentsOf: "\\t".utf8)
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
                 output.append(contentsOf: String(format: "\\u%04x", scalar.value).utf8)
             default: output.append(contentsOf: String(scalar).utf8)
             }

@@ -51,7 +51,9 @@ public enum JSONValue: Equatable, Sendable {
                 parser.skipWhitespace()
                 let value = try parser.value(depth: 0)
                 parser.skipWhitespace()
-                guard parser.position == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+                guard parser.position == buffer.count else {
+                    throw parser.error("unexpected text after the JSON value")
+                }
                 return .success(value)
             } catch {
                 return .failure(error)
@@ -89,7 +91,9 @@ public enum JSONValue: Equatable, Sendable {
         }
 
         mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
-            guard depth < JSONValue.maximumDepth else { throw error("nested deeper than \(JSONValue.maximumDepth) levels") }
+            guard depth < JSONValue.maximumDepth else {
+                throw error("nested deeper than \(JSONValue.maximumDepth) levels")
+            }
             guard position < bytes.count else { throw error("unexpected end of file") }
             switch bytes[position] {
             case UInt8(ascii: "{"): return try object(depth: depth)
@@ -106,7 +110,8 @@ public enum JSONValue: Equatable, Sendable {
         static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
 
         mutating func literal(_ word: [UInt8], _ value: JSONValue) throws(SyntaxError) -> JSONValue {
-            guard position + word.count <= bytes.count, bytes[position..<position + word.count].elementsEqual(word) else {
+            guard position + word.count <= bytes.count, bytes[position..<position + word.count].elementsEqual(word)
+            else {
                 throw error("unexpected character")
             }
             position += word.count
@@ -123,7 +128,9 @@ public enum JSONValue: Equatable, Sendable {
             }
             while true {
                 skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                    throw error("expected a key")
+                }
                 let key = try string()
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -174,7 +181,8 @@ public enum JSONValue: Equatable, Sendable {
             scan: while position < bytes.count {
                 switch bytes[position] {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): break
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+                    break
                 default: break scan
                 }
                 position += 1
@@ -234,7 +242,8 @@ public enum JSONValue: Equatable, Sendable {
                     case UInt8(ascii: "t"): pieces.append(0x09)
                     case UInt8(ascii: "u"):
                         var code = try hex4()
-                        if (0xD800...0xDBFF).contains(code), position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                        if (0xD800...0xDBFF).contains(code), position + 1 < bytes.count,
+                            bytes[position] == UInt8(ascii: "\\"),
                             bytes[position + 1] == UInt8(ascii: "u")
                         {
                             position += 2
@@ -257,7 +266,8 @@ public enum JSONValue: Equatable, Sendable {
         }
 
         mutating func hex4() throws(SyntaxError) -> UInt32 {
-            guard position + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+            guard position + 4 <= bytes.count,
+                let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
             else { throw error("invalid \\u escape") }
             position += 4
             return value

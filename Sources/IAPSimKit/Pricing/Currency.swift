@@ -1,3 +1,5 @@
+import Foundation
+
 /// What iapsim needs to know about currencies beyond their codes.
 public enum Currency {
     /// ISO 4217 currencies with no minor unit: a price in one of them is a whole number
@@ -10,10 +12,9 @@ public enum Currency {
     /// Whether `price` can be charged in `currencyCode`.
     public static func isValid(_ price: Decimal, in currencyCode: String) -> Bool {
         guard zeroDecimal.contains(currencyCode) else { return true }
-        var value = price, rounded = Decimal()
+        var value = price
+        var rounded = Decimal()
         NSDecimalRound(&rounded, &value, 0, .plain)
         return rounded == price
     }
 }
-
-import Foundation

@@ -46,7 +46,7 @@ enum LocaleCodes {
         "uga", "uk", "umb", "und", "ur", "uz", "vai", "ve", "vec", "vep", "vi", "vls", "vmf", "vmw", "vo",
         "vot", "vro", "vun", "wa", "wae", "wal", "war", "was", "wbp", "wo", "wuu", "xal", "xh", "xmf", "xnr",
         "xog", "yao", "yap", "yav", "ybb", "yi", "yo", "yrl", "yue", "za", "zap", "zbl", "zea", "zen", "zgh",
-        "zh", "zu", "zun", "zxx", "zza"
+        "zh", "zu", "zun", "zxx", "zza",
     ]
 
     static let regions: Set<String> = [
@@ -65,11 +65,11 @@ enum LocaleCodes {
         "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS", "ST", "SV", "SX", "SY",
         "SZ", "TA", "TC", "TD", "TF", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO", "TR", "TT", "TV", "TW",
         "TZ", "UA", "UG", "UM", "UN", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN", "VU", "WF", "WS",
-        "XK", "YE", "YT", "ZA", "ZM", "ZW"
+        "XK", "YE", "YT", "ZA", "ZM", "ZW",
     ]
 
     static let scripts: Set<String> = [
         "Adlm", "Arab", "Aran", "Beng", "Cyrl", "Deva", "Guru", "Hans", "Hant", "Latn", "Mtei", "Olck",
-        "Orya", "Rjng", "Rohg", "Telu", "Tfng", "Vaii"
+        "Orya", "Rjng", "Rohg", "Telu", "Tfng", "Vaii",
     ]
 }

@@ -14,7 +14,9 @@ public enum LocaleName {
         if let dot = text.firstIndex(of: ".") { text = text[..<dot] }
         let identifier = String(text.map { $0 == "-" ? "_" : $0 })
         guard !identifier.isEmpty,
-            identifier.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0)) })
+            identifier.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0))
+            })
         else { return nil }
         // language[_Script][_REGION], each part one ICU knows.
         let parts = identifier.split(separator: "_", omittingEmptySubsequences: false).map(String.init)

@@ -10,7 +10,8 @@ extension StoreSession {
     /// `declineAskToBuyTransaction(identifier:)`: the purchase ends without a transaction.
     public func decline(_ id: UInt64) throws -> PendingPurchase {
         try transact { state, _ in
-            let pending = try Self.pending(id, reason: .askToBuy, in: state, wrongState: "is not waiting for Ask to Buy approval")
+            let pending = try Self.pending(
+                id, reason: .askToBuy, in: state, wrongState: "is not waiting for Ask to Buy approval")
             state.simulation.pending.removeAll { $0.id == id }
             return pending
         }
@@ -30,12 +31,14 @@ extension StoreSession {
     public func resolve(_ id: UInt64, in catalog: Catalog) throws -> Resolution {
         if let pending = try store.read().simulation.pending.first(where: { $0.id == id }) {
             guard pending.reason == .interrupted else {
-                throw SimulationError.wrongState(id: id, detail: "is waiting for Ask to Buy: use 'iapsim approve \(id)'")
+                throw SimulationError.wrongState(
+                    id: id, detail: "is waiting for Ask to Buy: use 'iapsim approve \(id)'")
             }
             return .purchased(try completePending(id, reason: .interrupted, in: catalog, wrongState: ""))
         }
         return try transact { state, moment in
-            guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id) else {
+            guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id)
+            else {
                 throw SimulationError.unknownTransaction(id: id)
             }
             guard let index = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }),
@@ -53,7 +56,8 @@ extension StoreSession {
         }
     }
 
-    private func completePending(_ id: UInt64, reason: PendingPurchase.Reason, in catalog: Catalog, wrongState: String) throws
+    private func completePending(_ id: UInt64, reason: PendingPurchase.Reason, in catalog: Catalog, wrongState: String)
+        throws
         -> Transaction
     {
         try transact { state, moment in
@@ -68,7 +72,9 @@ extension StoreSession {
         }
     }
 
-    private static func pending(_ id: UInt64, reason: PendingPurchase.Reason, in state: PurchaseState, wrongState: String)
+    private static func pending(
+        _ id: UInt64, reason: PendingPurchase.Reason, in state: PurchaseState, wrongState: String
+    )
         throws -> PendingPurchase
     {
         guard let pending = state.simulation.pending.first(where: { $0.id == id }) else {
@@ -76,7 +82,8 @@ extension StoreSession {
             throw SimulationError.unknownTransaction(id: id)
         }
         guard pending.reason == reason else {
-            let hint = pending.reason == .interrupted ? "is an interrupted purchase: use 'iapsim resolve \(id)'" : wrongState
+            let hint =
+                pending.reason == .interrupted ? "is an interrupted purchase: use 'iapsim resolve \(id)'" : wrongState
             throw SimulationError.wrongState(id: id, detail: hint)
         }
         return pending
@@ -86,7 +93,9 @@ extension StoreSession {
     public func finish(_ id: UInt64) throws {
         try transact { state, _ in
             guard state.hasTransaction(id) else { throw SimulationError.unknownTransaction(id: id) }
-            guard state.simulation.unfinishedTransactionIDs.contains(id) else { throw SimulationError.notUnfinished(id: id) }
+            guard state.simulation.unfinishedTransactionIDs.contains(id) else {
+                throw SimulationError.notUnfinished(id: id)
+            }
             state.simulation.unfinishedTransactionIDs.removeAll { $0 == id }
         }
     }
@@ -98,7 +107,8 @@ extension StoreSession {
     /// app's record here is that app.
     public func refund(_ id: UInt64, reason: Transaction.RevocationReason) throws -> Transaction {
         try transact { state, moment in
-            guard state.hasTransaction(id), var transaction = try state.account.current(id: id) ?? store.transaction(id) else {
+            guard state.hasTransaction(id), var transaction = try state.account.current(id: id) ?? store.transaction(id)
+            else {
                 throw SimulationError.unknownTransaction(id: id)
             }
             guard transaction.revocationDate == nil else { throw SimulationError.alreadyRevoked(id: id) }
@@ -114,7 +124,8 @@ extension StoreSession {
                     state.app.revoke(transaction.productID)
                 }
             case .autoRenewable:
-                if let renewal = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }) {
+                if let renewal = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }
+                ) {
                     state.simulation.renewals[renewal].willAutoRenew = false
                     state.simulation.renewals[renewal].isInBillingRetry = false
                 }

@@ -77,7 +77,8 @@ extension StoreSession {
         return try transact { state, moment in
             let date = target(moment.now)
             guard date >= moment.now else { throw ClockError.backwards(from: moment.now, to: date) }
-            state.simulation.clock = SimulatedClock(base: date, anchor: real, frozen: state.simulation.clock?.frozen ?? false)
+            state.simulation.clock = SimulatedClock(
+                base: date, anchor: real, frozen: state.simulation.clock?.frozen ?? false)
             SubscriptionEngine.advance(&state, to: date, settings: moment.settings)
             return date
         }

@@ -13,7 +13,9 @@ public struct StoreSession: Sendable {
     /// The catalog's `settings` block: the defaults under any `iapsim settings set`.
     public let catalogSettings: StoreSettings
 
-    public init(store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: StoreSettings = StoreSettings()) {
+    public init(
+        store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: StoreSettings = StoreSettings()
+    ) {
         self.store = store
         self.realNow = now
         self.catalogSettings = catalogSettings
@@ -55,7 +57,8 @@ public struct StoreSession: Sendable {
 
     func moment(_ state: PurchaseState, real: Date) -> Moment {
         let settings = SessionSettings(catalog: catalogSettings, overrides: state.simulation.settings)
-        return Moment(now: SimulatedClock.now(state.simulation.clock, real: real, rate: settings.timeRate), settings: settings)
+        return Moment(
+            now: SimulatedClock.now(state.simulation.clock, real: real, rate: settings.timeRate), settings: settings)
     }
 
     /// The settings in force, without taking the lock.
@@ -112,7 +115,8 @@ public struct StoreSession: Sendable {
             throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
         }
         return try transact { state, moment in
-            let result = try Self.buy(product, quantity: quantity, in: catalog, outcome: outcome, state: &state, moment: moment)
+            let result = try Self.buy(
+                product, quantity: quantity, in: catalog, outcome: outcome, state: &state, moment: moment)
             return Receipt(
                 result: result, balance: state.app.consumables[product.id] ?? 0,
                 unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs)
@@ -176,7 +180,8 @@ public struct StoreSession: Sendable {
     /// Records a completed purchase: the transaction, the subscription chain, the delivery to
     /// the app's record, and whether the app leaves it unfinished.
     static func complete(
-        _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState, moment: Moment
+        _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
+        moment: Moment
     ) -> Transaction {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,

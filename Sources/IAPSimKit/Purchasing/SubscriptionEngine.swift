@@ -9,7 +9,9 @@ enum SubscriptionEngine {
     static let renewalLimit = 10_000
 
     /// `Product.SubscriptionInfo.RenewalState` of the chain `info` at `date`.
-    static func renewalState(_ info: RenewalInfo, latest: Transaction, at date: Date) -> AccountStatus.SubscriptionStatus.State {
+    static func renewalState(_ info: RenewalInfo, latest: Transaction, at date: Date)
+        -> AccountStatus.SubscriptionStatus.State
+    {
         if latest.revocationDate != nil { return .revoked }
         if let end = latest.expirationDate, end > date { return .subscribed }
         if info.isInBillingRetry {
@@ -49,7 +51,9 @@ enum SubscriptionEngine {
                     info.isInBillingRetry = true
                     info.billingRetryEndDate = end + settings.timeRate.billingRetryPeriod
                     if settings.gracePeriod {
-                        let period = SubscriptionPeriod(iso8601: info.autoRenewPeriod) ?? SubscriptionPeriod(value: 1, unit: .month)
+                        let period =
+                            SubscriptionPeriod(iso8601: info.autoRenewPeriod)
+                            ?? SubscriptionPeriod(value: 1, unit: .month)
                         info.gracePeriodExpirationDate = end + settings.timeRate.gracePeriod(for: period)
                     }
                     break
@@ -70,7 +74,9 @@ enum SubscriptionEngine {
         var periodText = info.autoRenewPeriod
         var price = info.autoRenewPrice
         var offer: Transaction.OfferType?
-        if info.introductoryPeriodsRemaining > 0, let introPeriod = info.introductoryPeriod, let introPrice = info.introductoryPrice {
+        if info.introductoryPeriodsRemaining > 0, let introPeriod = info.introductoryPeriod,
+            let introPrice = info.introductoryPrice
+        {
             periodText = introPeriod
             price = introPrice
             offer = .introductory
@@ -79,8 +85,10 @@ enum SubscriptionEngine {
         let period = SubscriptionPeriod(iso8601: periodText) ?? SubscriptionPeriod(value: 1, unit: .month)
         var transaction = Transaction(
             id: state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
-            productType: .autoRenewable, purchaseDate: start, originalPurchaseDate: origin?.originalPurchaseDate ?? start,
-            expirationDate: settings.timeRate.end(of: period, from: start), subscriptionGroupID: info.subscriptionGroupID,
+            productType: .autoRenewable, purchaseDate: start,
+            originalPurchaseDate: origin?.originalPurchaseDate ?? start,
+            expirationDate: settings.timeRate.end(of: period, from: start),
+            subscriptionGroupID: info.subscriptionGroupID,
             reason: .renewal, price: price, currency: info.currency, storefrontCountryCode: info.storefrontCountryCode)
         if offer != nil {
             transaction.offerType = offer
@@ -162,7 +170,8 @@ enum SubscriptionEngine {
             transaction.price = offer.price.plainString
             switch offer.paymentMode {
             case .freeTrial, .payUpFront:
-                transaction.expirationDate = settings.timeRate.end(of: offer.period, from: date, count: offer.periodCount)
+                transaction.expirationDate = settings.timeRate.end(
+                    of: offer.period, from: date, count: offer.periodCount)
             case .payAsYouGo:
                 transaction.expirationDate = settings.timeRate.end(of: offer.period, from: date)
                 info.introductoryPeriodsRemaining = max(offer.periodCount - 1, 0)

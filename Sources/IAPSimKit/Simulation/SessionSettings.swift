@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `SKTestSession` controls iapsim keeps in the state folder. Each has a built-in default,
 /// may take its default from the `.storekit` file's `settings`, and may be overridden with
 /// `iapsim settings set KEY VALUE` until `iapsim settings reset`.
@@ -58,7 +60,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .purchaseError, .loadProductsError, .appStoreSyncError:
             if value == "none" || value == "off" { return "none" }
             guard let error = SimulatedError.named(value) else {
-                throw .invalidValue(key: rawValue, value: value, expected: "none or an error name such as SKError.unknown; see 'iapsim help errors'")
+                throw .invalidValue(
+                    key: rawValue, value: value,
+                    expected: "none or an error name such as SKError.unknown; see 'iapsim help errors'")
             }
             return error.qualifiedName
         case .finishTransactions:
@@ -68,7 +72,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
             return value
         case .timeRate:
             guard let rate = TimeRate.named(value) else {
-                throw .invalidValue(key: rawValue, value: value, expected: "a SKTestSession.TimeRate name or raw value such as realTime or 1005")
+                throw .invalidValue(
+                    key: rawValue, value: value,
+                    expected: "a SKTestSession.TimeRate name or raw value such as realTime or 1005")
             }
             return rate.name
         case .locale:
@@ -78,7 +84,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
             return locale
         case .storefront:
             guard let storefront = Storefront.named(value) else {
-                throw .invalidValue(key: rawValue, value: value, expected: "an App Store storefront code such as USA or JPN")
+                throw .invalidValue(
+                    key: rawValue, value: value, expected: "an App Store storefront code such as USA or JPN")
             }
             return storefront.countryCode
         }
@@ -107,7 +114,8 @@ extension SettingsError: LocalizedError {
 public struct SessionSettings: Sendable, Equatable {
     /// Where a value came from, for `iapsim settings`.
     public enum Source: String, Sendable {
-        case builtIn = "default", catalog, set
+        case builtIn = "default"
+        case catalog, set
     }
 
     public private(set) var values: [SettingKey: String]
@@ -146,7 +154,6 @@ public struct SessionSettings: Sendable, Equatable {
 
     public subscript(key: SettingKey) -> String { values[key]! }
 
-
     private func flag(_ key: SettingKey) -> Bool { self[key] == "true" }
 
     public var paymentsAllowed: Bool { flag(.paymentsAllowed) }
@@ -162,5 +169,3 @@ public struct SessionSettings: Sendable, Equatable {
         SimulatedError.named(self[key])
     }
 }
-
-import Foundation

@@ -38,7 +38,10 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
         skErrorNames.enumerated().compactMap { code, name in
             name.isEmpty ? nil : SimulatedError(domain: .skError, name: name, code: code)
         }
-        + ["unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled", "unsupported"]
+        + [
+            "unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled",
+            "unsupported",
+        ]
         .map { SimulatedError(domain: .storeKitError, name: $0, code: nil) }
         + [
             "invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
@@ -50,7 +53,8 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
         "unknown", "clientInvalid", "paymentCancelled", "paymentInvalid", "paymentNotAllowed",
         "storeProductNotAvailable", "cloudServicePermissionDenied", "cloudServiceNetworkConnectionFailed",
         "cloudServiceRevoked", "privacyAcknowledgementRequired", "unauthorizedRequestData", "invalidOfferIdentifier",
-        "invalidSignature", "missingOfferParams", "invalidOfferPrice", "overlayCancelled", "overlayInvalidConfiguration",
+        "invalidSignature", "missingOfferParams", "invalidOfferPrice", "overlayCancelled",
+        "overlayInvalidConfiguration",
         "overlayTimeout", "ineligibleForOffer", "unsupportedPlatform", "overlayPresentedInBackgroundScene",
     ]
 
@@ -64,7 +68,8 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
     public static func named(_ text: String) -> SimulatedError? {
         if let code = Int(text) { return all.first { $0.domain == .skError && $0.code == code } }
         if let dot = text.lastIndex(of: ".") {
-            let domain = String(text[..<dot]), name = String(text[text.index(after: dot)...])
+            let domain = String(text[..<dot])
+            let name = String(text[text.index(after: dot)...])
             return all.first { $0.domain.rawValue == domain && $0.name == name }
         }
         return all.first { $0.name == text }

@@ -62,7 +62,8 @@ public enum TimeRate: Int, Sendable, CaseIterable {
     /// Simulated seconds per real second: 86,400 when one second is one day; 1 for real time
     /// and for the fixed rates, whose clock runs in real time.
     public var clockSpeed: Double {
-        let day = 86_400.0, month = 30 * day
+        let day = 86_400.0
+        let month = 30 * day
         switch self {
         case .realTime: return 1
         case .oneHourIsOneDay: return day / 3_600

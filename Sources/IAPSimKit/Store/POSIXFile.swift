@@ -150,7 +150,8 @@ enum POSIXFile {
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count > 0 else { return current }
             let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = target.hasPrefix("/")
+            current =
+                target.hasPrefix("/")
                 ? target : (current as NSString).deletingLastPathComponent + "/" + target
         }
         return current

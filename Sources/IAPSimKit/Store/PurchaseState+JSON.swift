@@ -38,11 +38,13 @@ extension Transaction {
     init(_ r: Reader) throws(Reader.Failure) {
         self.init(
             id: try r.required("id").uint64(), originalID: try r.required("originalID").uint64(),
-            productID: try r.required("productID").string(), productType: try r.required("productType").raw(ProductType.self),
+            productID: try r.required("productID").string(),
+            productType: try r.required("productType").raw(ProductType.self),
             purchaseDate: try r.required("purchaseDate").date(),
             originalPurchaseDate: try r.required("originalPurchaseDate").date(),
             purchasedQuantity: try r.optionalInt("purchasedQuantity") ?? 1,
-            expirationDate: try r.optional("expirationDate")?.date(), revocationDate: try r.optional("revocationDate")?.date(),
+            expirationDate: try r.optional("expirationDate")?.date(),
+            revocationDate: try r.optional("revocationDate")?.date(),
             revocationReason: try r.optional("revocationReason")?.raw(RevocationReason.self),
             subscriptionGroupID: try r.optional("subscriptionGroupID")?.string(),
             isUpgraded: try r.optional("isUpgraded")?.bool() ?? false,
@@ -65,7 +67,8 @@ extension PendingPurchase {
     init(_ r: Reader) throws(Reader.Failure) {
         self.init(
             id: try r.required("id").uint64(), productID: try r.required("productID").string(),
-            productType: try r.required("productType").raw(ProductType.self), quantity: try r.required("quantity").int(),
+            productType: try r.required("productType").raw(ProductType.self),
+            quantity: try r.required("quantity").int(),
             reason: try r.required("reason").raw(Reason.self), requestDate: try r.required("requestDate").date())
     }
 }
@@ -92,7 +95,8 @@ extension RenewalInfo {
             subscriptionGroupID: try r.required("subscriptionGroupID").string(),
             currentProductID: try r.required("currentProductID").string(),
             autoRenewProductID: try r.required("autoRenewProductID").string(),
-            willAutoRenew: try r.required("willAutoRenew").bool(), autoRenewPeriod: try r.required("autoRenewPeriod").string(),
+            willAutoRenew: try r.required("willAutoRenew").bool(),
+            autoRenewPeriod: try r.required("autoRenewPeriod").string(),
             autoRenewPrice: try r.required("autoRenewPrice").string(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string(),
             introductoryPeriodsRemaining: try r.optionalInt("introductoryPeriodsRemaining") ?? 0,
@@ -111,12 +115,16 @@ extension SimulationState {
             ("settings", .object(settings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
         ]
         if let clock {
-            members.append(("clock", .object([
-                ("base", .string(String(clock.base.timeIntervalSince1970))),
-                ("anchor", .string(String(clock.anchor.timeIntervalSince1970))),
-                ("frozen", .bool(clock.frozen)),
-                ("reads", .date(clock.base)),
-            ])))
+            members.append(
+                (
+                    "clock",
+                    .object([
+                        ("base", .string(String(clock.base.timeIntervalSince1970))),
+                        ("anchor", .string(String(clock.anchor.timeIntervalSince1970))),
+                        ("frozen", .bool(clock.frozen)),
+                        ("reads", .date(clock.base)),
+                    ])
+                ))
         }
         members += [
             ("pending", .array(pending.map(\.json))),
@@ -136,10 +144,12 @@ extension SimulationState {
                 if let value = Double(try field.string()) { return Date(timeIntervalSince1970: value) }
                 return try field.date()
             }
-            return SimulatedClock(base: try seconds("base"), anchor: try seconds("anchor"), frozen: try clock.required("frozen").bool())
+            return SimulatedClock(
+                base: try seconds("base"), anchor: try seconds("anchor"), frozen: try clock.required("frozen").bool())
         }
         pending = try r.optional("pending")?.array { item throws(Reader.Failure) in try PendingPurchase(item) } ?? []
-        unfinishedTransactionIDs = try r.optional("unfinishedTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
+        unfinishedTransactionIDs =
+            try r.optional("unfinishedTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
         renewals = try r.optional("renewals")?.array { item throws(Reader.Failure) in try RenewalInfo(item) } ?? []
     }
 }
@@ -149,16 +159,25 @@ extension PurchaseState {
     public var json: JSONValue {
         .object([
             ("schemaVersion", .int(schemaVersion)),
-            ("app", .object([
-                ("purchasedProductIdentifiers", .array(app.purchasedProductIdentifiers.map(JSONValue.string))),
-                ("consumables", .object(app.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-            ])),
-            ("account", .object([
-                ("nextTransactionID", .int(account.nextTransactionID)),
-                ("transactionCount", .int(account.transactionCount)),
-                ("journalLength", .int(account.journalLength)),
-                ("current", .array(account.current.map(\.json))),
-            ])),
+            (
+                "app",
+                .object([
+                    ("purchasedProductIdentifiers", .array(app.purchasedProductIdentifiers.map(JSONValue.string))),
+                    (
+                        "consumables",
+                        .object(app.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+                    ),
+                ])
+            ),
+            (
+                "account",
+                .object([
+                    ("nextTransactionID", .int(account.nextTransactionID)),
+                    ("transactionCount", .int(account.transactionCount)),
+                    ("journalLength", .int(account.journalLength)),
+                    ("current", .array(account.current.map(\.json))),
+                ])
+            ),
             ("simulation", simulation.json),
         ])
     }
@@ -175,14 +194,21 @@ extension PurchaseState {
         } else {
             record.transactionCount = try account.required("transactionCount").int()
             record.journalLength = try account.required("journalLength").uint64()
-            record.restore(current: try account.required("current").array { item throws(Reader.Failure) in try Transaction(item) })
+            record.restore(
+                current: try account.required("current").array { item throws(Reader.Failure) in try Transaction(item) })
         }
         self.init(
             account: record,
             app: AppRecord(
-                purchasedProductIdentifiers: try app.required("purchasedProductIdentifiers").array { id throws(Reader.Failure) in try id.string() },
-                consumables: try app.required("consumables").dictionary { count throws(Reader.Failure) in try count.int() }),
-            simulation: try r.optional("simulation").map { simulation throws(Reader.Failure) in try SimulationState(simulation) } ?? SimulationState())
+                purchasedProductIdentifiers: try app.required("purchasedProductIdentifiers").array {
+                    id throws(Reader.Failure) in try id.string()
+                },
+                consumables: try app.required("consumables").dictionary { count throws(Reader.Failure) in
+                    try count.int()
+                }),
+            simulation: try r.optional("simulation").map { simulation throws(Reader.Failure) in
+                try SimulationState(simulation)
+            } ?? SimulationState())
         schemaVersion = try r.required("schemaVersion").int()
     }
 }

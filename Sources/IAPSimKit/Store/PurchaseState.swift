@@ -15,7 +15,9 @@ public struct PurchaseState: Sendable, Equatable {
     /// written before the simulation controls; read as empty.
     public var simulation: SimulationState
 
-    public init(account: Account = Account(), app: AppRecord = AppRecord(), simulation: SimulationState = SimulationState()) {
+    public init(
+        account: Account = Account(), app: AppRecord = AppRecord(), simulation: SimulationState = SimulationState()
+    ) {
         self.schemaVersion = Self.currentSchemaVersion
         self.account = account
         self.app = app

@@ -160,7 +160,9 @@ public struct StateStore: Sendable {
                 } catch {
                     failure = .corrupt(
                         path: path,
-                        detail: "the line ending at byte \(position) is not a transaction: \((error as? Reader.Failure)?.message ?? "\(error)")")
+                        detail:
+                            "the line ending at byte \(position) is not a transaction: \((error as? Reader.Failure)?.message ?? "\(error)")"
+                    )
                 }
             }
         }
@@ -212,7 +214,9 @@ public struct StateStore: Sendable {
         do {
             json = try JSONValue.parse([UInt8](data))
         } catch {
-            throw .corrupt(path: path, detail: data.isEmpty ? "the file is empty" : "not JSON: \(error.message) at byte \(error.offset)")
+            throw .corrupt(
+                path: path,
+                detail: data.isEmpty ? "the file is empty" : "not JSON: \(error.message) at byte \(error.offset)")
         }
         guard case .number(let text) = json["schemaVersion"] ?? .null, let version = Int(text) else {
             throw .corrupt(path: path, detail: "no schemaVersion")

@@ -48,7 +48,8 @@ extension Runner {
         case .fail(let name):
             guard let name else { return .fail(SimulatedError.unknown) }
             guard let error = SimulatedError.named(name) else {
-                throw UsageError("--outcome fail=\(name): unknown error; 'iapsim help errors' lists them", command: .buy)
+                throw UsageError(
+                    "--outcome fail=\(name): unknown error; 'iapsim help errors' lists them", command: .buy)
             }
             return .fail(error)
         }
@@ -56,7 +57,9 @@ extension Runner {
 
     /// Prints a purchase's result and returns its exit code.
     private func report(_ result: StoreSession.PurchaseResult, of purchase: Purchase, balance: Int = 0) -> ExitCode {
-        let (productID, what, presenter, product) = (purchase.productID, purchase.what, purchase.presenter, purchase.product)
+        let (productID, what, presenter, product) = (
+            purchase.productID, purchase.what, purchase.presenter, purchase.product
+        )
         switch result {
         case .purchased(let transaction), .redownloaded(let transaction), .alreadySubscribed(let transaction):
             let charged = presenter.displayPrice(Decimal(plainDecimal: transaction.price) ?? product.price)
@@ -75,7 +78,9 @@ extension Runner {
             let until = transaction.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
             switch result {
             case .redownloaded:
-                console.out("You've already purchased this. It will be restored for free: \(what), transaction \(transaction.id).")
+                console.out(
+                    "You've already purchased this. It will be restored for free: \(what), transaction \(transaction.id)."
+                )
             case .alreadySubscribed:
                 console.out("You're currently subscribed to \(what)\(until). Nothing was charged.")
             default:
@@ -91,20 +96,23 @@ extension Runner {
         case .downgradeScheduled(let current, let next):
             let when = current.expirationDate.map(ISO8601Date.string) ?? "the next renewal"
             if options.json {
-                emit(.object([
-                    ("result", .string("scheduled")), ("productID", .string(next)),
-                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current)),
-                ]))
+                emit(
+                    .object([
+                        ("result", .string("scheduled")), ("productID", .string(next)),
+                        ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current)),
+                    ]))
             } else {
-                console.out("\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now.")
+                console.out(
+                    "\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now.")
             }
             return .success
         case .pending(let pending):
             if options.json {
-                emit(.object([
-                    ("result", .string("pending")), ("productID", .string(productID)),
-                    ("pending", .pending(pending)),
-                ]))
+                emit(
+                    .object([
+                        ("result", .string("pending")), ("productID", .string(productID)),
+                        ("pending", .pending(pending)),
+                    ]))
             } else if pending.reason == .askToBuy {
                 console.out(
                     "Ask to Buy: \(what) is waiting for approval as transaction \(pending.id). "
@@ -117,24 +125,29 @@ extension Runner {
             return .pending
         case .cancelled:
             if options.json {
-                emit(.object([
-                    ("result", .string("cancelled")), ("productID", .string(productID)),
-                    ("error", .error(SimulatedError.paymentCancelled)),
-                ]))
+                emit(
+                    .object([
+                        ("result", .string("cancelled")), ("productID", .string(productID)),
+                        ("error", .error(SimulatedError.paymentCancelled)),
+                    ]))
             }
             console.notice("Cancelled: nothing was charged.")
             return .cancelled
         case .failed(let error):
             if options.json {
-                emit(.object([
-                    ("result", .string("failed")), ("productID", .string(productID)), ("error", .error(error)),
-                ]))
+                emit(
+                    .object([
+                        ("result", .string("failed")), ("productID", .string(productID)), ("error", .error(error)),
+                    ]))
             }
             if error.kind == .notAllowed {
-                console.error("Error: In-App Purchases are not allowed on this device. (\(error.qualifiedName); 'iapsim settings set payments-allowed true' allows them)")
+                console.error(
+                    "Error: In-App Purchases are not allowed on this device. (\(error.qualifiedName); 'iapsim settings set payments-allowed true' allows them)"
+                )
             } else {
                 let code = error.code.map { " (\($0))" } ?? ""
-                console.error("Error: the purchase of \(what) failed with \(error.qualifiedName)\(code); nothing was charged")
+                console.error(
+                    "Error: the purchase of \(what) failed with \(error.qualifiedName)\(code); nothing was charged")
             }
             switch error.kind {
             case .cancelled: return .cancelled

@@ -8,12 +8,20 @@ extension Runner {
             productIDsFile: options.productIDsFile, context: context)
         let findings = CatalogCheck.run(source)
         if options.json {
-            emit(.object([
-                ("clean", .bool(findings.isEmpty)),
-                ("findings", .array(findings.map {
-                    .object([("file", .string($0.file)), ("productID", .string($0.productID)), ("problem", .string($0.problem))])
-                })),
-            ]))
+            emit(
+                .object([
+                    ("clean", .bool(findings.isEmpty)),
+                    (
+                        "findings",
+                        .array(
+                            findings.map {
+                                .object([
+                                    ("file", .string($0.file)), ("productID", .string($0.productID)),
+                                    ("problem", .string($0.problem)),
+                                ])
+                            })
+                    ),
+                ]))
         } else if findings.isEmpty {
             console.out("No problems in \(source.storeKitPath)\(source.productIDsPath.map { " and \($0)" } ?? "").")
         } else {

@@ -11,7 +11,8 @@ extension Runner {
         case .approve:
             let transaction = try session.approve(id, in: catalog)
             members += [("result", .string("purchased")), ("transaction", .transaction(transaction))]
-            message = "Approved: transaction \(id) for \(transaction.productID) is purchased and delivered through Transaction.updates."
+            message =
+                "Approved: transaction \(id) for \(transaction.productID) is purchased and delivered through Transaction.updates."
         case .decline:
             let pending = try session.decline(id)
             members += [("result", .string("declined")), ("productID", .string(pending.productID))]
@@ -24,7 +25,8 @@ extension Runner {
             case .recovered(let renewal):
                 members += [("result", .string("renewed")), ("transaction", .transaction(renewal))]
                 let until = renewal.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
-                message = "Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."
+                message =
+                    "Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."
             }
         case .finish:
             try session.finish(id)
@@ -46,7 +48,8 @@ extension Runner {
         } else {
             let what: String
             switch transaction.productType {
-            case .consumable: what = "\(transaction.purchasedQuantity) taken off the balance of \(transaction.productID)"
+            case .consumable:
+                what = "\(transaction.purchasedQuantity) taken off the balance of \(transaction.productID)"
             case .autoRenewable: what = "\(transaction.productID) is revoked and will not renew"
             default: what = "\(transaction.productID) is revoked"
             }
@@ -61,14 +64,17 @@ extension Runner {
         let info = undo ? try session.resumeSubscription(productID) : try session.cancelSubscription(productID)
         let expiry = try session.status().subscriptions.first { $0.originalID == info.originalID }?.expirationDate
         if options.json {
-            emit(.object([
-                ("productID", .string(productID)), ("willAutoRenew", .bool(info.willAutoRenew)),
-                ("expirationDate", .date(expiry)),
-            ]))
+            emit(
+                .object([
+                    ("productID", .string(productID)), ("willAutoRenew", .bool(info.willAutoRenew)),
+                    ("expirationDate", .date(expiry)),
+                ]))
         } else if undo {
             console.out("Auto-renew is on again for \(productID).")
         } else {
-            console.out("Auto-renew is off for \(productID): it stays active until \(expiry.map(ISO8601Date.string) ?? "its period ends"), then expires.")
+            console.out(
+                "Auto-renew is off for \(productID): it stays active until \(expiry.map(ISO8601Date.string) ?? "its period ends"), then expires."
+            )
         }
         return .success
     }
@@ -77,7 +83,11 @@ extension Runner {
         let (_, session) = try catalogAndSession()
         let info = try session.expireSubscription(productID)
         if options.json {
-            emit(.object([("productID", .string(productID)), ("state", .string("expired")), ("originalID", .int(info.originalID))]))
+            emit(
+                .object([
+                    ("productID", .string(productID)), ("state", .string("expired")),
+                    ("originalID", .int(info.originalID)),
+                ]))
         } else {
             console.out("\(productID) expired now and will not renew.")
         }

@@ -24,7 +24,8 @@ extension Runner {
             console.notice(
                 "Warning: not sold in the \(catalog.storefront.countryCode) storefront: "
                     + catalog.notAvailableInStorefront.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
-                    + " (notAvailableInStorefront; give them prices in \(StorefrontPrices.path(forStoreKit: catalog.source.storeKitPath)))")
+                    + " (notAvailableInStorefront; give them prices in \(StorefrontPrices.path(forStoreKit: catalog.source.storeKitPath)))"
+            )
         }
         if options.json {
             // Streamed product by product: a 10,000-product catalog never holds its whole
@@ -61,7 +62,9 @@ extension Runner {
                 presenter.displayPrice(product.price),
                 ownership(product, status: status),
             ])
-            if let summary = presenter.subscriptionSummary(product) { details[rows.count - 1] = TerminalText.escaped(summary) }
+            if let summary = presenter.subscriptionSummary(product) {
+                details[rows.count - 1] = TerminalText.escaped(summary)
+            }
         }
         for (row, line) in TerminalText.table(rows, width: width, shrinking: [2, 0]).enumerated() {
             console.out(row == 0 ? console.styled(line, .bold) : line)

@@ -10,7 +10,8 @@ extension Runner {
             if options.json {
                 emit(.object([("reset", .string("local")), ("stateFile", .string(path))]))
             } else {
-                console.out("Forgot the app's record; the account keeps its purchases. Run 'iapsim restore' to get them back.")
+                console.out(
+                    "Forgot the app's record; the account keeps its purchases. Run 'iapsim restore' to get them back.")
             }
             return .success
         }

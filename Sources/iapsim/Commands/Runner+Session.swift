@@ -24,9 +24,10 @@ extension Runner {
         }
         let reading = try session.clockReading()
         if options.json {
-            emit(.object([
-                ("date", .date(date)), ("frozen", .bool(reading.frozen)), ("timeRate", .string(reading.rate.name)),
-            ]))
+            emit(
+                .object([
+                    ("date", .date(date)), ("frozen", .bool(reading.frozen)), ("timeRate", .string(reading.rate.name)),
+                ]))
         } else {
             let mode = reading.frozen ? "frozen" : "running, \(reading.rate.name)"
             console.out("\(ISO8601Date.string(date)) (\(mode))")
@@ -44,10 +45,14 @@ extension Runner {
         case .reset(let key): settings = try session.resetSettings(key)
         }
         if options.json {
-            emit(.object([
-                ("settings", .object(SettingKey.allCases.map { ($0.rawValue, .string(settings[$0])) })),
-                ("sources", .object(SettingKey.allCases.map { ($0.rawValue, .string(settings.sources[$0]!.rawValue)) })),
-            ]))
+            emit(
+                .object([
+                    ("settings", .object(SettingKey.allCases.map { ($0.rawValue, .string(settings[$0])) })),
+                    (
+                        "sources",
+                        .object(SettingKey.allCases.map { ($0.rawValue, .string(settings.sources[$0]!.rawValue)) })
+                    ),
+                ]))
             return .success
         }
         switch action {

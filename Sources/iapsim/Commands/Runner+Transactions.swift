@@ -18,15 +18,20 @@ extension Runner {
             (productID == nil || $0.productID == productID) && (filter == nil || filter == .pending)
         }
         if options.json {
-            emit(.object([
-                ("transactions", .array(rows.map { transaction in
-                    guard case .object(var members) = JSON.transaction(transaction) else { return .null }
-                    members.append(("state", .string(Self.state(of: transaction, now: now).rawValue)))
-                    members.append(("isFinished", .bool(!unfinished.contains(transaction.id))))
-                    return .object(members)
-                })),
-                ("pending", .array(pending.map(JSON.pending))),
-            ]))
+            emit(
+                .object([
+                    (
+                        "transactions",
+                        .array(
+                            rows.map { transaction in
+                                guard case .object(var members) = JSON.transaction(transaction) else { return .null }
+                                members.append(("state", .string(Self.state(of: transaction, now: now).rawValue)))
+                                members.append(("isFinished", .bool(!unfinished.contains(transaction.id))))
+                                return .object(members)
+                            })
+                    ),
+                    ("pending", .array(pending.map(JSON.pending))),
+                ]))
             return .success
         }
         guard !rows.isEmpty || !pending.isEmpty else {
@@ -39,13 +44,15 @@ extension Runner {
             if transaction.reason == .renewal { state += ", renewal" }
             if unfinished.contains(transaction.id) { state += ", unfinished" }
             table.append([
-                String(transaction.id), String(transaction.originalID), TerminalText.escaped(transaction.productID), state,
+                String(transaction.id), String(transaction.originalID), TerminalText.escaped(transaction.productID),
+                state,
                 ISO8601Date.string(transaction.purchaseDate), transaction.expirationDate.map(ISO8601Date.string) ?? "-",
             ])
         }
         for purchase in pending {
             table.append([
-                String(purchase.id), "-", TerminalText.escaped(purchase.productID), "pending (\(purchase.reason.rawValue))",
+                String(purchase.id), "-", TerminalText.escaped(purchase.productID),
+                "pending (\(purchase.reason.rawValue))",
                 ISO8601Date.string(purchase.requestDate), "-",
             ])
         }
@@ -53,7 +60,9 @@ extension Runner {
         return .success
     }
 
-    private static func matches(_ transaction: IAPSimKit.Transaction, _ filter: TransactionFilter, now: Date, unfinished: Set<UInt64>) -> Bool {
+    private static func matches(
+        _ transaction: IAPSimKit.Transaction, _ filter: TransactionFilter, now: Date, unfinished: Set<UInt64>
+    ) -> Bool {
         switch filter {
         case .unfinished: unfinished.contains(transaction.id)
         case .pending: false

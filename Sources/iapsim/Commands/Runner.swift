@@ -108,7 +108,8 @@ struct Runner {
         var storefront: Storefront?
         if let code = options.storefront {
             guard let named = Storefront.named(code) else {
-                throw UsageError("--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
+                throw UsageError(
+                    "--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
             }
             storefront = named
         } else if let code = overrides[SettingKey.storefront.rawValue] {

@@ -31,7 +31,9 @@ struct CommandHelp {
                     of one group on the same level, unknown types, and pricing-file entries for products
                     the store lacks. Exit 0 when clean, 65 otherwise.
                     """,
-                examples: ["iapsim check", "iapsim check --storekit App.storekit --product-ids IAPProductIDs.plist --json"])
+                examples: [
+                    "iapsim check", "iapsim check --storekit App.storekit --product-ids IAPProductIDs.plist --json",
+                ])
         case .buy:
             return CommandHelp(
                 abstract: "Buy a product: purchased, cancelled, pending or failed.",
@@ -88,18 +90,23 @@ struct CommandHelp {
                     dates, then the pending purchases. --json gives each transaction with StoreKit 2's
                     field names plus "state" and "isFinished".
                     """,
-                examples: ["iapsim transactions", "iapsim transactions --unfinished", "iapsim transactions --state pending --json"])
+                examples: [
+                    "iapsim transactions", "iapsim transactions --unfinished",
+                    "iapsim transactions --state pending --json",
+                ])
         case .approve:
             return CommandHelp(
                 abstract: "Approve an Ask to Buy purchase: it completes.",
                 usage: "iapsim approve <transaction-id> [options]",
-                discussion: "SKTestSession.approveAskToBuyTransaction(identifier:): the pending purchase completes with that identifier and is delivered.",
+                discussion:
+                    "SKTestSession.approveAskToBuyTransaction(identifier:): the pending purchase completes with that identifier and is delivered.",
                 examples: ["iapsim buy com.example.app.book --outcome ask-to-buy; iapsim approve 1"])
         case .decline:
             return CommandHelp(
                 abstract: "Decline an Ask to Buy purchase: nothing is bought.",
                 usage: "iapsim decline <transaction-id> [options]",
-                discussion: "SKTestSession.declineAskToBuyTransaction(identifier:): the pending purchase ends without a transaction.",
+                discussion:
+                    "SKTestSession.declineAskToBuyTransaction(identifier:): the pending purchase ends without a transaction.",
                 examples: ["iapsim decline 1"])
         case .resolve:
             return CommandHelp(
@@ -135,7 +142,8 @@ struct CommandHelp {
             return CommandHelp(
                 abstract: "Turn auto-renew off: the subscription expires at its period's end.",
                 usage: "iapsim cancel-subscription <product-id> [--undo] [options]",
-                discussion: "disableAutoRenewForTransaction(identifier:); --undo turns it back on (enableAutoRenewForTransaction).",
+                discussion:
+                    "disableAutoRenewForTransaction(identifier:); --undo turns it back on (enableAutoRenewForTransaction).",
                 examples: ["iapsim cancel-subscription com.example.app.pro.monthly"])
         case .expire:
             return CommandHelp(
@@ -147,12 +155,14 @@ struct CommandHelp {
             return CommandHelp(
                 abstract: "Renew a subscription now.",
                 usage: "iapsim renew <product-id> [options]",
-                discussion: "SKTestSession.forceRenewalOfSubscription(productIdentifier:): a renewal transaction now, one period long.",
+                discussion:
+                    "SKTestSession.forceRenewalOfSubscription(productIdentifier:): a renewal transaction now, one period long.",
                 examples: ["iapsim renew com.example.app.pro.monthly"])
         case .clock:
             return CommandHelp(
                 abstract: "Show or move the simulated clock.",
-                usage: "iapsim clock [advance DURATION | advance --to DATE | set DATE | freeze | run | reset] [options]",
+                usage:
+                    "iapsim clock [advance DURATION | advance --to DATE | set DATE | freeze | run | reset] [options]",
                 discussion: """
                     The simulator keeps its own clock in the state. It runs at the time rate
                     (settings set time-rate, SKTestSession.TimeRate) unless frozen. 'advance P1M' or
@@ -160,7 +170,10 @@ struct CommandHelp {
                     renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
                     check exact dates), 'run' restarts it, 'reset' returns to real time.
                     """,
-                examples: ["iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2027-01-01T00:00:00Z", "iapsim clock freeze"])
+                examples: [
+                    "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2027-01-01T00:00:00Z",
+                    "iapsim clock freeze",
+                ])
         case .settings:
             return CommandHelp(
                 abstract: "Show or change the session settings (SKTestSession controls).",
@@ -195,7 +208,10 @@ struct CommandHelp {
                     current catalog. 'make install' installs all three; to try one now:
                     source <(iapsim completion bash)
                     """,
-                examples: ["source <(iapsim completion bash)", "iapsim completion fish > ~/.config/fish/completions/iapsim.fish"])
+                examples: [
+                    "source <(iapsim completion bash)",
+                    "iapsim completion fish > ~/.config/fish/completions/iapsim.fish",
+                ])
         case .help:
             return CommandHelp(
                 abstract: "Show help for a command or topic.",

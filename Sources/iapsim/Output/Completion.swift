@@ -25,7 +25,10 @@ enum Completion {
 
     /// Values for options that take one from a known set.
     private static let values: [(option: String, words: String)] = [
-        ("--outcome", "success cancel fail ask-to-buy interrupted fail=paymentCancelled fail=paymentInvalid fail=cloudServiceNetworkConnectionFailed"),
+        (
+            "--outcome",
+            "success cancel fail ask-to-buy interrupted fail=paymentCancelled fail=paymentInvalid fail=cloudServiceNetworkConnectionFailed"
+        ),
         ("--state", TransactionFilter.allCases.map(\.rawValue).joined(separator: " ")),
         ("--reason", "developerIssue other"),
         ("--quantity", (1...10).map(String.init).joined(separator: " ")),
@@ -87,11 +90,16 @@ enum Completion {
         ]
         for name in CommandName.allCases {
             for word in [name.rawValue] + name.aliases {
-                lines.append("complete -c iapsim -n __fish_use_subcommand -a \(word) -d '\(HelpText.abstract(name).replacingOccurrences(of: "'", with: "\\'"))'")
+                lines.append(
+                    "complete -c iapsim -n __fish_use_subcommand -a \(word) -d '\(HelpText.abstract(name).replacingOccurrences(of: "'", with: "\\'"))'"
+                )
             }
         }
-        lines.append("complete -c iapsim -n '__fish_seen_subcommand_from buy cancel-subscription expire renew' -a '(iapsim completion products)'")
-        lines.append("complete -c iapsim -n '__fish_seen_subcommand_from help' -a 'exit-codes environment errors settings-keys'")
+        lines.append(
+            "complete -c iapsim -n '__fish_seen_subcommand_from buy cancel-subscription expire renew' -a '(iapsim completion products)'"
+        )
+        lines.append(
+            "complete -c iapsim -n '__fish_seen_subcommand_from help' -a 'exit-codes environment errors settings-keys'")
         lines.append("complete -c iapsim -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'")
         for spec in OptionSpec.all {
             var line = "complete -c iapsim -l \(spec.name)"

@@ -53,7 +53,11 @@ struct Console: Sendable {
 
     /// ANSI styles, used only when `color` is on.
     enum Style: String {
-        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33"
+        case bold = "1"
+        case dim = "2"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
     }
 
     /// `text` in `style` when colour is on (and, for stderr, stderr is a terminal).
@@ -81,7 +85,8 @@ struct Console: Sendable {
             errorIsTerminal: isatty(STDERR_FILENO) == 1,
             terminalWidth: {
                 var size = winsize()
-                guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+                guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0
+                else {
                     return nil
                 }
                 return Int(size.ws_col)

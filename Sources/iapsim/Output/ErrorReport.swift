@@ -22,7 +22,8 @@ enum ErrorReport {
             }
         case let error as PurchaseError:
             switch error {
-            case .productNotAvailable, .productNotRequested, .notAvailableInStorefront: return (.notAvailable, line(error))
+            case .productNotAvailable, .productNotRequested, .notAvailableInStorefront:
+                return (.notAvailable, line(error))
             case .invalidQuantity: return (.usage, line(error))
             }
         case let error as SimulationError:

@@ -27,7 +27,8 @@ enum ExitCode: Int32, CaseIterable {
         case .pending: "pending (Ask to Buy, interrupted purchase)"
         case .notAllowed: "payments not allowed"
         case .notAvailable: "product not available"
-        case .usage: "usage error (unknown command, option or setting; bad value; a transaction not in the needed state)"
+        case .usage:
+            "usage error (unknown command, option or setting; bad value; a transaction not in the needed state)"
         case .dataError: "bad data: a catalog file or the state file cannot be used"
         case .noInput: "a catalog file is missing or cannot be read"
         case .cannotCreate: "cannot create the state folder or file"

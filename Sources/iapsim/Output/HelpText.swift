@@ -15,7 +15,8 @@ enum HelpText {
         case "settings-keys": return settingKeys
         case "manpage": return ManPage.roff  // for `make man`; not listed
         default:
-            let topics = CommandName.allCases.map(\.rawValue) + ["exit-codes", "environment", "errors", "settings-keys"]
+            let topics =
+                CommandName.allCases.map(\.rawValue) + ["exit-codes", "environment", "errors", "settings-keys"]
             let hint = Suggestion.nearest(to: topic, among: topics).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("no help topic '\(topic)'\(hint)", command: .help)
         }

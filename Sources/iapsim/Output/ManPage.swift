@@ -14,7 +14,8 @@ enum ManPage {
             escape(
                 "iapsim models what StoreKit does on a device \u{2014} products requests, purchases, restore, "
                     + "entitlements, Ask to Buy, interrupted purchases, refunds, and subscriptions that renew and expire "
-                    + "\u{2014} from the app's IAPProductIDs.plist and an Xcode StoreKit configuration file (.storekit)."),
+                    + "\u{2014} from the app's IAPProductIDs.plist and an Xcode StoreKit configuration file (.storekit)."
+            ),
             ".SH COMMANDS",
         ]
         for name in CommandName.allCases {

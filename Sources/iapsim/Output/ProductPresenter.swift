@@ -12,7 +12,8 @@ struct ProductPresenter {
     init(catalog: Catalog, locale: String?) {
         self.catalog = catalog
         self.localeIdentifier = locale ?? catalog.localeIdentifier
-        self.formatter = PriceFormatter(currencyCode: catalog.storefront.currencyCode, localeIdentifier: localeIdentifier)
+        self.formatter = PriceFormatter(
+            currencyCode: catalog.storefront.currencyCode, localeIdentifier: localeIdentifier)
     }
 
     func localization(_ product: Product) -> ProductLocalization? {
@@ -26,11 +27,16 @@ struct ProductPresenter {
             subscription.groupName.isEmpty ? "group \(subscription.groupID)" : subscription.groupName,
             "level \(subscription.groupLevel)",
             subscription.period.value == 1
-                ? "every " + subscription.period.localizedDescription.dropFirst(2) : "every \(subscription.period.localizedDescription)",
+                ? "every " + subscription.period.localizedDescription.dropFirst(2)
+                : "every \(subscription.period.localizedDescription)",
         ]
         if let offer = subscription.introductoryOffer { parts.append("intro: " + offerSummary(offer)) }
-        if !subscription.promotionalOffers.isEmpty { parts.append("\(subscription.promotionalOffers.count) promotional") }
-        if !subscription.offerCodes.isEmpty { parts.append("\(subscription.offerCodes.count) offer code\(subscription.offerCodes.count == 1 ? "" : "s")") }
+        if !subscription.promotionalOffers.isEmpty {
+            parts.append("\(subscription.promotionalOffers.count) promotional")
+        }
+        if !subscription.offerCodes.isEmpty {
+            parts.append("\(subscription.offerCodes.count) offer code\(subscription.offerCodes.count == 1 ? "" : "s")")
+        }
         if !subscription.winBackOffers.isEmpty { parts.append("\(subscription.winBackOffers.count) win-back") }
         if product.familyShareable { parts.append("family shareable") }
         return parts.joined(separator: " · ")
@@ -43,7 +49,10 @@ struct ProductPresenter {
         case .freeTrial:
             return "free for \(length.localizedDescription)"
         case .payAsYouGo:
-            let each = offer.period.value == 1 ? offer.period.localizedDescription.replacingOccurrences(of: "1 ", with: "a ") : "every \(offer.period.localizedDescription)"
+            let each =
+                offer.period.value == 1
+                ? offer.period.localizedDescription.replacingOccurrences(of: "1 ", with: "a ")
+                : "every \(offer.period.localizedDescription)"
             return "\(displayPrice(offer.price)) \(each) for \(length.localizedDescription)"
         case .payUpFront:
             return "\(displayPrice(offer.price)) up front for \(length.localizedDescription)"

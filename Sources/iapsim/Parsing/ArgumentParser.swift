@@ -44,10 +44,13 @@ enum ArgumentParser {
                     values[spec.name] = arguments[index]
                     index += 1
                 } else {
-                    throw UsageError("option '--\(spec.name)' needs a value (\(spec.synopsis))", command: commandName(in: positionals))
+                    throw UsageError(
+                        "option '--\(spec.name)' needs a value (\(spec.synopsis))",
+                        command: commandName(in: positionals))
                 }
                 if values[spec.name]!.isEmpty {
-                    throw UsageError("option '--\(spec.name)' needs a non-empty value", command: commandName(in: positionals))
+                    throw UsageError(
+                        "option '--\(spec.name)' needs a non-empty value", command: commandName(in: positionals))
                 }
             } else if inlineValue != nil {
                 throw UsageError("option '--\(spec.name)' takes no value", command: commandName(in: positionals))
@@ -219,7 +222,8 @@ enum ArgumentParser {
         default:
             if text.hasPrefix("fail="), text.count > 5 { return .fail(errorName: String(text.dropFirst(5))) }
             throw UsageError(
-                "--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted", command: .buy)
+                "--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted",
+                command: .buy)
         }
     }
 

@@ -17,20 +17,26 @@ struct OptionSpec: Sendable {
     }
 
     static let all: [OptionSpec] = [
-        OptionSpec(name: "catalog", valueName: "DIR", help: "Catalog folder (Products.storekit, IAPProductIDs.plist). Env: IAPSIM_CATALOG."),
+        OptionSpec(
+            name: "catalog", valueName: "DIR",
+            help: "Catalog folder (Products.storekit, IAPProductIDs.plist). Env: IAPSIM_CATALOG."),
         OptionSpec(name: "storekit", valueName: "FILE", help: "The store's products: an Xcode .storekit file."),
         OptionSpec(name: "product-ids", valueName: "FILE", help: "The app's identifiers: a plist array of strings."),
         OptionSpec(name: "state-dir", valueName: "DIR", help: "Where purchases.json lives. Env: IAPSIM_STATE_DIR."),
         OptionSpec(name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE."),
-        OptionSpec(name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3)."),
+        OptionSpec(
+            name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3)."),
         OptionSpec(name: "json", help: "Print the result as JSON on stdout."),
         OptionSpec(name: "quiet", short: "q", help: "Print nothing but errors; the exit status tells."),
         OptionSpec(name: "no-color", help: "No colour or symbols (also when NO_COLOR is set)."),
-        OptionSpec(name: "quantity", valueName: "N", commands: [.buy], help: "How many of a consumable to buy, 1–10 (default 1)."),
+        OptionSpec(
+            name: "quantity", valueName: "N", commands: [.buy],
+            help: "How many of a consumable to buy, 1–10 (default 1)."),
         OptionSpec(
             name: "outcome", valueName: "OUTCOME", commands: [.buy],
             help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted."),
-        OptionSpec(name: "product", valueName: "ID", commands: [.transactions], help: "Only this product's transactions."),
+        OptionSpec(
+            name: "product", valueName: "ID", commands: [.transactions], help: "Only this product's transactions."),
         OptionSpec(
             name: "state", valueName: "STATE", commands: [.transactions],
             help: "Only: purchased, pending, unfinished, expired, upgraded, revoked."),
@@ -39,9 +45,11 @@ struct OptionSpec: Sendable {
             name: "reason", valueName: "REASON", commands: [.refund],
             help: "revocationReason: developerIssue or other (default other)."),
         OptionSpec(name: "undo", commands: [.cancelSubscription], help: "Turn auto-renew back on."),
-        OptionSpec(name: "to", valueName: "DATE", commands: [.clock], help: "With advance: move to this ISO 8601 date."),
+        OptionSpec(
+            name: "to", valueName: "DATE", commands: [.clock], help: "With advance: move to this ISO 8601 date."),
         OptionSpec(name: "yes", short: "y", commands: [.buy, .reset], help: "Do not ask for confirmation."),
-        OptionSpec(name: "local", commands: [.reset], help: "Forget only the app's record (a reinstall); keep the account."),
+        OptionSpec(
+            name: "local", commands: [.reset], help: "Forget only the app's record (a reinstall); keep the account."),
         OptionSpec(name: "help", short: "h", help: "Show help for iapsim or the command."),
         OptionSpec(name: "version", help: "Show the version."),
     ]
