@@ -56,9 +56,9 @@ echo "faults: SIGKILL loop: $reported purchases reported, ${total:-0} kept, 200 
 state=$work/locked
 iap "$state" buy com.example.app.book --yes >/dev/null
 before=$(cat "$state/purchases.json")
-flock "$state/purchases.json.lock" sleep 3 &
+flock "$state/purchases.json.lock" sleep 5 &
 holder=$!
-sleep 0.3
+for _ in $(seq 100); do flock -n "$state/purchases.json.lock" true 2>/dev/null || break; sleep 0.05; done  # until held
 IAPSIM_LOCK_TIMEOUT=0.2 iap "$state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/lock.err"
 check "held lock exit" 75 "$?"
 check "held lock message names the lock" 1 "$(grep -c 'purchases.json.lock' "$work/lock.err")"
