@@ -181,3 +181,23 @@ import Testing
         #expect(result.stderr.hasPrefix("Error: "))
     }
 }
+
+@Suite struct EnvironmentTests {
+    @Test func withNowhereForStateTheErrorSaysWhatToSet() {
+        let result = Harness(environment: ["IAPSIM_STATE_DIR": ""]).run("status")  // and no HOME
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("HOME is not set; pass --state-dir DIR or set IAPSIM_STATE_DIR"))
+    }
+
+    @Test func aBadLockTimeoutIsAUsageError() {
+        let result = Harness(environment: ["IAPSIM_LOCK_TIMEOUT": "-1"]).run("status")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("IAPSIM_LOCK_TIMEOUT=-1"))
+    }
+
+    @Test func aRelativeStateDirIsResolvedAgainstTheWorkingDirectory() throws {
+        let harness = Harness()
+        #expect(harness.run("buy", "com.example.app.book", "--state-dir", "relative").status == 0)
+        #expect(FileManager().fileExists(atPath: harness.stateDirectory + "/relative/purchases.json"))
+    }
+}
