@@ -17,7 +17,7 @@ extension Runner {
         let purchase = Purchase(
             product: product, what: quantity == 1 ? "“\(title)”" : "\(quantity) × “\(title)”", presenter: presenter)
         // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
-        guard settings.paymentsAllowed || forced != nil else {
+        guard settings.paymentsAllowed else {
             return report(.failed(SimulatedError.paymentNotAllowed), of: purchase)
         }
         let total = presenter.displayPrice(product.price * Decimal(quantity))
