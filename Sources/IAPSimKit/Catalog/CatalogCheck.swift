@@ -32,7 +32,7 @@ public enum CatalogCheck {
         var storeIDs: [String] = []
         do {
             let data = try CatalogFile.read(storePath)
-            guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard let root = try? JSONValue.parse([UInt8](data)), root.objectValue != nil else {
                 report(storePath, "-", "not a StoreKit configuration file (malformed JSON or not an object)")
                 return findings
             }
@@ -89,40 +89,39 @@ public enum CatalogCheck {
 
     /// Checks the `.storekit` JSON; returns the product identifiers it defines.
     private static func checkStore(
-        _ root: [String: Any], path: String, report: (String, String, String) -> Void
+        _ root: JSONValue, path: String, report: (String, String, String) -> Void
     ) -> [String] {
-        let settings = root["settings"] as? [String: Any] ?? [:]
+        let settings = root["settings"] ?? .object([])
         var storefront = Storefront.unitedStates
         if let code = settings["_storefront"] {
-            if let code = code as? String, let named = Storefront.named(code) {
+            if let code = code.stringValue, let named = Storefront.named(code) {
                 storefront = named
             } else {
-                report(path, "-", "settings._storefront \(code) is not an App Store storefront")
+                report(path, "-", "settings._storefront \(code.serialized()) is not an App Store storefront")
             }
         }
         var defaultLocale = storefront.localeIdentifier
         if let locale = settings["_locale"] {
-            if let locale = locale as? String, let canonical = LocaleName.canonical(locale) {
+            if let locale = locale.stringValue, let canonical = LocaleName.canonical(locale) {
                 defaultLocale = canonical
             } else {
-                report(path, "-", "settings._locale \(locale) is not a known locale")
+                report(path, "-", "settings._locale \(locale.serialized()) is not a known locale")
             }
         }
 
-        var entries: [(entry: Any, location: String, group: [String: Any]?)] = []
+        var entries: [(entry: JSONValue, location: String, group: JSONValue?)] = []
         for key in ["products", "nonRenewingSubscriptions"] {
             guard let value = root[key] else { continue }
-            guard let array = value as? [Any] else {
+            guard let array = value.arrayValue else {
                 report(path, "-", "\(key) is not an array")
                 continue
             }
             entries += array.enumerated().map { ($1, "\(key)[\($0)]", nil) }
         }
         if let groups = root["subscriptionGroups"] {
-            if let groups = groups as? [Any] {
+            if let groups = groups.arrayValue {
                 for (groupIndex, group) in groups.enumerated() {
-                    guard let group = group as? [String: Any], let subscriptions = group["subscriptions"] as? [Any]
-                    else {
+                    guard let subscriptions = group["subscriptions"]?.arrayValue else {
                         report(path, "-", "subscriptionGroups[\(groupIndex)] has no subscriptions array")
                         continue
                     }
@@ -139,11 +138,11 @@ public enum CatalogCheck {
         var identifiers: [String] = []
         var seen = Set<String>()
         for (entry, location, group) in entries {
-            guard let entry = entry as? [String: Any] else {
+            guard entry.objectValue != nil else {
                 report(path, location, "is not an object")
                 continue
             }
-            guard let productID = entry["productID"] as? String else {
+            guard let productID = entry["productID"]?.stringValue else {
                 report(path, location, "has no productID string")
                 continue
             }
@@ -152,17 +151,17 @@ public enum CatalogCheck {
             if !isValidIdentifier(productID) {
                 report(path, productID, "has characters App Store Connect refuses (only letters, digits, _ and .)")
             }
-            let type = entry["type"] as? String ?? "(none)"
+            let type = entry["type"]?.stringValue ?? "(none)"
             let productType = ProductType(storeKitConfigurationName: type)
             if productType == nil {
                 report(path, productID, "unknown type \"\(type)\"")
             } else if (productType == .autoRenewable) != (group != nil) {
                 report(path, productID, "type \(type) does not belong in \(location.split(separator: "[").first ?? "")")
             }
-            switch entry["displayPrice"] {
-            case let text as String where text.isEmpty:
+            switch entry["displayPrice"]?.stringValue {
+            case let text? where text.isEmpty:
                 report(path, productID, "has no price")
-            case let text as String:
+            case let text?:
                 if let price = Decimal(plainDecimal: text) {
                     if !Currency.isValid(price, in: storefront.currencyCode) {
                         report(
@@ -175,16 +174,17 @@ public enum CatalogCheck {
             default:
                 report(path, productID, "displayPrice is missing or not a string")
             }
-            let localizations = (entry["localizations"] as? [[String: Any]]) ?? []
-            let key = { (locale: String) in locale.replacingOccurrences(of: "-", with: "_").lowercased() }
-            if !localizations.contains(where: { ($0["locale"] as? String).map(key) == key(defaultLocale) }) {
+            let localizations = entry["localizations"]?.arrayValue ?? []
+            let wanted = LocaleKey(defaultLocale)
+            if !localizations.contains(where: { $0["locale"]?.stringValue.map(LocaleKey.init) == wanted }) {
                 report(path, productID, "no localization for the default locale \(defaultLocale)")
             }
-            for localization in localizations where (localization["displayName"] as? String ?? "").isEmpty {
-                report(path, productID, "empty displayName in \(localization["locale"] as? String ?? "a localization")")
+            for localization in localizations where (localization["displayName"]?.stringValue ?? "").isEmpty {
+                report(
+                    path, productID, "empty displayName in \(localization["locale"]?.stringValue ?? "a localization")")
             }
             if productType == .autoRenewable {
-                let period = entry["recurringSubscriptionPeriod"] as? String ?? ""
+                let period = entry["recurringSubscriptionPeriod"]?.stringValue ?? ""
                 if SubscriptionPeriod(iso8601: period) == nil {
                     report(path, productID, "recurringSubscriptionPeriod \"\(period)\" is not a period such as P1M")
                 }
@@ -199,17 +199,17 @@ public enum CatalogCheck {
     /// monthly and yearly of one tier — is Apple's own pattern, and fine.) A subscription
     /// without a level is a clash too.
     private static func checkLevels(
-        _ subscriptions: [Any], group: [String: Any], path: String, report: (String, String, String) -> Void
+        _ subscriptions: [JSONValue], group: JSONValue, path: String, report: (String, String, String) -> Void
     ) {
         var seen: [String: String] = [:]
-        let name = group["name"] as? String ?? group["id"] as? String ?? "?"
-        for case let subscription as [String: Any] in subscriptions {
-            guard let id = subscription["productID"] as? String else { continue }
-            guard let level = subscription["groupNumber"] as? Int, level > 0 else {
+        let name = group["name"]?.stringValue ?? group["id"]?.stringValue ?? "?"
+        for subscription in subscriptions {
+            guard let id = subscription["productID"]?.stringValue else { continue }
+            guard let level = subscription["groupNumber"]?.intValue, level > 0 else {
                 report(path, id, "has no level (groupNumber) in group \(name)")
                 continue
             }
-            let key = "\(level) \(subscription["recurringSubscriptionPeriod"] as? String ?? "")"
+            let key = "\(level) \(subscription["recurringSubscriptionPeriod"]?.stringValue ?? "")"
             if let other = seen[key] {
                 report(path, id, "clashes with \(other): same level \(level) and period in group \(name)")
             } else {

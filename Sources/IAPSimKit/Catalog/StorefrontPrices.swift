@@ -30,12 +30,12 @@ public struct StorefrontPrices: Sendable, Equatable {
     public static func loadIfPresent(path: String) throws -> StorefrontPrices? {
         guard FileSystem.exists(path) else { return nil }
         let data = try CatalogFile.read(path)
-        guard let root = try? JSONSerialization.jsonObject(with: data), let products = root as? [String: Any] else {
+        guard let root = try? JSONValue.parse([UInt8](data)), let products = root.objectValue else {
             throw CatalogError.malformed(path: path, detail: "expected a JSON object of product → storefront → price")
         }
         var prices: [String: [String: Decimal]] = [:]
         for (productID, value) in products {
-            guard let byStorefront = value as? [String: Any] else {
+            guard let byStorefront = value.objectValue else {
                 throw CatalogError.malformed(
                     path: path, detail: "\(productID): expected an object of storefront → price")
             }
@@ -43,9 +43,9 @@ public struct StorefrontPrices: Sendable, Equatable {
                 guard let storefront = Storefront.named(code), code.count == 3 else {
                     throw CatalogError.malformed(path: path, detail: "\(productID): unknown storefront \"\(code)\"")
                 }
-                guard let text = priceValue as? String, let price = Decimal(plainDecimal: text) else {
+                guard let text = priceValue.stringValue, let price = Decimal(plainDecimal: text) else {
                     throw CatalogError.invalidPrice(
-                        path: path, productID: "\(productID) in \(code)", value: "\(priceValue)")
+                        path: path, productID: "\(productID) in \(code)", value: priceValue.serialized())
                 }
                 guard Currency.isValid(price, in: storefront.currencyCode) else {
                     throw CatalogError.fractionalPrice(

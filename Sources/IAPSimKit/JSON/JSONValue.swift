@@ -35,6 +35,30 @@ public enum JSONValue: Equatable, Sendable {
         return members.last { $0.0 == key }?.1
     }
 
+    /// The text of a string; nil for anything else.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The items of an array; nil for anything else.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
+    /// The members of an object; nil for anything else.
+    public var objectValue: [(String, JSONValue)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// A whole number; nil for anything else.
+    public var intValue: Int? {
+        if case .number(let text) = self { return Int(text) }
+        return nil
+    }
+
     public struct SyntaxError: Error, Equatable {
         public var offset: Int
         public var message: String
