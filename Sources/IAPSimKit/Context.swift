@@ -41,7 +41,7 @@ public struct Context: Sendable {
     /// `path` made absolute against `currentDirectory`, with `.` and `..` resolved.
     public func absolutePath(_ path: String) -> String {
         var absolute = path
-        if path == "~" || path.hasPrefix("~/"), let home = variable("HOME") {
+        if path == "~" || path.hasPrefix("~/"), let home = value(of: .home) {
             absolute = home + path.dropFirst()
         } else if !path.hasPrefix("/") {
             absolute = (currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/") + path

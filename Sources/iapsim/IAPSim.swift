@@ -1,22 +1,32 @@
 import IAPSimKit
 
-/// The command-line entry point: parses, runs, reports, and returns the exit status. Only
+/// The command-line entry point: parses, runs, renders, and returns the exit status. Only
 /// `main.swift` exits.
 enum IAPSim {
     static func run(arguments: [String], context: Context, console: Console) -> Int32 {
         var console = console
+        var status: ExitCode
         do {
             let invocation = try ArgumentParser.parse(arguments)
             console.quiet = invocation.options.quiet
             console.color =
-                !invocation.options.noColor && context.variable("NO_COLOR") == nil
-                && context.environment["TERM"] != "dumb" && console.outputIsTerminal
+                !invocation.options.noColor && context.value(of: .noColor) == nil
+                && context.value(of: .term) != "dumb" && console.outputIsTerminal
             let runner = Runner(options: invocation.options, context: context, console: console)
-            return try runner.run(invocation.command).rawValue
+            let report = try runner.run(invocation.command)
+            status = Renderer.render(report, json: invocation.options.json, console: console, width: runner.width)
         } catch {
             let (code, message) = ErrorReport.describe(error)
             console.error(message)
-            return code.rawValue
+            status = code
         }
+        // The command did its work (a purchase is saved) but its output was lost: say so,
+        // with a status of its own, so a script does not take it for a failed purchase.
+        if let reason = console.outputFailure() {
+            console.error(
+                "Error: could not write to standard output: \(reason); what the command did is saved (see 'iapsim status')")
+            return ExitCode.ioError.rawValue
+        }
+        return status.rawValue
     }
 }

@@ -37,18 +37,18 @@ import Testing
     }
 
     @Test func aPurchaseErrorSettingFailsEveryPurchaseUntilReset() throws {
-        _ = try session.setSetting("error.purchase", to: "SKError.paymentInvalid")
+        _ = try session.setSetting(.purchaseError, to: "SKError.paymentInvalid")
         guard case .failed(let error) = try buy("fx.coins") else {
             Issue.record("expected a failure")
             return
         }
         #expect(error.code == 3)
-        _ = try session.resetSettings("error.purchase")
+        _ = try session.resetSettings(.purchaseError)
         #expect(try buy("fx.coins").transaction != nil)
     }
 
     @Test func paymentsNotAllowedIsPaymentNotAllowed() throws {
-        _ = try session.setSetting("payments-allowed", to: "false")
+        _ = try session.setSetting(.paymentsAllowed, to: "false")
         guard case .failed(let error) = try buy("fx.coins") else {
             Issue.record("expected a failure")
             return
@@ -123,22 +123,21 @@ import Testing
         #expect(settings.sources[.askToBuy] == .catalog)
         #expect(settings.sources[.paymentsAllowed] == .builtIn)
         #expect(!settings.gracePeriod)  // no effect while billing retry is off
-        let overridden = SessionSettings(catalog: store.settings, overrides: ["ask-to-buy": "false"])
+        let overridden = SessionSettings(catalog: store.settings, overrides: [.askToBuy: "false"])
         #expect(!overridden.askToBuy)
         #expect(overridden.sources[.askToBuy] == .set)
     }
 
     @Test func badSettingsAreRefused() {
-        #expect(throws: SettingsError.unknownKey("nope")) { try session.setSetting("nope", to: "1") }
-        #expect(throws: SettingsError.self) { try session.setSetting("ask-to-buy", to: "maybe") }
-        #expect(throws: SettingsError.self) { try session.setSetting("error.purchase", to: "oops") }
-        #expect(throws: SettingsError.self) { try session.setSetting("time-rate", to: "warp") }
+        #expect(throws: SettingsError.self) { try session.setSetting(.askToBuy, to: "maybe") }
+        #expect(throws: SettingsError.self) { try session.setSetting(.purchaseError, to: "oops") }
+        #expect(throws: SettingsError.self) { try session.setSetting(.timeRate, to: "warp") }
     }
 
     // MARK: Unfinished transactions
 
     @Test func manualFinishingLeavesTransactionsUnfinishedUntilFinished() throws {
-        _ = try session.setSetting("finish-transactions", to: "manual")
+        _ = try session.setSetting(.finishTransactions, to: "manual")
         let transaction = try #require(try buy("fx.coins").transaction)
         #expect(try session.status().unfinishedTransactionIDs == [transaction.id])
         try session.finish(transaction.id)
@@ -155,7 +154,7 @@ import Testing
         #expect(refunded.revocationDate == Support.fixedDate)
         #expect(refunded.revocationReason == .developerIssue)
         #expect(try session.store.read().app.purchasedProductIdentifiers.isEmpty)
-        #expect(try session.restore().isEmpty)
+        #expect(try session.restore().productIDs.isEmpty)
         #expect(throws: SimulationError.alreadyRevoked(id: transaction.id)) {
             try session.refund(transaction.id, reason: .other)
         }
@@ -191,7 +190,7 @@ import Testing
         _ = try session.advanceClock(by: DateComponents(year: 1))
         let chain = try session.store.transactions().filter { $0.originalID == first.id }
         #expect(chain.count == 13)
-        #expect(chain.dropFirst().allSatisfy { $0.reason == .renewal && $0.price == "2.99" })
+        #expect(chain.dropFirst().allSatisfy { $0.reason == .renewal && $0.price == Decimal(string: "2.99") })
         #expect(Support.iso(chain[1].purchaseDate) == "2026-01-22T12:00:00Z")
         #expect(Support.iso(chain.last!.expirationDate!) == "2027-01-22T12:00:00Z")
         #expect(try subscription("fx.plus.monthly").state == .subscribed)
@@ -210,7 +209,7 @@ import Testing
     }
 
     @Test func billingRetryThenRecovery() throws {
-        _ = try session.setSetting("billing-retry", to: "true")
+        _ = try session.setSetting(.billingRetry, to: "true")
         let first = try #require(try buy("fx.plus.yearly").transaction)
         clock.advance(days: 370)
         #expect(try subscription("fx.plus.yearly").state == .inBillingRetryPeriod)
@@ -224,8 +223,8 @@ import Testing
     }
 
     @Test func gracePeriodKeepsAccessThenBillingRetryRunsOut() throws {
-        _ = try session.setSetting("billing-retry", to: "true")
-        _ = try session.setSetting("grace-period", to: "true")
+        _ = try session.setSetting(.billingRetry, to: "true")
+        _ = try session.setSetting(.gracePeriod, to: "true")
         _ = try buy("fx.plus.yearly")
         clock.advance(days: 366)
         #expect(try subscription("fx.plus.yearly").state == .inGracePeriod)
@@ -254,7 +253,7 @@ import Testing
     }
 
     @Test func fixedTimeRatesRenewEveryFewSeconds() throws {
-        _ = try session.setSetting("time-rate", to: "oneRenewalEveryTwoSeconds")
+        _ = try session.setSetting(.timeRate, to: "oneRenewalEveryTwoSeconds")
         let first = try #require(try buy("fx.plus.yearly").transaction)
         #expect(first.expirationDate == first.purchaseDate + 2)
         clock.advance(days: 10.0 / 86_400)
@@ -262,7 +261,7 @@ import Testing
     }
 
     @Test func acceleratedRatesSpeedTheClock() throws {
-        _ = try session.setSetting("time-rate", to: "oneSecondIsOneDay")
+        _ = try session.setSetting(.timeRate, to: "oneSecondIsOneDay")
         let before = try session.clockReading().now
         clock.advance(days: 30.0 / 86_400)  // 30 real seconds
         let after = try session.clockReading().now

@@ -28,9 +28,9 @@ import Testing
     }
 
     @Test func helpAndVersion() throws {
-        #expect(try ArgumentParser.parse(["--help"]).command == .help(topic: nil))
-        #expect(try ArgumentParser.parse(["buy", "--help"]).command == .help(topic: "buy"))
-        #expect(try ArgumentParser.parse(["help", "restore"]).command == .help(topic: "restore"))
+        #expect(try ArgumentParser.parse(["--help"]).command == .help(nil))
+        #expect(try ArgumentParser.parse(["buy", "--help"]).command == .help(.command(.buy)))
+        #expect(try ArgumentParser.parse(["help", "restore"]).command == .help(.command(.restore)))
         #expect(try ArgumentParser.parse(["--version"]).command == .version)
     }
 
@@ -63,7 +63,7 @@ import Testing
 @Suite struct HelpTextTests {
     @Test func everyCommandHasAPageThatListsItsOptions() throws {
         for name in CommandName.allCases {
-            let page = try HelpText.page(for: name.rawValue)
+            let page = HelpText.page(for: .command(name))
             #expect(page.hasPrefix("OVERVIEW: "))
             #expect(page.contains("USAGE: iapsim \(name.rawValue)"))
             #expect(page.contains("EXAMPLES:"))
@@ -74,20 +74,20 @@ import Testing
     }
 
     @Test func overviewNamesEveryCommandAndTopic() throws {
-        let page = try HelpText.page(for: nil)
+        let page = HelpText.page(for: nil)
         for name in CommandName.allCases { #expect(page.contains(name.rawValue)) }
         #expect(page.contains("exit-codes"))
         #expect(page.contains("environment"))
     }
 
     @Test func exitCodesListsEveryCode() throws {
-        let page = try HelpText.page(for: "exit-codes")
+        let page = HelpText.page(for: .exitCodes)
         for code in ExitCode.allCases { #expect(page.contains("  \(code.rawValue) ")) }
     }
 
     @Test func unknownTopicSuggests() {
         #expect(throws: UsageError("no help topic 'exit-code'; did you mean 'exit-codes'?", command: .help)) {
-            try HelpText.page(for: "exit-code")
+            try ArgumentParser.parse(["help", "exit-code"])
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
     /// `docs/iapsim.1` is generated from the help text; `make man` regenerates it.
     @Test func theManPageIsInSyncWithTheHelp() throws {
         let committed = try String(contentsOfFile: Harness.repositoryRoot + "/docs/iapsim.1", encoding: .utf8)
-        #expect(committed == (try HelpText.page(for: "manpage")) + "\n", "run 'make man' and commit docs/iapsim.1")
+        #expect(committed == HelpText.page(for: .manpage) + "\n", "run 'make man' and commit docs/iapsim.1")
         for name in CommandName.allCases {
             #expect(committed.contains(name.rawValue.replacingOccurrences(of: "-", with: "\\-")))
         }
@@ -15,10 +15,10 @@ import Testing
     }
 
     @Test func everyDocumentedVariableIsOneIapsimReads() throws {
-        let environment = try HelpText.page(for: "environment")
+        let environment = HelpText.page(for: .environment)
         for variable in [
             "IAPSIM_CATALOG", "IAPSIM_STATE_DIR", "IAPSIM_LOCALE", "IAPSIM_LOCK_TIMEOUT", "XDG_CONFIG_HOME", "HOME",
-            "NO_COLOR", "COLUMNS",
+            "NO_COLOR", "COLUMNS", "TERM",
         ] {
             #expect(environment.contains(variable), "\(variable)")
         }

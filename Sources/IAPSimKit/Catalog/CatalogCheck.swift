@@ -8,7 +8,17 @@ public enum CatalogCheck {
         public var file: String
         /// The product identifier, or `-` for the file as a whole.
         public var productID: String
+        /// What kind of problem, stable across versions for scripts (`check --json`).
+        public var code: Code
         public var problem: String
+
+        /// The kinds of problem `check` finds.
+        public enum Code: String, Sendable, CaseIterable {
+            case notStoreKitFile, unreadableFile, malformedFile, duplicateIdentifier, invalidIdentifier
+            case invalidProductIdentifier, notRequested, unknownPricedProduct, unknownStorefront, unknownLocale
+            case unknownType, misplacedType, missingPrice, fractionalPrice, malformedPrice, missingLocalization
+            case emptyDisplayName, malformedPeriod, missingGroupLevel, clashingLevels
+        }
 
         public var description: String { "\(file): \(productID): \(problem)" }
     }
@@ -25,22 +35,22 @@ public enum CatalogCheck {
     public static func run(_ source: CatalogSource) -> [Finding] {
         var findings: [Finding] = []
         let storePath = source.storeKitPath
-        func report(_ file: String, _ product: String, _ problem: String) {
-            findings.append(Finding(file: file, productID: product, problem: problem))
+        func report(_ file: String, _ product: String, _ code: Finding.Code, _ problem: String) {
+            findings.append(Finding(file: file, productID: product, code: code, problem: problem))
         }
 
         var storeIDs: [String] = []
         do {
             let data = try CatalogFile.read(storePath)
             guard let root = try? JSONValue.parse([UInt8](data)), root.objectValue != nil else {
-                report(storePath, "-", "not a StoreKit configuration file (malformed JSON or not an object)")
+                report(storePath, "-", .notStoreKitFile, "not a StoreKit configuration file (malformed JSON or not an object)")
                 return findings
             }
             storeIDs = checkStore(root, path: storePath, report: report)
         } catch {
             report(
                 storePath, "-",
-                (error as? CatalogError)?.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)")
+                .unreadableFile, (error as? CatalogError)?.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)")
             return findings
         }
 
@@ -49,25 +59,25 @@ public enum CatalogCheck {
                 let requested = try ProductIdentifierList.load(path: plistPath)
                 var seen = Set<String>()
                 for identifier in requested {
-                    if !seen.insert(identifier).inserted { report(plistPath, identifier, "listed more than once") }
+                    if !seen.insert(identifier).inserted { report(plistPath, identifier, .duplicateIdentifier, "listed more than once") }
                     if !isValidIdentifier(identifier) {
                         report(
                             plistPath, identifier,
-                            "has characters App Store Connect refuses (only letters, digits, _ and .)")
+                            .invalidIdentifier, "has characters App Store Connect refuses (only letters, digits, _ and .)")
                     }
                 }
                 let inStore = Set(storeIDs)
                 for identifier in requested where !inStore.contains(identifier) && seen.remove(identifier) != nil {
-                    report(plistPath, identifier, "not in \(storePath) (invalidProductIdentifiers)")
+                    report(plistPath, identifier, .invalidProductIdentifier, "not in \(storePath) (invalidProductIdentifiers)")
                 }
                 let asked = Set(requested)
                 for identifier in storeIDs where !asked.contains(identifier) {
-                    report(storePath, identifier, "in the store but not in \(plistPath), so the app never asks for it")
+                    report(storePath, identifier, .notRequested, "in the store but not in \(plistPath), so the app never asks for it")
                 }
             } catch {
                 report(
                     plistPath, "-",
-                    (error as? CatalogError)?.errorDescription.map { Self.strip($0, plistPath) } ?? "\(error)")
+                    .unreadableFile, (error as? CatalogError)?.errorDescription.map { Self.strip($0, plistPath) } ?? "\(error)")
             }
         }
 
@@ -76,20 +86,20 @@ public enum CatalogCheck {
             if let prices = try StorefrontPrices.loadIfPresent(path: pricesPath) {
                 let known = Set(storeIDs)
                 for productID in prices.prices.keys.sorted() where !known.contains(productID) {
-                    report(pricesPath, productID, "has prices but is not in \(storePath)")
+                    report(pricesPath, productID, .unknownPricedProduct, "has prices but is not in \(storePath)")
                 }
             }
         } catch {
             report(
                 pricesPath, "-",
-                (error as? CatalogError)?.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
+                .unreadableFile, (error as? CatalogError)?.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
         }
         return findings
     }
 
     /// Checks the `.storekit` JSON; returns the product identifiers it defines.
     private static func checkStore(
-        _ root: JSONValue, path: String, report: (String, String, String) -> Void
+        _ root: JSONValue, path: String, report: (String, String, Finding.Code, String) -> Void
     ) -> [String] {
         let settings = root["settings"] ?? .object([])
         var storefront = Storefront.unitedStates
@@ -97,7 +107,7 @@ public enum CatalogCheck {
             if let code = code.stringValue, let named = Storefront.named(code) {
                 storefront = named
             } else {
-                report(path, "-", "settings._storefront \(code.serialized()) is not an App Store storefront")
+                report(path, "-", .unknownStorefront, "settings._storefront \(code.serialized()) is not an App Store storefront")
             }
         }
         var defaultLocale = storefront.localeIdentifier
@@ -105,7 +115,7 @@ public enum CatalogCheck {
             if let locale = locale.stringValue, let canonical = LocaleName.canonical(locale) {
                 defaultLocale = canonical
             } else {
-                report(path, "-", "settings._locale \(locale.serialized()) is not a known locale")
+                report(path, "-", .unknownLocale, "settings._locale \(locale.serialized()) is not a known locale")
             }
         }
 
@@ -113,7 +123,7 @@ public enum CatalogCheck {
         for key in ["products", "nonRenewingSubscriptions"] {
             guard let value = root[key] else { continue }
             guard let array = value.arrayValue else {
-                report(path, "-", "\(key) is not an array")
+                report(path, "-", .malformedFile, "\(key) is not an array")
                 continue
             }
             entries += array.enumerated().map { ($1, "\(key)[\($0)]", nil) }
@@ -122,7 +132,7 @@ public enum CatalogCheck {
             if let groups = groups.arrayValue {
                 for (groupIndex, group) in groups.enumerated() {
                     guard let subscriptions = group["subscriptions"]?.arrayValue else {
-                        report(path, "-", "subscriptionGroups[\(groupIndex)] has no subscriptions array")
+                        report(path, "-", .malformedFile, "subscriptionGroups[\(groupIndex)] has no subscriptions array")
                         continue
                     }
                     entries += subscriptions.enumerated().map {
@@ -131,7 +141,7 @@ public enum CatalogCheck {
                     checkLevels(subscriptions, group: group, path: path, report: report)
                 }
             } else {
-                report(path, "-", "subscriptionGroups is not an array")
+                report(path, "-", .malformedFile, "subscriptionGroups is not an array")
             }
         }
 
@@ -139,54 +149,54 @@ public enum CatalogCheck {
         var seen = Set<String>()
         for (entry, location, group) in entries {
             guard entry.objectValue != nil else {
-                report(path, location, "is not an object")
+                report(path, location, .malformedFile, "is not an object")
                 continue
             }
             guard let productID = entry["productID"]?.stringValue else {
-                report(path, location, "has no productID string")
+                report(path, location, .malformedFile, "has no productID string")
                 continue
             }
             identifiers.append(productID)
-            if !seen.insert(productID).inserted { report(path, productID, "defined more than once") }
+            if !seen.insert(productID).inserted { report(path, productID, .duplicateIdentifier, "defined more than once") }
             if !isValidIdentifier(productID) {
-                report(path, productID, "has characters App Store Connect refuses (only letters, digits, _ and .)")
+                report(path, productID, .invalidIdentifier, "has characters App Store Connect refuses (only letters, digits, _ and .)")
             }
             let type = entry["type"]?.stringValue ?? "(none)"
             let productType = ProductType(storeKitConfigurationName: type)
             if productType == nil {
-                report(path, productID, "unknown type \"\(type)\"")
+                report(path, productID, .unknownType, "unknown type \"\(type)\"")
             } else if (productType == .autoRenewable) != (group != nil) {
-                report(path, productID, "type \(type) does not belong in \(location.split(separator: "[").first ?? "")")
+                report(path, productID, .misplacedType, "type \(type) does not belong in \(location.split(separator: "[").first ?? "")")
             }
             switch entry["displayPrice"]?.stringValue {
             case let text? where text.isEmpty:
-                report(path, productID, "has no price")
+                report(path, productID, .missingPrice, "has no price")
             case let text?:
                 if let price = Decimal(plainDecimal: text) {
                     if !Currency.isValid(price, in: storefront.currencyCode) {
                         report(
                             path, productID,
-                            "price \(text) is not valid in \(storefront.currencyCode), which has no decimals")
+                            .fractionalPrice, "price \(text) is not valid in \(storefront.currencyCode), which has no decimals")
                     }
                 } else {
-                    report(path, productID, "price \"\(text)\" is not a plain decimal such as \"0.99\"")
+                    report(path, productID, .malformedPrice, "price \"\(text)\" is not a plain decimal such as \"0.99\"")
                 }
             default:
-                report(path, productID, "displayPrice is missing or not a string")
+                report(path, productID, .missingPrice, "displayPrice is missing or not a string")
             }
             let localizations = entry["localizations"]?.arrayValue ?? []
             let wanted = LocaleKey(defaultLocale)
             if !localizations.contains(where: { $0["locale"]?.stringValue.map(LocaleKey.init) == wanted }) {
-                report(path, productID, "no localization for the default locale \(defaultLocale)")
+                report(path, productID, .missingLocalization, "no localization for the default locale \(defaultLocale)")
             }
             for localization in localizations where (localization["displayName"]?.stringValue ?? "").isEmpty {
                 report(
-                    path, productID, "empty displayName in \(localization["locale"]?.stringValue ?? "a localization")")
+                    path, productID, .emptyDisplayName, "empty displayName in \(localization["locale"]?.stringValue ?? "a localization")")
             }
             if productType == .autoRenewable {
                 let period = entry["recurringSubscriptionPeriod"]?.stringValue ?? ""
                 if SubscriptionPeriod(iso8601: period) == nil {
-                    report(path, productID, "recurringSubscriptionPeriod \"\(period)\" is not a period such as P1M")
+                    report(path, productID, .malformedPeriod, "recurringSubscriptionPeriod \"\(period)\" is not a period such as P1M")
                 }
             }
         }
@@ -199,19 +209,19 @@ public enum CatalogCheck {
     /// monthly and yearly of one tier — is Apple's own pattern, and fine.) A subscription
     /// without a level is a clash too.
     private static func checkLevels(
-        _ subscriptions: [JSONValue], group: JSONValue, path: String, report: (String, String, String) -> Void
+        _ subscriptions: [JSONValue], group: JSONValue, path: String, report: (String, String, Finding.Code, String) -> Void
     ) {
         var seen: [String: String] = [:]
         let name = group["name"]?.stringValue ?? group["id"]?.stringValue ?? "?"
         for subscription in subscriptions {
             guard let id = subscription["productID"]?.stringValue else { continue }
             guard let level = subscription["groupNumber"]?.intValue, level > 0 else {
-                report(path, id, "has no level (groupNumber) in group \(name)")
+                report(path, id, .missingGroupLevel, "has no level (groupNumber) in group \(name)")
                 continue
             }
             let key = "\(level) \(subscription["recurringSubscriptionPeriod"]?.stringValue ?? "")"
             if let other = seen[key] {
-                report(path, id, "clashes with \(other): same level \(level) and period in group \(name)")
+                report(path, id, .clashingLevels, "clashes with \(other): same level \(level) and period in group \(name)")
             } else {
                 seen[key] = id
             }

@@ -23,7 +23,7 @@ public struct CatalogSource: Sendable, Equatable {
     public static func resolve(
         catalogDirectory: String?, storeKitFile: String?, productIDsFile: String?, context: Context
     ) throws -> CatalogSource {
-        let named = catalogDirectory ?? context.variable("IAPSIM_CATALOG")
+        let named = catalogDirectory ?? context.value(of: .catalog)
         if let storeKitFile, named == nil {
             return CatalogSource(
                 storeKitPath: context.absolutePath(storeKitFile),

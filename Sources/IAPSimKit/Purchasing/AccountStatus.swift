@@ -15,6 +15,8 @@ public struct AccountStatus: Sendable, Equatable {
     public var pending: [PendingPurchase]
     public var unfinishedTransactionIDs: [UInt64]
     public var transactionCount: Int
+    /// The subscription groups the account ever subscribed in.
+    public var subscribedGroups: Set<String>
 
     public struct SubscriptionStatus: Sendable, Equatable {
         /// `Product.SubscriptionInfo.RenewalState` raw values.
@@ -40,6 +42,7 @@ public struct AccountStatus: Sendable, Equatable {
         pending = state.simulation.pending
         unfinishedTransactionIDs = state.simulation.unfinishedTransactionIDs
         transactionCount = state.account.transactionCount
+        subscribedGroups = Set(state.account.current.compactMap(\.subscriptionGroupID))
         var entitlements = state.account.current.filter {
             ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && $0.isEntitlement(at: date)
         }
@@ -54,6 +57,42 @@ public struct AccountStatus: Sendable, Equatable {
                 expirationReason: info.expirationReason)
         }
         self.entitlements = entitlements
+    }
+
+    /// What the app holds of a product.
+    public enum Ownership: Sendable, Equatable {
+        /// A consumable's balance (0 when none is left).
+        case balance(Int)
+        /// An auto-renewable subscription that is active (subscribed or in its grace period).
+        case subscribed
+        /// A non-consumable or non-renewing subscription in the app's record.
+        case owned
+        case notOwned
+
+        /// Whether the app has the product at all: a positive balance, or access.
+        public var isOwned: Bool {
+            switch self {
+            case .balance(let count): count > 0
+            case .subscribed, .owned: true
+            case .notOwned: false
+            }
+        }
+    }
+
+    /// What the app holds of `product`: a consumable's balance; for a subscription whether
+    /// it is active now; otherwise whether the app's record has it.
+    public func ownership(of product: Product) -> Ownership {
+        switch product.type {
+        case .consumable: .balance(consumables[product.id] ?? 0)
+        case .autoRenewable: isEntitled(to: product.id) ? .subscribed : .notOwned
+        case .nonConsumable, .nonRenewable: purchasedProductIdentifiers.contains(product.id) ? .owned : .notOwned
+        }
+    }
+
+    /// `Product.SubscriptionInfo.isEligibleForIntroOffer`: once per subscription group (Apple,
+    /// "Implementing introductory offers in your app").
+    public func isEligibleForIntroOffer(group: String) -> Bool {
+        !subscribedGroups.contains(group)
     }
 
     /// Whether the account is entitled to `productID` now.

@@ -67,7 +67,7 @@ extension StoreSession {
             }
             state.simulation.pending.removeAll { $0.id == id }
             return Self.complete(
-                product, quantity: pending.quantity, id: id, storefront: catalog.storefront, state: &state,
+                product, quantity: pending.purchasedQuantity, id: id, storefront: catalog.storefront, state: &state,
                 moment: moment)
         }
     }

@@ -3,12 +3,11 @@ import Foundation
 extension StoreSession {
     /// `iapsim settings set KEY VALUE`. Changing the time rate restarts the clock from the
     /// current simulated time, so time already passed keeps the rate it passed at.
-    public func setSetting(_ name: String, to value: String) throws -> SessionSettings {
-        guard let key = SettingKey(rawValue: name) else { throw SettingsError.unknownKey(name) }
+    public func setSetting(_ key: SettingKey, to value: String) throws -> SessionSettings {
         let canonical = try key.canonicalValue(value)
         let real = realNow()
         return try transact { state, moment in
-            state.simulation.settings[key.rawValue] = canonical
+            state.simulation.settings[key] = canonical
             if key == .timeRate, let clock = state.simulation.clock {
                 state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
             }
@@ -18,11 +17,10 @@ extension StoreSession {
 
     /// `iapsim settings reset [KEY]`: back to the catalog's or iapsim's defaults
     /// (`SKTestSession.resetToDefaultState()`).
-    public func resetSettings(_ name: String? = nil) throws -> SessionSettings {
-        if let name, SettingKey(rawValue: name) == nil { throw SettingsError.unknownKey(name) }
+    public func resetSettings(_ key: SettingKey? = nil) throws -> SessionSettings {
         let real = realNow()
         return try transact { state, moment in
-            if let name { state.simulation.settings.removeValue(forKey: name) } else { state.simulation.settings = [:] }
+            if let key { state.simulation.settings.removeValue(forKey: key) } else { state.simulation.settings = [:] }
             if let clock = state.simulation.clock {
                 state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
             }
@@ -61,11 +59,11 @@ extension StoreSession {
         }
     }
 
-    /// Back to real time.
+    /// Back to real time, even when that is earlier than the simulated time: an explicit
+    /// reset may move the clock back. Transactions and renewals already recorded stay.
     public func resetClock() throws -> Date {
         let real = realNow()
         return try transact { state, moment in
-            guard real >= moment.now else { throw ClockError.backwards(from: moment.now, to: real) }
             state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
             SubscriptionEngine.advance(&state, to: real, settings: moment.settings)
             return real

@@ -1,9 +1,15 @@
 import Foundation
 
+/// A subscription chain after a change: its renewal info and when its current period ends.
+public struct SubscriptionChange: Sendable, Equatable {
+    public var info: RenewalInfo
+    public var expirationDate: Date?
+}
+
 extension StoreSession {
     /// Turns auto-renew off (`disableAutoRenewForTransaction`): the subscription stays active
     /// to the end of its period, then expires.
-    public func cancelSubscription(_ productID: String) throws -> RenewalInfo {
+    public func cancelSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, _, _, _ in
             info.willAutoRenew = false
             info.expirationReason = .autoRenewDisabled
@@ -12,7 +18,7 @@ extension StoreSession {
     }
 
     /// Turns auto-renew back on (`enableAutoRenewForTransaction`).
-    public func resumeSubscription(_ productID: String) throws -> RenewalInfo {
+    public func resumeSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, _, _, _ in
             info.willAutoRenew = true
             info.expirationReason = nil
@@ -20,7 +26,7 @@ extension StoreSession {
     }
 
     /// `SKTestSession.expireSubscription(productIdentifier:)`: it ends now and does not renew.
-    public func expireSubscription(_ productID: String) throws -> RenewalInfo {
+    public func expireSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, state, latest, moment in
             Self.endPeriod(of: latest, at: moment.now, in: &state)
             info.willAutoRenew = false
@@ -55,7 +61,7 @@ extension StoreSession {
     /// Finds the chain whose current or next product is `productID` and changes it.
     private func changeChain(
         _ productID: String, _ change: (inout RenewalInfo, inout PurchaseState, Transaction, Moment) throws -> Void
-    ) throws -> RenewalInfo {
+    ) throws -> SubscriptionChange {
         try transact { state, moment in
             guard
                 let index = state.simulation.renewals.lastIndex(where: {
@@ -66,7 +72,8 @@ extension StoreSession {
             var info = state.simulation.renewals[index]
             try change(&info, &state, latest, moment)
             state.simulation.renewals[index] = info
-            return info
+            return SubscriptionChange(
+                info: info, expirationDate: state.account.chainLatest(info.originalID)?.expirationDate)
         }
     }
 }

@@ -90,15 +90,6 @@ public struct StoreSession: Sendable {
         case failed(SimulatedError)
     }
 
-    /// Buys `quantity` of `product` in `catalog`'s storefront and delivers it to the app's record.
-    /// - Parameter outcome: nil to let the session settings decide.
-    /// - Throws: `PurchaseError` before anything is charged, `StoreError` if the state fails.
-    public func buy(_ product: Product, quantity: Int = 1, in catalog: Catalog, outcome: Outcome? = nil) throws
-        -> PurchaseResult
-    {
-        try purchase(product, quantity: quantity, in: catalog, outcome: outcome).result
-    }
-
     /// A purchase's result with what the app holds after it.
     public struct Receipt: Sendable {
         public var result: PurchaseResult
@@ -107,28 +98,28 @@ public struct StoreSession: Sendable {
         public var unfinishedTransactionIDs: [UInt64]
     }
 
-    /// `buy`, returning the state the app is left with too.
-    public func purchase(_ product: Product, quantity: Int = 1, in catalog: Catalog, outcome: Outcome? = nil) throws
-        -> Receipt
-    {
-        if quantity != 1, product.type != .consumable {
-            throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
-        }
-        return try transact { state, moment in
-            let result = try Self.buy(
-                product, quantity: quantity, in: catalog, outcome: outcome, state: &state, moment: moment)
+    /// `Product.purchase()`: buys what `quote` describes and delivers it to the app's record.
+    /// The state is read afresh under the lock, so a purchase made by another process since
+    /// the quote counts (a second buyer of a non-consumable gets the re-download).
+    /// - Parameter outcome: nil to let the session settings decide.
+    /// - Throws: `StateError` if the state fails.
+    public func purchase(_ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil) throws -> Receipt {
+        try transact { state, moment in
+            let fresh = Self.quote(quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment)
+            let result = try Self.purchase(fresh, in: catalog, outcome: outcome, state: &state, moment: moment)
             return Receipt(
-                result: result, balance: state.app.consumables[product.id] ?? 0,
+                result: result, balance: state.app.consumables[quote.product.id] ?? 0,
                 unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs)
         }
     }
 
-    private static func buy(
-        _ product: Product, quantity: Int, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState,
-        moment: Moment
+    private static func purchase(
+        _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState, moment: Moment
     ) throws -> PurchaseResult {
         let settings = moment.settings
-        guard settings.paymentsAllowed else { return .failed(SimulatedError.paymentNotAllowed) }
+        let product = quote.product
+        // SKPaymentQueue.canMakePayments() is checked before anything else.
+        guard quote.canMakePayments else { return .failed(SimulatedError.paymentNotAllowed) }
         let chosen: Outcome =
             outcome
             ?? (settings.simulatedError(.purchaseError).map(Outcome.fail)
@@ -138,41 +129,46 @@ public struct StoreSession: Sendable {
         case .fail(let error): return .failed(error)
         default: break
         }
-        if product.type == .nonConsumable, let owned = state.account.latest(for: product.id),
-            owned.isEntitlement(at: moment.now)
-        {
+        switch quote.kind {
+        case .redownload(let owned):
             state.app.deliver(product.id)
             return .redownloaded(owned)
-        }
-        let change = SubscriptionEngine.change(buying: product, in: state, at: moment.now) { id in
-            catalog.store.products.first { $0.id == id }?.subscription?.groupLevel
-        }
-        switch change {
         case .alreadySubscribed(let active):
             state.app.deliver(product.id)
             return .alreadySubscribed(active)
-        case .atNextRenewal(let current):
+        case .keepCurrentPlan(let current):
+            // Apple, "Handling subscriptions billing": choosing the current plan again
+            // cancels a pending downgrade.
+            if let index = state.simulation.renewals.firstIndex(where: { $0.originalID == current.originalID }) {
+                state.simulation.renewals[index].autoRenewProductID = current.productID
+                state.simulation.renewals[index].willAutoRenew = true
+                state.simulation.renewals[index].expirationReason = nil
+            }
+            state.app.deliver(product.id)
+            return .alreadySubscribed(current)
+        case .downgrade(let current):
             if let index = state.simulation.renewals.firstIndex(where: { $0.originalID == current.originalID }),
                 let subscription = product.subscription
             {
                 state.simulation.renewals[index].autoRenewProductID = product.id
-                state.simulation.renewals[index].autoRenewPeriod = subscription.period.iso8601
-                state.simulation.renewals[index].autoRenewPrice = product.price.plainString
+                state.simulation.renewals[index].autoRenewPeriod = subscription.period
+                state.simulation.renewals[index].autoRenewPrice = product.price
                 state.simulation.renewals[index].willAutoRenew = true
             }
             return .downgradeScheduled(current: current, productID: product.id)
-        case .start, .immediate:
+        case .purchase, .introductoryOffer, .upgrade:
             break
         }
         if chosen == .askToBuy || chosen == .interrupted {
             let pending = PendingPurchase(
-                id: state.takeTransactionID(), productID: product.id, productType: product.type, quantity: quantity,
-                reason: chosen == .askToBuy ? .askToBuy : .interrupted, requestDate: moment.now)
+                id: try state.takeTransactionID(), productID: product.id, productType: product.type,
+                purchasedQuantity: quote.quantity, reason: chosen == .askToBuy ? .askToBuy : .interrupted,
+                requestDate: moment.now)
             state.simulation.pending.append(pending)
             return .pending(pending)
         }
-        let transaction = Self.complete(
-            product, quantity: quantity, id: state.takeTransactionID(), storefront: catalog.storefront,
+        let transaction = try Self.complete(
+            product, quantity: quote.quantity, id: try state.takeTransactionID(), storefront: catalog.storefront,
             state: &state, moment: moment)
         return .purchased(transaction)
     }
@@ -186,7 +182,7 @@ public struct StoreSession: Sendable {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
             originalPurchaseDate: moment.now, purchasedQuantity: quantity,
-            price: (product.price * Decimal(quantity)).plainString, currency: storefront.currencyCode,
+            price: product.price * Decimal(quantity), currency: storefront.currencyCode,
             storefrontCountryCode: storefront.countryCode)
         if let subscription = product.subscription {
             SubscriptionEngine.start(
@@ -207,9 +203,10 @@ public struct StoreSession: Sendable {
 
     /// `AppStore.sync()` / `restoreCompletedTransactions()`: re-delivers to the app's record
     /// every non-consumable and active auto-renewable subscription the account holds.
-    /// - Returns: the product identifiers re-delivered, sorted.
+    /// - Returns: the product identifiers re-delivered, sorted, and the transactions the app
+    ///   has still not finished.
     /// - Throws: `SimulationError.simulated` when the session simulates an App Store sync error.
-    public func restore() throws -> [String] {
+    public func restore() throws -> Restoration {
         try transact { state, moment in
             if let error = moment.settings.simulatedError(.appStoreSyncError) {
                 throw SimulationError.simulated(api: "App Store sync", error: error)
@@ -217,8 +214,16 @@ public struct StoreSession: Sendable {
             let restored = AccountStatus(state: state, at: moment.now).entitlements
                 .filter { $0.productType.isRestorable }.map(\.productID)
             for productID in restored { state.app.deliver(productID) }
-            return Array(Set(restored)).sorted()
+            return Restoration(
+                productIDs: Array(Set(restored)).sorted(),
+                unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs)
         }
+    }
+
+    /// What `restore` re-delivered.
+    public struct Restoration: Sendable, Equatable {
+        public var productIDs: [String]
+        public var unfinishedTransactionIDs: [UInt64]
     }
 
     /// What the app and the account hold now.

@@ -51,10 +51,8 @@ enum SubscriptionEngine {
                     info.isInBillingRetry = true
                     info.billingRetryEndDate = end + settings.timeRate.billingRetryPeriod
                     if settings.gracePeriod {
-                        let period =
-                            SubscriptionPeriod(iso8601: info.autoRenewPeriod)
-                            ?? SubscriptionPeriod(value: 1, unit: .month)
-                        info.gracePeriodExpirationDate = end + settings.timeRate.gracePeriod(for: period)
+                        info.gracePeriodExpirationDate =
+                            end + settings.timeRate.gracePeriod(for: info.autoRenewPeriod)
                     }
                     break
                 }
@@ -71,18 +69,17 @@ enum SubscriptionEngine {
         _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings
     ) -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
-        var periodText = info.autoRenewPeriod
+        var period = info.autoRenewPeriod
         var price = info.autoRenewPrice
         var offer: Transaction.OfferType?
         if info.introductoryPeriodsRemaining > 0, let introPeriod = info.introductoryPeriod,
             let introPrice = info.introductoryPrice
         {
-            periodText = introPeriod
+            period = introPeriod
             price = introPrice
             offer = .introductory
             info.introductoryPeriodsRemaining -= 1
         }
-        let period = SubscriptionPeriod(iso8601: periodText) ?? SubscriptionPeriod(value: 1, unit: .month)
         var transaction = Transaction(
             id: state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
             productType: .autoRenewable, purchaseDate: start,
@@ -130,11 +127,18 @@ enum SubscriptionEngine {
             guard let currentLevel = level(latest.productID) else { return .immediate(replacing: latest) }
             if subscription.groupLevel < currentLevel { return .immediate(replacing: latest) }
             if subscription.groupLevel > currentLevel { return .atNextRenewal(current: latest) }
-            return info.autoRenewPeriod == subscription.period.iso8601
+            return info.autoRenewPeriod == subscription.period
                 ? .immediate(replacing: latest) : .atNextRenewal(current: latest)
         }
         return .start
     }
+
+    /// Whether a new subscription in `group` gets the introductory offer: only if the account
+    /// never subscribed in the group (Apple, "Implementing introductory offers in your app").
+    static func isEligibleForIntroOffer(group: String, in state: PurchaseState) -> Bool {
+        state.account.groupOrigin(group) == nil
+    }
+
 
     /// Fills in a new subscription transaction and its renewal info.
     static func start(
@@ -158,8 +162,8 @@ enum SubscriptionEngine {
         }
         var info = RenewalInfo(
             originalID: transaction.originalID, subscriptionGroupID: group, currentProductID: product.id,
-            autoRenewProductID: product.id, willAutoRenew: true, autoRenewPeriod: subscription.period.iso8601,
-            autoRenewPrice: product.price.plainString, currency: transaction.currency,
+            autoRenewProductID: product.id, willAutoRenew: true, autoRenewPeriod: subscription.period,
+            autoRenewPrice: product.price, currency: transaction.currency,
             storefrontCountryCode: transaction.storefrontCountryCode, introductoryPeriodsRemaining: 0,
             introductoryPrice: nil, introductoryPeriod: nil, isInBillingRetry: false, billingRetryEndDate: nil,
             gracePeriodExpirationDate: nil, expirationReason: nil)
@@ -167,7 +171,7 @@ enum SubscriptionEngine {
         if first == nil, let offer = subscription.introductoryOffer {
             transaction.offerType = .introductory
             transaction.offerPaymentMode = offer.paymentMode
-            transaction.price = offer.price.plainString
+            transaction.price = offer.price
             switch offer.paymentMode {
             case .freeTrial, .payUpFront:
                 transaction.expirationDate = settings.timeRate.end(
@@ -175,12 +179,12 @@ enum SubscriptionEngine {
             case .payAsYouGo:
                 transaction.expirationDate = settings.timeRate.end(of: offer.period, from: date)
                 info.introductoryPeriodsRemaining = max(offer.periodCount - 1, 0)
-                info.introductoryPrice = offer.price.plainString
-                info.introductoryPeriod = offer.period.iso8601
+                info.introductoryPrice = offer.price
+                info.introductoryPeriod = offer.period
             }
         } else {
             transaction.expirationDate = settings.timeRate.end(of: subscription.period, from: date)
-            transaction.price = product.price.plainString
+            transaction.price = product.price
         }
         state.simulation.renewals.removeAll { $0.originalID == info.originalID }
         state.simulation.renewals.append(info)

@@ -121,12 +121,12 @@ public struct SessionSettings: Sendable, Equatable {
     public private(set) var values: [SettingKey: String]
     public private(set) var sources: [SettingKey: Source]
 
-    public init(catalog: StoreSettings, overrides: [String: String]) {
+    public init(catalog: StoreSettings, overrides: [SettingKey: String]) {
         var values: [SettingKey: String] = [:]
         var sources: [SettingKey: Source] = [:]
         for key in SettingKey.allCases {
-            if let value = overrides[key.rawValue], let canonical = try? key.canonicalValue(value) {
-                values[key] = canonical
+            if let value = overrides[key] {
+                values[key] = value
                 sources[key] = .set
             } else if let value = catalog.value(for: key) {
                 values[key] = value
@@ -152,7 +152,10 @@ public struct SessionSettings: Sendable, Equatable {
         }
     }
 
-    public subscript(key: SettingKey) -> String { values[key]! }
+    public subscript(key: SettingKey) -> String { values[key] ?? "" }
+
+    /// Where the value of `key` came from.
+    public func source(of key: SettingKey) -> Source { sources[key] ?? .builtIn }
 
     private func flag(_ key: SettingKey) -> Bool { self[key] == "true" }
 

@@ -28,7 +28,7 @@ extension Transaction {
             members.append(("offerPaymentMode", .optional(offerPaymentMode?.rawValue)))
         }
         members += [
-            ("price", .string(price)),
+            ("price", .string(price.plainString)),
             ("currency", .string(currency)),
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
@@ -49,7 +49,7 @@ extension Transaction {
             subscriptionGroupID: try r.optional("subscriptionGroupID")?.string(),
             isUpgraded: try r.optional("isUpgraded")?.bool() ?? false,
             reason: try r.optional("reason")?.raw(Reason.self) ?? .purchase,
-            price: try r.required("price").string(), currency: try r.required("currency").string(),
+            price: try r.required("price").decimal(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string())
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
@@ -60,15 +60,18 @@ extension PendingPurchase {
     var json: JSONValue {
         .object([
             ("id", .int(id)), ("productID", .string(productID)), ("productType", .string(productType.rawValue)),
-            ("quantity", .int(quantity)), ("reason", .string(reason.rawValue)), ("requestDate", .date(requestDate)),
+            ("purchasedQuantity", .int(purchasedQuantity)), ("reason", .string(reason.rawValue)), ("requestDate", .date(requestDate)),
         ])
     }
 
     init(_ r: Reader) throws(Reader.Failure) {
+        let quantity: Reader
+        if let current = try r.optional("purchasedQuantity") { quantity = current } else { quantity = try r.required("quantity") }
         self.init(
             id: try r.required("id").uint64(), productID: try r.required("productID").string(),
             productType: try r.required("productType").raw(ProductType.self),
-            quantity: try r.required("quantity").int(),
+            // Written as `quantity` before 0.2.
+            purchasedQuantity: try quantity.int(),
             reason: try r.required("reason").raw(Reason.self), requestDate: try r.required("requestDate").date())
     }
 }
@@ -78,11 +81,12 @@ extension RenewalInfo {
         .object([
             ("originalID", .int(originalID)), ("subscriptionGroupID", .string(subscriptionGroupID)),
             ("currentProductID", .string(currentProductID)), ("autoRenewProductID", .string(autoRenewProductID)),
-            ("willAutoRenew", .bool(willAutoRenew)), ("autoRenewPeriod", .string(autoRenewPeriod)),
-            ("autoRenewPrice", .string(autoRenewPrice)), ("currency", .string(currency)),
+            ("willAutoRenew", .bool(willAutoRenew)), ("autoRenewPeriod", .string(autoRenewPeriod.iso8601)),
+            ("autoRenewPrice", .string(autoRenewPrice.plainString)), ("currency", .string(currency)),
             ("storefrontCountryCode", .string(storefrontCountryCode)),
             ("introductoryPeriodsRemaining", .int(introductoryPeriodsRemaining)),
-            ("introductoryPrice", .optional(introductoryPrice)), ("introductoryPeriod", .optional(introductoryPeriod)),
+            ("introductoryPrice", .optional(introductoryPrice?.plainString)),
+            ("introductoryPeriod", .optional(introductoryPeriod?.iso8601)),
             ("isInBillingRetry", .bool(isInBillingRetry)), ("billingRetryEndDate", .date(billingRetryEndDate)),
             ("gracePeriodExpirationDate", .date(gracePeriodExpirationDate)),
             ("expirationReason", .optional(expirationReason?.rawValue)),
@@ -96,12 +100,12 @@ extension RenewalInfo {
             currentProductID: try r.required("currentProductID").string(),
             autoRenewProductID: try r.required("autoRenewProductID").string(),
             willAutoRenew: try r.required("willAutoRenew").bool(),
-            autoRenewPeriod: try r.required("autoRenewPeriod").string(),
-            autoRenewPrice: try r.required("autoRenewPrice").string(), currency: try r.required("currency").string(),
+            autoRenewPeriod: try r.required("autoRenewPeriod").period(),
+            autoRenewPrice: try r.required("autoRenewPrice").decimal(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string(),
             introductoryPeriodsRemaining: try r.optionalInt("introductoryPeriodsRemaining") ?? 0,
-            introductoryPrice: try r.optional("introductoryPrice")?.string(),
-            introductoryPeriod: try r.optional("introductoryPeriod")?.string(),
+            introductoryPrice: try r.optional("introductoryPrice")?.decimal(),
+            introductoryPeriod: try r.optional("introductoryPeriod")?.period(),
             isInBillingRetry: try r.optional("isInBillingRetry")?.bool() ?? false,
             billingRetryEndDate: try r.optional("billingRetryEndDate")?.date(),
             gracePeriodExpirationDate: try r.optional("gracePeriodExpirationDate")?.date(),
@@ -112,7 +116,7 @@ extension RenewalInfo {
 extension SimulationState {
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("settings", .object(settings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            ("settings", .object(settings.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) }))
         ]
         if let clock {
             members.append(
@@ -136,7 +140,18 @@ extension SimulationState {
 
     init(_ r: Reader) throws(Reader.Failure) {
         self.init()
-        settings = try r.optional("settings")?.dictionary { value throws(Reader.Failure) in try value.string() } ?? [:]
+        // Each setting is checked as it is read: an unknown key or a value `settings set` would
+        // refuse makes the file corrupt, never a silent default.
+        for (name, value) in try r.optional("settings")?.dictionary({ value throws(Reader.Failure) in try value.string() }) ?? [:] {
+            guard let key = SettingKey(rawValue: name) else {
+                throw Reader.Failure(message: "simulation.settings.\(name): not a setting iapsim knows")
+            }
+            do {
+                settings[key] = try key.canonicalValue(value)
+            } catch {
+                throw Reader.Failure(message: "simulation.settings.\(name): \(error.errorDescription ?? "invalid")")
+            }
+        }
         clock = try r.optional("clock").map { clock throws(Reader.Failure) in
             // Seconds since 1970 as text, to keep the fraction a date string would drop.
             func seconds(_ key: String) throws(Reader.Failure) -> Date {

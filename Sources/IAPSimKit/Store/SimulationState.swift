@@ -2,8 +2,9 @@ import Foundation
 
 /// The simulator's side of the state: what StoreKit Test keeps for a test session.
 public struct SimulationState: Sendable, Equatable {
-    /// `iapsim settings set` overrides, by key; absent keys use the catalog's or iapsim's default.
-    public var settings: [String: String]
+    /// `iapsim settings set` overrides, by key, each value in its key's canonical form; absent
+    /// keys use the catalog's or iapsim's default.
+    public var settings: [SettingKey: String]
     /// Nil until first used: then the real clock.
     public var clock: SimulatedClock?
     /// Purchases waiting for Ask to Buy approval or an interrupted purchase to be resolved.
@@ -33,7 +34,7 @@ public struct PendingPurchase: Sendable, Equatable {
     public var id: UInt64
     public var productID: String
     public var productType: ProductType
-    public var quantity: Int
+    public var purchasedQuantity: Int
     public var reason: Reason
     public var requestDate: Date
 }
@@ -53,14 +54,14 @@ public struct RenewalInfo: Sendable, Equatable {
     public var autoRenewProductID: String
     public var willAutoRenew: Bool
     /// The next renewal's period and price, captured at purchase so renewals need no catalog.
-    public var autoRenewPeriod: String
-    public var autoRenewPrice: String
+    public var autoRenewPeriod: SubscriptionPeriod
+    public var autoRenewPrice: Decimal
     public var currency: String
     public var storefrontCountryCode: String
     /// Pay-as-you-go introductory periods still to bill at `introductoryPrice`.
     public var introductoryPeriodsRemaining: Int
-    public var introductoryPrice: String?
-    public var introductoryPeriod: String?
+    public var introductoryPrice: Decimal?
+    public var introductoryPeriod: SubscriptionPeriod?
     public var isInBillingRetry: Bool
     /// When billing retry gives up and the subscription expires.
     public var billingRetryEndDate: Date?

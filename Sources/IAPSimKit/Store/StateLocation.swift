@@ -25,24 +25,24 @@ public struct StateLocation: Sendable, Equatable {
     ///   `.invalidLockTimeout` for a bad `IAPSIM_LOCK_TIMEOUT`.
     public static func resolve(stateDirectory: String?, context: Context) throws(StoreError) -> StateLocation {
         var timeout = defaultLockTimeout
-        if let text = context.variable("IAPSIM_LOCK_TIMEOUT") {
+        if let text = context.value(of: .lockTimeout) {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
                 throw .invalidLockTimeout(value: text)
             }
             timeout = seconds
         }
-        if let explicit = stateDirectory ?? context.variable("IAPSIM_STATE_DIR") {
+        if let explicit = stateDirectory ?? context.value(of: .stateDirectory) {
             return StateLocation(directory: context.absolutePath(explicit), lockTimeout: timeout)
         }
         switch context.platform {
         case .linux:
-            if let xdg = context.variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            if let xdg = context.value(of: .xdgConfigHome), xdg.hasPrefix("/") {
                 return StateLocation(directory: xdg + "/iapsim", lockTimeout: timeout)
             }
-            guard let home = context.variable("HOME") else { throw .noStateDirectory }
+            guard let home = context.value(of: .home) else { throw .noStateDirectory }
             return StateLocation(directory: home + "/.config/iapsim", lockTimeout: timeout)
         case .macOS:
-            guard let home = context.variable("HOME") else { throw .noStateDirectory }
+            guard let home = context.value(of: .home) else { throw .noStateDirectory }
             return StateLocation(directory: home + "/Library/Application Support/iapsim", lockTimeout: timeout)
         }
     }

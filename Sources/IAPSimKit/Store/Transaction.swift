@@ -37,8 +37,8 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// Set when the purchase used an offer, as `Transaction.offer`.
     public var offerType: OfferType?
     public var offerPaymentMode: SubscriptionOffer.PaymentMode?
-    /// What was charged: `Transaction.price` as a plain decimal string, in `currency`.
-    public var price: String
+    /// What was charged: `Transaction.price`, in `currency`.
+    public var price: Decimal
     /// ISO 4217, `Transaction.currency`.
     public var currency: String
     /// `Transaction.storefront.countryCode`.
@@ -49,7 +49,7 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         purchaseDate: Date, originalPurchaseDate: Date, purchasedQuantity: Int = 1,
         expirationDate: Date? = nil, revocationDate: Date? = nil, revocationReason: RevocationReason? = nil,
         subscriptionGroupID: String? = nil, isUpgraded: Bool = false, reason: Reason = .purchase,
-        price: String, currency: String, storefrontCountryCode: String
+        price: Decimal, currency: String, storefrontCountryCode: String
     ) {
         self.id = id
         self.originalID = originalID

@@ -2,107 +2,105 @@ import Foundation
 import IAPSimKit
 
 extension Runner {
-    /// `approve`, `decline`, `resolve`, `finish`: Xcode's Transaction Manager actions.
-    func lifecycle(_ command: Command, id: UInt64) throws -> ExitCode {
+    /// `approve`: `SKTestSession.approveAskToBuyTransaction(identifier:)`.
+    func approve(_ id: UInt64) throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        var members: [(String, JSON)] = [("id", .int(id))]
-        let message: String
-        switch command {
-        case .approve:
-            let transaction = try session.approve(id, in: catalog)
-            members += [("result", .string("purchased")), ("transaction", .transaction(transaction))]
-            message =
+        let transaction = try session.approve(id, in: catalog)
+        return Report(
+            json: .object([("id", .int(id)), ("result", .string("purchased")), ("transaction", .transaction(transaction))]),
+            lines: [
                 "Approved: transaction \(id) for \(transaction.productID) is purchased and delivered through Transaction.updates."
-        case .decline:
-            let pending = try session.decline(id)
-            members += [("result", .string("declined")), ("productID", .string(pending.productID))]
-            message = "Declined: \(pending.productID) was not bought; nothing was charged."
-        case .resolve:
-            switch try session.resolve(id, in: catalog) {
-            case .purchased(let transaction):
-                members += [("result", .string("purchased")), ("transaction", .transaction(transaction))]
-                message = "Resolved: transaction \(id) for \(transaction.productID) is purchased."
-            case .recovered(let renewal):
-                members += [("result", .string("renewed")), ("transaction", .transaction(renewal))]
-                let until = renewal.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
-                message =
-                    "Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."
-            }
-        case .finish:
-            try session.finish(id)
-            members += [("result", .string("finished"))]
-            message = "Finished transaction \(id); StoreKit stops re-delivering it."
-        default:
-            preconditionFailure("not a lifecycle command: \(command)")
+            ])
+    }
+
+    /// `decline`: `declineAskToBuyTransaction(identifier:)`.
+    func decline(_ id: UInt64) throws -> Report {
+        let (_, session) = try catalogAndSession()
+        let pending = try session.decline(id)
+        return Report(
+            json: .object([("id", .int(id)), ("result", .string("declined")), ("productID", .string(pending.productID))]),
+            lines: ["Declined: \(pending.productID) was not bought; nothing was charged."])
+    }
+
+    /// `resolve`: `resolveIssueForTransaction(identifier:)`.
+    func resolve(_ id: UInt64) throws -> Report {
+        let (catalog, session) = try catalogAndSession()
+        switch try session.resolve(id, in: catalog) {
+        case .purchased(let transaction):
+            return Report(
+                json: .object([
+                    ("id", .int(id)), ("result", .string("purchased")), ("transaction", .transaction(transaction)),
+                ]),
+                lines: ["Resolved: transaction \(id) for \(transaction.productID) is purchased."])
+        case .recovered(let renewal):
+            let until = renewal.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
+            return Report(
+                json: .object([("id", .int(id)), ("result", .string("renewed")), ("transaction", .transaction(renewal))]),
+                lines: ["Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."])
         }
-        if options.json { emit(.object(members)) } else { console.out(message) }
-        return .success
+    }
+
+    /// `finish`: `Transaction.finish()`.
+    func finish(_ id: UInt64) throws -> Report {
+        let (_, session) = try catalogAndSession()
+        try session.finish(id)
+        return Report(
+            json: .object([("id", .int(id)), ("result", .string("finished"))]),
+            lines: ["Finished transaction \(id); StoreKit stops re-delivering it."])
     }
 
     /// `refund <tx>`: `SKTestSession.refundTransaction(identifier:)`.
-    func refund(_ id: UInt64, reason: String) throws -> ExitCode {
+    func refund(_ id: UInt64, reason: IAPSimKit.Transaction.RevocationReason) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let transaction = try session.refund(id, reason: Transaction.RevocationReason(rawValue: reason) ?? .other)
-        if options.json {
-            emit(.object([("result", .string("refunded")), ("transaction", .transaction(transaction))]))
-        } else {
-            let what: String
-            switch transaction.productType {
-            case .consumable:
-                what = "\(transaction.purchasedQuantity) taken off the balance of \(transaction.productID)"
-            case .autoRenewable: what = "\(transaction.productID) is revoked and will not renew"
-            default: what = "\(transaction.productID) is revoked"
-            }
-            console.out("Refunded transaction \(id) (\(reason)): \(what).")
+        let transaction = try session.refund(id, reason: reason)
+        let what: String
+        switch transaction.productType {
+        case .consumable:
+            what = "\(transaction.purchasedQuantity) taken off the balance of \(transaction.productID)"
+        case .autoRenewable: what = "\(transaction.productID) is revoked and will not renew"
+        default: what = "\(transaction.productID) is revoked"
         }
-        return .success
+        return Report(
+            json: .object([("result", .string("refunded")), ("transaction", .transaction(transaction))]),
+            lines: ["Refunded transaction \(id) (\(reason.rawValue)): \(what)."])
     }
 
-    /// `cancel-subscription`, `expire`, `renew`.
-    func cancelSubscription(_ productID: String, undo: Bool) throws -> ExitCode {
+    /// `cancel-subscription [--undo]`: auto-renew off, or on again.
+    func cancelSubscription(_ productID: String, undo: Bool) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let info = undo ? try session.resumeSubscription(productID) : try session.cancelSubscription(productID)
-        let expiry = try session.status().subscriptions.first { $0.originalID == info.originalID }?.expirationDate
-        if options.json {
-            emit(
-                .object([
-                    ("productID", .string(productID)), ("willAutoRenew", .bool(info.willAutoRenew)),
-                    ("expirationDate", .date(expiry)),
-                ]))
-        } else if undo {
-            console.out("Auto-renew is on again for \(productID).")
-        } else {
-            console.out(
-                "Auto-renew is off for \(productID): it stays active until \(expiry.map(ISO8601Date.string) ?? "its period ends"), then expires."
-            )
-        }
-        return .success
+        let change = undo ? try session.resumeSubscription(productID) : try session.cancelSubscription(productID)
+        let expiry = change.expirationDate
+        return Report(
+            json: .object([
+                ("productID", .string(productID)), ("willAutoRenew", .bool(change.info.willAutoRenew)),
+                ("expirationDate", .date(expiry)),
+            ]),
+            lines: [
+                undo
+                    ? "Auto-renew is on again for \(productID)."
+                    : "Auto-renew is off for \(productID): it stays active until \(expiry.map(ISO8601Date.string) ?? "its period ends"), then expires."
+            ])
     }
 
-    func expire(_ productID: String) throws -> ExitCode {
+    /// `expire`: `SKTestSession.expireSubscription(productIdentifier:)`.
+    func expire(_ productID: String) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let info = try session.expireSubscription(productID)
-        if options.json {
-            emit(
-                .object([
-                    ("productID", .string(productID)), ("state", .string("expired")),
-                    ("originalID", .int(info.originalID)),
-                ]))
-        } else {
-            console.out("\(productID) expired now and will not renew.")
-        }
-        return .success
+        let change = try session.expireSubscription(productID)
+        return Report(
+            json: .object([
+                ("productID", .string(productID)), ("state", .string("expired")),
+                ("originalID", .int(change.info.originalID)),
+            ]),
+            lines: ["\(productID) expired now and will not renew."])
     }
 
-    func renew(_ productID: String) throws -> ExitCode {
+    /// `renew`: `SKTestSession.forceRenewalOfSubscription(productIdentifier:)`.
+    func renew(_ productID: String) throws -> Report {
         let (_, session) = try catalogAndSession()
         let transaction = try session.renewSubscription(productID)
-        if options.json {
-            emit(.object([("result", .string("renewed")), ("transaction", .transaction(transaction))]))
-        } else {
-            let until = transaction.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
-            console.out("Renewed \(transaction.productID) as transaction \(transaction.id)\(until).")
-        }
-        return .success
+        let until = transaction.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
+        return Report(
+            json: .object([("result", .string("renewed")), ("transaction", .transaction(transaction))]),
+            lines: ["Renewed \(transaction.productID) as transaction \(transaction.id)\(until)."])
     }
 }

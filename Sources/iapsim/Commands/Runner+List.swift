@@ -2,101 +2,80 @@ import IAPSimKit
 
 extension Runner {
     /// `list-products`: what `SKProductsRequest` returns, in the plist's order.
-    func listProducts() throws -> ExitCode {
-        _ = try requestedLocale()
+    func listProducts() throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        let (state, moment) = try session.snapshot()
-        let status = AccountStatus(state: state, at: moment.now)
-        let settings = moment.settings
-        if let error = settings.simulatedError(.loadProductsError) {
-            throw SimulationError.simulated(api: "Loading products", error: error)
-        }
-        let presenter = try presenter(catalog, settings: settings)
-        defer { noteUnfinished(status.unfinishedTransactionIDs) }
-        if !catalog.invalidProductIdentifiers.isEmpty {
+        let response = try session.requestProducts(in: catalog)
+        let presenter = try presenter(catalog, settings: response.settings)
+        let status = response.status
+        var report = Report(
+            json: .stream { stream in
+                // Product by product: a 10,000-product catalog never holds its output in memory.
+                stream.beginObject()
+                stream.beginArray("products")
+                for product in response.products {
+                    stream.value(Self.productJSON(product, presenter: presenter, status: status))
+                }
+                stream.end()
+                stream.value(.array(response.invalidProductIdentifiers.map(JSON.string)), "invalidProductIdentifiers")
+                stream.value(.array(response.notAvailableInStorefront.map(JSON.string)), "notAvailableInStorefront")
+                stream.value(.string(catalog.storefront.countryCode), "storefront")
+                stream.value(.string(catalog.storefront.currencyCode), "currencyCode")
+                stream.value(.string(presenter.localeIdentifier), "locale")
+            },
+            text: {
+                guard !response.products.isEmpty else { return [.line("No products.")] }
+                var rows = [["PRODUCT", "TYPE", "TITLE", "PRICE", "OWNED"]]
+                var details: [Int: String] = [:]
+                for product in response.products {
+                    rows.append([
+                        product.id, ProductPresenter.shortTypeName(product.type), presenter.title(product),
+                        presenter.displayPrice(product.price), Self.ownershipText(status.ownership(of: product)),
+                    ])
+                    if let summary = presenter.subscriptionSummary(product, status: status) {
+                        details[rows.count - 1] = summary
+                    }
+                }
+                return [.table(rows: rows, header: true, shrinking: [2, 0], details: details)]
+            })
+        if !response.invalidProductIdentifiers.isEmpty {
             let origin = catalog.source.productIDsPath ?? catalog.source.storeKitPath
-            console.notice(
+            report.warnings.append(
                 "Warning: \(origin): the store has no product for "
-                    + catalog.invalidProductIdentifiers.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
+                    + Self.quotedList(response.invalidProductIdentifiers, summarized: console.errorIsTerminal)
                     + " (invalidProductIdentifiers)")
         }
-        if !catalog.notAvailableInStorefront.isEmpty {
-            console.notice(
+        if !response.notAvailableInStorefront.isEmpty {
+            report.warnings.append(
                 "Warning: not sold in the \(catalog.storefront.countryCode) storefront: "
-                    + catalog.notAvailableInStorefront.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
+                    + Self.quotedList(response.notAvailableInStorefront, summarized: console.errorIsTerminal)
                     + " (notAvailableInStorefront; give them prices in \(StorefrontPrices.path(forStoreKit: catalog.source.storeKitPath)))"
             )
         }
-        if options.json {
-            // Streamed product by product: a 10,000-product catalog never holds its whole
-            // output tree in memory.
-            var output: [UInt8] = Array("{\n  \"products\": [".utf8)
-            output.reserveCapacity(catalog.products.count * 512)
-            for (offset, product) in catalog.products.enumerated() {
-                output.append(contentsOf: (offset == 0 ? "\n    " : ",\n    ").utf8)
-                productJSON(product, presenter: presenter, status: status).write(to: &output, indent: 2)
-            }
-            output.append(contentsOf: (catalog.products.isEmpty ? "],\n" : "\n  ],\n").utf8)
-            let rest = JSON.object([
-                ("invalidProductIdentifiers", .array(catalog.invalidProductIdentifiers.map(JSON.string))),
-                ("notAvailableInStorefront", .array(catalog.notAvailableInStorefront.map(JSON.string))),
-                ("storefront", .string(catalog.storefront.countryCode)),
-                ("currencyCode", .string(catalog.storefront.currencyCode)),
-                ("locale", .string(presenter.localeIdentifier)),
-            ]).bytes()
-            output.append(contentsOf: rest.dropFirst(2))  // its members, after the opening "{\n"
-            console.out(bytes: output)
-            return .success
-        }
-        guard !catalog.products.isEmpty else {
-            console.out("No products.")
-            return .success
-        }
-        var rows = [["PRODUCT", "TYPE", "TITLE", "PRICE", "OWNED"]]
-        var details: [Int: String] = [:]
-        for product in catalog.products {
-            rows.append([
-                TerminalText.escaped(product.id),
-                ProductPresenter.shortTypeName(product.type),
-                TerminalText.escaped(presenter.title(product)),
-                presenter.displayPrice(product.price),
-                ownership(product, status: status),
-            ])
-            if let summary = presenter.subscriptionSummary(product) {
-                details[rows.count - 1] = TerminalText.escaped(summary)
-            }
-        }
-        for (row, line) in TerminalText.table(rows, width: width, shrinking: [2, 0]).enumerated() {
-            console.out(row == 0 ? console.styled(line, .bold) : line)
-            if let detail = details[row] { console.out(console.styled("    " + detail, .dim)) }
-        }
-        return .success
+        report.notes = Self.unfinishedNote(status.unfinishedTransactionIDs)
+        return report
     }
 
-    /// A consumable's balance; for a subscription whether it is active now; otherwise whether
-    /// the app's record has it.
-    private func ownership(_ product: Product, status: AccountStatus) -> String {
-        switch product.type {
-        case .consumable:
-            let balance = status.consumables[product.id] ?? 0
-            return balance > 0 ? "×\(balance)" : "-"
-        case .autoRenewable:
-            return status.isEntitled(to: product.id) ? "active" : "-"
-        case .nonConsumable, .nonRenewable:
-            return owns(product, status: status) ? "yes" : "-"
+    /// `'a', 'b', 'c'`; on a terminal the first 20, then "and N more".
+    static func quotedList(_ identifiers: [String], summarized: Bool) -> String {
+        let limit = 20
+        let shown = summarized ? Array(identifiers.prefix(limit)) : identifiers
+        let list = shown.map { "'\($0)'" }.joined(separator: ", ")
+        return identifiers.count > shown.count ? list + " and \(identifiers.count - shown.count) more" : list
+    }
+
+    /// `×3`, `active`, `yes` or `-`.
+    static func ownershipText(_ ownership: AccountStatus.Ownership) -> String {
+        switch ownership {
+        case .balance(let count): count > 0 ? "×\(count)" : "-"
+        case .subscribed: "active"
+        case .owned: "yes"
+        case .notOwned: "-"
         }
     }
 
-    private func owns(_ product: Product, status: AccountStatus) -> Bool {
-        switch product.type {
-        case .consumable: (status.consumables[product.id] ?? 0) > 0
-        case .autoRenewable: status.isEntitled(to: product.id)
-        case .nonConsumable, .nonRenewable: status.purchasedProductIdentifiers.contains(product.id)
-        }
-    }
-
-    private func productJSON(_ product: Product, presenter: ProductPresenter, status: AccountStatus) -> JSON {
+    static func productJSON(_ product: Product, presenter: ProductPresenter, status: AccountStatus) -> JSON {
         let localization = presenter.localization(product)
+        let ownership = status.ownership(of: product)
         var members: [(String, JSON)] = [
             ("id", .string(product.id)),
             ("type", .string(product.type.rawValue)),
@@ -106,21 +85,23 @@ extension Runner {
             ("currencyCode", .string(presenter.formatter.currencyCode)),
             ("displayPrice", .string(presenter.displayPrice(product.price))),
             ("familyShareable", .bool(product.familyShareable)),
-            ("owned", .bool(owns(product, status: status))),
+            ("owned", .bool(ownership.isOwned)),
         ]
-        if product.type == .consumable {
-            members.append(("balance", .int(status.consumables[product.id] ?? 0)))
-        }
+        if case .balance(let count) = ownership { members.append(("balance", .int(count))) }
         if let subscription = product.subscription {
-            members.append(("subscription", .subscriptionInfo(subscription, presenter: presenter)))
+            members.append(
+                ("subscription", .subscriptionInfo(subscription, presenter: presenter, status: status)))
         }
         return .object(members)
     }
 }
 
 extension JSON {
-    /// `Product.SubscriptionInfo`, with offers as `Product.SubscriptionOffer`.
-    static func subscriptionInfo(_ subscription: SubscriptionInfo, presenter: ProductPresenter) -> JSON {
+    /// `Product.SubscriptionInfo`, with offers as `Product.SubscriptionOffer`, and whether the
+    /// account may still use the group's introductory offer (`isEligibleForIntroOffer`).
+    static func subscriptionInfo(_ subscription: SubscriptionInfo, presenter: ProductPresenter, status: AccountStatus)
+        -> JSON
+    {
         func offer(_ offer: SubscriptionOffer, type: String) -> JSON {
             .object([
                 ("id", .optional(offer.id)),
@@ -140,6 +121,7 @@ extension JSON {
             ("subscriptionPeriod", .period(subscription.period)),
             ("periodDescription", .string(subscription.period.localizedDescription)),
             ("introductoryOffer", subscription.introductoryOffer.map { offer($0, type: "introductory") } ?? .null),
+            ("isEligibleForIntroOffer", .bool(status.isEligibleForIntroOffer(group: subscription.groupID))),
             ("promotionalOffers", .array(subscription.promotionalOffers.map { offer($0, type: "promotional") })),
             ("offerCodes", .array(subscription.offerCodes.map { offer($0, type: "code") })),
             ("winBackOffers", .array(subscription.winBackOffers.map { offer($0, type: "winBack") })),

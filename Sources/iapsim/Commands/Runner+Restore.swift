@@ -2,17 +2,16 @@ import IAPSimKit
 
 extension Runner {
     /// `restore`: `restoreCompletedTransactions` / `AppStore.sync()`.
-    func restore() throws -> ExitCode {
+    func restore() throws -> Report {
         let (_, session) = try catalogAndSession()
-        let restored = try session.restore()
-        defer { noteUnfinished((try? session.store.read().simulation.unfinishedTransactionIDs) ?? []) }
-        if options.json {
-            emit(.object([("restored", .array(restored.map(JSON.string))), ("count", .int(restored.count))]))
-        } else if restored.isEmpty {
-            console.out("No purchases to restore.")
-        } else {
-            console.out("Restored \(restored.count) purchase\(restored.count == 1 ? "" : "s").")
-        }
-        return .success
+        let restoration = try session.restore()
+        let restored = restoration.productIDs
+        return Report(
+            json: .object([("restored", .array(restored.map(JSON.string))), ("count", .int(restored.count))]),
+            lines: [
+                restored.isEmpty
+                    ? "No purchases to restore." : "Restored \(restored.count) purchase\(restored.count == 1 ? "" : "s")."
+            ],
+            notes: Self.unfinishedNote(restoration.unfinishedTransactionIDs))
     }
 }

@@ -2,12 +2,11 @@ import IAPSimKit
 
 extension Runner {
     /// `status`: what the app holds, and each subscription's state.
-    func status() throws -> ExitCode {
+    func status() throws -> Report {
         let (_, session) = try catalogAndSession()
         let status = try session.status()
-        defer { noteUnfinished(status.unfinishedTransactionIDs) }
-        if options.json {
-            emit(
+        var report = Report(
+            json: .value(
                 .object([
                     ("purchasedProductIdentifiers", .array(status.purchasedProductIdentifiers.map(JSON.string))),
                     (
@@ -20,52 +19,51 @@ extension Runner {
                     ("unfinishedTransactionIDs", .array(status.unfinishedTransactionIDs.map { JSON.int($0) })),
                     ("transactionCount", .int(status.transactionCount)),
                     ("date", .date(status.now)),
-                ]))
-            return .success
-        }
+                ])),
+            text: { Self.statusText(status) })
+        report.notes = Self.unfinishedNote(status.unfinishedTransactionIDs)
+        return report
+    }
+
+    static func statusText(_ status: AccountStatus) -> [Report.Block] {
         if status.purchasedProductIdentifiers.isEmpty && status.consumables.isEmpty && status.subscriptions.isEmpty
             && status.pending.isEmpty
         {
-            console.out("No purchases.")
-            return .success
+            return [.line("No purchases.")]
         }
+        var blocks: [Report.Block] = []
         if !status.purchasedProductIdentifiers.isEmpty {
-            console.out("Purchased products:")
-            status.purchasedProductIdentifiers.forEach { console.out("  " + TerminalText.escaped($0)) }
+            blocks.append(.line("Purchased products:"))
+            blocks += status.purchasedProductIdentifiers.map { .line("  " + $0) }
         }
         if !status.consumables.isEmpty {
-            console.out("Consumables:")
-            TerminalText.table(
-                status.consumables.sorted { $0.key < $1.key }.map { [TerminalText.escaped($0.key), String($0.value)] }
-            )
-            .forEach { console.out("  " + $0) }
+            blocks.append(.line("Consumables:"))
+            blocks.append(
+                .table(rows: status.consumables.sorted { $0.key < $1.key }.map { [$0.key, String($0.value)] }, indent: "  "))
         }
         if !status.subscriptions.isEmpty {
-            console.out("Subscriptions:")
-            TerminalText.table(
-                status.subscriptions.map { subscription in
-                    let verb =
-                        subscription.state == .subscribed && subscription.willAutoRenew
-                        ? "renews" : subscription.state == .subscribed ? "expires" : "expired"
-                    var when = subscription.expirationDate.map { "\(verb) \(ISO8601Date.string($0))" } ?? ""
-                    if subscription.state == .inGracePeriod, let grace = subscription.gracePeriodExpirationDate {
-                        when = "grace period until \(ISO8601Date.string(grace))"
-                    }
-                    if subscription.willAutoRenew, subscription.autoRenewProductID != subscription.productID {
-                        when += ", then \(subscription.autoRenewProductID)"
-                    }
-                    return [TerminalText.escaped(subscription.productID), subscription.state.rawValue, when]
+            blocks.append(.line("Subscriptions:"))
+            let rows = status.subscriptions.map { subscription in
+                let verb =
+                    subscription.state == .subscribed && subscription.willAutoRenew
+                    ? "renews" : subscription.state == .subscribed ? "expires" : "expired"
+                var when = subscription.expirationDate.map { "\(verb) \(ISO8601Date.string($0))" } ?? ""
+                if subscription.state == .inGracePeriod, let grace = subscription.gracePeriodExpirationDate {
+                    when = "grace period until \(ISO8601Date.string(grace))"
                 }
-            ).forEach { console.out("  " + $0) }
+                if subscription.willAutoRenew, subscription.autoRenewProductID != subscription.productID {
+                    when += ", then \(subscription.autoRenewProductID)"
+                }
+                return [subscription.productID, subscription.state.rawValue, when]
+            }
+            blocks.append(.table(rows: rows, indent: "  "))
         }
         if !status.pending.isEmpty {
-            console.out("Pending:")
-            TerminalText.table(
-                status.pending.map { [String($0.id), TerminalText.escaped($0.productID), $0.reason.rawValue] }
-            )
-            .forEach { console.out("  " + $0) }
+            blocks.append(.line("Pending:"))
+            blocks.append(
+                .table(rows: status.pending.map { [String($0.id), $0.productID, $0.reason.rawValue] }, indent: "  "))
         }
-        return .success
+        return blocks
     }
 }
 

@@ -4,77 +4,43 @@ import IAPSimKit
 extension Runner {
     /// `transactions`: the account's history, like Xcode's Transaction Manager, with the
     /// pending purchases that have no transaction yet.
-    func transactions(productID: String?, state filter: TransactionFilter?) throws -> ExitCode {
+    func transactions(productID: String?, filter: HistoryFilter?) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let (state, moment) = try session.snapshot()
-        let now = moment.now
-        let unfinished = Set(state.simulation.unfinishedTransactionIDs)
-        let rows = try session.store.transactions().filter { transaction in
-            guard productID == nil || transaction.productID == productID else { return false }
-            guard let filter else { return true }
-            return Self.matches(transaction, filter, now: now, unfinished: unfinished)
-        }
-        let pending = state.simulation.pending.filter {
-            (productID == nil || $0.productID == productID) && (filter == nil || filter == .pending)
-        }
-        if options.json {
-            emit(
-                .object([
-                    (
-                        "transactions",
-                        .array(
-                            rows.map { transaction in
-                                guard case .object(var members) = JSON.transaction(transaction) else { return .null }
-                                members.append(("state", .string(Self.state(of: transaction, now: now).rawValue)))
-                                members.append(("isFinished", .bool(!unfinished.contains(transaction.id))))
-                                return .object(members)
-                            })
-                    ),
-                    ("pending", .array(pending.map(JSON.pending))),
-                ]))
-            return .success
-        }
-        guard !rows.isEmpty || !pending.isEmpty else {
-            console.out("No transactions.")
-            return .success
-        }
-        var table = [["ID", "ORIGINAL", "PRODUCT", "STATE", "PURCHASED", "EXPIRES"]]
-        for transaction in rows {
-            var state = Self.state(of: transaction, now: now).rawValue
-            if transaction.reason == .renewal { state += ", renewal" }
-            if unfinished.contains(transaction.id) { state += ", unfinished" }
-            table.append([
-                String(transaction.id), String(transaction.originalID), TerminalText.escaped(transaction.productID),
-                state,
-                ISO8601Date.string(transaction.purchaseDate), transaction.expirationDate.map(ISO8601Date.string) ?? "-",
-            ])
-        }
-        for purchase in pending {
-            table.append([
-                String(purchase.id), "-", TerminalText.escaped(purchase.productID),
-                "pending (\(purchase.reason.rawValue))",
-                ISO8601Date.string(purchase.requestDate), "-",
-            ])
-        }
-        TerminalText.table(table).forEach(console.out)
-        return .success
-    }
-
-    private static func matches(
-        _ transaction: IAPSimKit.Transaction, _ filter: TransactionFilter, now: Date, unfinished: Set<UInt64>
-    ) -> Bool {
-        switch filter {
-        case .unfinished: unfinished.contains(transaction.id)
-        case .pending: false
-        default: state(of: transaction, now: now) == filter
-        }
-    }
-
-    /// What a transaction is now: refunded, replaced by another level, past its expiry, or purchased.
-    static func state(of transaction: IAPSimKit.Transaction, now: Date) -> TransactionFilter {
-        if transaction.revocationDate != nil { return .revoked }
-        if transaction.isUpgraded { return .upgraded }
-        if let end = transaction.expirationDate, end <= now { return .expired }
-        return .purchased
+        let history = try session.history(productID: productID, filter: filter)
+        return Report(
+            json: .stream { stream in
+                stream.beginObject()
+                stream.beginArray("transactions")
+                for entry in history.entries {
+                    guard case .object(var members) = JSON.transaction(entry.transaction) else { continue }
+                    members.append(("state", .string(entry.state.rawValue)))
+                    members.append(("isFinished", .bool(entry.isFinished)))
+                    stream.value(.object(members))
+                }
+                stream.end()
+                stream.value(.array(history.pending.map(JSON.pending)), "pending")
+            },
+            text: {
+                guard !history.entries.isEmpty || !history.pending.isEmpty else { return [.line("No transactions.")] }
+                var rows = [["ID", "ORIGINAL", "PRODUCT", "STATE", "PURCHASED", "EXPIRES"]]
+                for entry in history.entries {
+                    let transaction = entry.transaction
+                    var state = entry.state.rawValue
+                    if transaction.reason == .renewal { state += ", renewal" }
+                    if !entry.isFinished { state += ", unfinished" }
+                    rows.append([
+                        String(transaction.id), String(transaction.originalID), transaction.productID, state,
+                        ISO8601Date.string(transaction.purchaseDate),
+                        transaction.expirationDate.map(ISO8601Date.string) ?? "-",
+                    ])
+                }
+                for purchase in history.pending {
+                    rows.append([
+                        String(purchase.id), "-", purchase.productID, "pending (\(purchase.reason.rawValue))",
+                        ISO8601Date.string(purchase.requestDate), "-",
+                    ])
+                }
+                return [.table(rows: rows)]
+            })
     }
 }

@@ -1,24 +1,22 @@
 import Foundation
 import IAPSimKit
 
-/// Runs one parsed command against the library, writing through the console.
+/// Runs one parsed command against the library and returns its report. Commands ask the
+/// library (`StoreSession`, `Catalog`) and lay out what it answers; every StoreKit decision
+/// is the library's.
 struct Runner {
     var options: GlobalOptions
     var context: Context
     var console: Console
 
-    func run(_ command: Command) throws -> ExitCode {
+    func run(_ command: Command) throws -> Report {
         switch command {
         case .help(let topic):
-            console.out(try HelpText.page(for: topic))
-            return .success
+            let text = try HelpText.page(for: topic)
+            return Report(json: .object([("topic", .optional(topic.map(HelpText.name))), ("text", .string(text))]))
+                .verbatim(text)
         case .version:
-            if options.json {
-                emit(.object([("version", .string(HelpText.version))]))
-            } else {
-                console.out("iapsim \(HelpText.version)")
-            }
-            return .success
+            return Report(json: .object([("version", .string(HelpText.version))]), lines: ["iapsim \(HelpText.version)"])
         case .listProducts:
             return try listProducts()
         case .check:
@@ -29,10 +27,16 @@ struct Runner {
             return try restore()
         case .status:
             return try status()
-        case .transactions(let productID, let state):
-            return try transactions(productID: productID, state: state)
-        case .approve(let id), .decline(let id), .resolve(let id), .finish(let id):
-            return try lifecycle(command, id: id)
+        case .transactions(let productID, let filter):
+            return try transactions(productID: productID, filter: filter)
+        case .approve(let id):
+            return try approve(id)
+        case .decline(let id):
+            return try decline(id)
+        case .resolve(let id):
+            return try resolve(id)
+        case .finish(let id):
+            return try finish(id)
         case .refund(let id, let reason):
             return try refund(id, reason: reason)
         case .cancelSubscription(let productID, let undo):
@@ -46,14 +50,11 @@ struct Runner {
         case .settings(let action):
             return try settings(action)
         case .completion(let shell):
-            if shell == "products" {
-                // For the completion scripts: identifiers one per line, silence on any error.
-                guard let catalog = try? loadCatalogQuietly() else { return .success }
-                catalog.products.forEach { console.out($0.id) }
-                return .success
-            }
-            console.writeOut(Completion.script(for: shell)!)
-            return .success
+            return Report().verbatim(Completion.script(for: shell))
+        case .completionProducts:
+            // For the completion scripts: identifiers one per line, silence on any error.
+            let identifiers = (try? loadCatalogQuietly())?.products.map(\.id) ?? []
+            return Report(lines: identifiers)
         case .reset(let localOnly, let assumeYes):
             return try reset(localOnly: localOnly, assumeYes: assumeYes)
         }
@@ -65,7 +66,8 @@ struct Runner {
     func requestedLocale() throws(UsageError) -> String? {
         let (value, origin): (String?, String) =
             options.locale != nil
-            ? (options.locale, "--locale") : (context.variable("IAPSIM_LOCALE"), "IAPSIM_LOCALE")
+            ? (options.locale, "--locale")
+            : (context.value(of: .locale), EnvironmentVariable.locale.name)
         guard let value else { return nil }
         guard let canonical = LocaleName.canonical(value) else {
             throw UsageError("\(origin) \(value): unknown locale; use an identifier such as en_US or de_DE")
@@ -73,12 +75,17 @@ struct Runner {
         return canonical
     }
 
+    /// Where the catalog comes from: `--catalog`, `--storekit`/`--product-ids`, else the
+    /// environment and the usual places.
+    func catalogSource() throws -> CatalogSource {
+        try CatalogSource.resolve(
+            catalogDirectory: options.catalogDirectory, storeKitFile: options.storeKitFile,
+            productIDsFile: options.productIDsFile, context: context)
+    }
+
     /// The catalog in its own storefront, without reading the state.
     func loadCatalogQuietly() throws -> Catalog {
-        try Catalog.load(
-            CatalogSource.resolve(
-                catalogDirectory: options.catalogDirectory, storeKitFile: options.storeKitFile,
-                productIDsFile: options.productIDsFile, context: context))
+        try Catalog.load(catalogSource())
     }
 
     func stateStore() throws -> StateStore {
@@ -96,15 +103,8 @@ struct Runner {
     /// The storefront is `--storefront`, else `settings set storefront`, else the `.storekit`
     /// file's own.
     func catalogAndSession() throws -> (Catalog, StoreSession) {
-        let (catalog, session, _) = try catalogSessionAndSettings()
-        return (catalog, session)
-    }
-
-    /// The same, with the settings in force as the state read on the way had them: one read
-    /// of the state for all three.
-    func catalogSessionAndSettings() throws -> (Catalog, StoreSession, SessionSettings) {
+        _ = try requestedLocale()  // a bad --locale is a usage error before anything else
         let store = try stateStore()
-        let overrides = store.exists ? try store.read().simulation.settings : [:]
         var storefront: Storefront?
         if let code = options.storefront {
             guard let named = Storefront.named(code) else {
@@ -112,17 +112,11 @@ struct Runner {
                     "--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
             }
             storefront = named
-        } else if let code = overrides[SettingKey.storefront.rawValue] {
+        } else if store.exists, let code = try store.read().simulation.settings[.storefront] {
             storefront = Storefront.named(code)
         }
-        let source = try CatalogSource.resolve(
-            catalogDirectory: options.catalogDirectory, storeKitFile: options.storeKitFile,
-            productIDsFile: options.productIDsFile, context: context)
-        let catalog = try Catalog.load(source, storefront: storefront)
-        return (
-            catalog, StoreSession(store: store, now: context.now, catalogSettings: catalog.store.settings),
-            SessionSettings(catalog: catalog.store.settings, overrides: overrides)
-        )
+        let catalog = try Catalog.load(catalogSource(), storefront: storefront)
+        return (catalog, StoreSession(store: store, now: context.now, catalogSettings: catalog.store.settings))
     }
 
     /// The presenter for `catalog` in the locale asked for, else one set with `settings set
@@ -133,19 +127,19 @@ struct Runner {
     }
 
     /// At each launch `Transaction.updates` re-delivers what the app has not finished; say so.
-    func noteUnfinished(_ ids: [UInt64]) {
-        guard !ids.isEmpty else { return }
+    static func unfinishedNote(_ ids: [UInt64]) -> [String] {
+        guard !ids.isEmpty else { return [] }
         let list = ids.map(String.init).joined(separator: ", ")
-        console.notice(
+        return [
             "Note: Transaction.updates re-delivered \(ids.count) unfinished transaction\(ids.count == 1 ? "" : "s"): \(list)"
-                + " (finish with 'iapsim finish ID')")
+                + " (finish with 'iapsim finish ID')"
+        ]
     }
 
     /// Asks a yes/no question on a terminal. Without a terminal, or with `--yes`, the answer is yes.
     func confirm(_ question: String, assumeYes: Bool) -> Bool {
         guard !assumeYes, console.inputIsTerminal else { return true }
-        console.writeError(question + " [y/N] ")  // asked even with --quiet: a person is there
-        guard let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+        guard let answer = console.ask(question)?.trimmingCharacters(in: .whitespaces).lowercased() else {
             return false
         }
         return answer == "y" || answer == "yes"
@@ -153,10 +147,16 @@ struct Runner {
 
     /// The width tables must fit: `COLUMNS`, else the terminal's; nil (no limit) for a pipe.
     var width: Int? {
-        context.variable("COLUMNS").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? console.terminalWidth
+        context.value(of: .columns).flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+            ?? console.terminalWidth
     }
+}
 
-    func emit(_ json: JSON) {
-        console.out(bytes: json.bytes())
+extension Report {
+    /// This report printing `text` exactly as it is (help pages, scripts), without `--json`.
+    func verbatim(_ text: String) -> Report {
+        var report = self
+        report.text = { [.verbatim(text)] }
+        return report
     }
 }

@@ -4,7 +4,7 @@ import IAPSimKit
 /// values, and product identifiers from the current catalog (asked of iapsim itself with the
 /// hidden `iapsim completion products`, passing on any --catalog, --storekit or --product-ids).
 enum Completion {
-    static var shells: [String] { ArgumentParser.completionShells }
+    static var shells: [String] { Shell.allCases.map(\.rawValue) }
 
     static func script(for shell: String) -> String? {
         switch shell {
@@ -29,7 +29,7 @@ enum Completion {
             "--outcome",
             "success cancel fail ask-to-buy interrupted fail=paymentCancelled fail=paymentInvalid fail=cloudServiceNetworkConnectionFailed"
         ),
-        ("--state", TransactionFilter.allCases.map(\.rawValue).joined(separator: " ")),
+        ("--state", HistoryFilter.allCases.map(\.rawValue).joined(separator: " ")),
         ("--reason", "developerIssue other"),
         ("--quantity", (1...10).map(String.init).joined(separator: " ")),
         ("--storefront", "USA GBR DEU FRA JPN CAN AUS BRA IND ESP ITA KOR CHN MEX NLD SWE CHE"),
@@ -110,4 +110,8 @@ enum Completion {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
+
+extension Completion {
+    static func script(for shell: Shell) -> String { script(for: shell.rawValue) ?? "" }
 }

@@ -8,6 +8,10 @@ import Foundation
 
 /// The terminal side of a run: where output goes, where answers come from, and whether a
 /// person is there. Tests pass their own to capture output and script answers.
+///
+/// Every line of text goes through `TerminalText.escaped` here, and nowhere else: catalog
+/// text, identifiers and echoed arguments cannot send control sequences to the terminal, and
+/// no message can forget it. Styles are added after escaping, by the console alone.
 struct Console: Sendable {
     var writeOut: @Sendable (String) -> Void
     var writeError: @Sendable (String) -> Void
@@ -27,29 +31,52 @@ struct Console: Sendable {
     /// Writes UTF-8 bytes to standard output as they are: large JSON output skips a copy
     /// into a `String`. Defaults to decoding them for `writeOut`.
     var writeOutBytes: (@Sendable ([UInt8]) -> Void)? = nil
+    /// The first failure to write standard output (not a broken pipe), if any: the run then
+    /// exits 74 although the command itself did its work.
+    var outputFailure: @Sendable () -> String? = { nil }
 
-    /// Writes `bytes` (UTF-8) and a newline to standard output.
+    /// Writes `bytes` (UTF-8) as they are, with no newline: generated JSON, streamed.
     func out(bytes: [UInt8]) {
         if quiet { return }
         if let writeOutBytes {
-            writeOutBytes(bytes + [0x0A])
+            writeOutBytes(bytes)
         } else {
-            writeOut(String(decoding: bytes, as: UTF8.self) + "\n")
+            writeOut(String(decoding: bytes, as: UTF8.self))
         }
     }
 
-    /// Writes `text` and a newline to standard output, unless quiet.
-    func out(_ text: String) {
-        if !quiet { writeOut(text + "\n") }
+    /// Writes `text`, escaped, and a newline to standard output, unless quiet.
+    func out(_ text: String, style: Style? = nil) {
+        if !quiet { writeOut(styled(TerminalText.escaped(text, keepingNewlines: true), style) + "\n") }
+    }
+
+    /// Writes `text` after `mark` in `style`; the mark only when there is colour.
+    func out(_ text: String, mark: String, style: Style) {
+        guard color else { return out(text) }
+        if !quiet { writeOut(styled(mark, style) + " " + TerminalText.escaped(text, keepingNewlines: true) + "\n") }
+    }
+
+    /// Writes generated text (a completion script, the man page) exactly as it is.
+    func outVerbatim(_ text: String) {
+        if !quiet { writeOut(text) }
     }
 
     /// A warning or note on standard error, unless quiet.
     func notice(_ text: String) {
-        if !quiet { writeError(paint(text, prefix: "Warning:", .yellow, on: errorIsTerminal) + "\n") }
+        if !quiet { writeError(paint(TerminalText.escaped(text), prefix: "Warning:", .yellow) + "\n") }
     }
 
     /// An error on standard error, always.
-    func error(_ text: String) { writeError(paint(text, prefix: "Error:", .red, on: errorIsTerminal) + "\n") }
+    func error(_ text: String) { writeError(paint(TerminalText.escaped(text), prefix: "Error:", .red) + "\n") }
+
+    /// A question on standard error, asked even with `--quiet`: a person is there.
+    func ask(_ question: String) -> String? {
+        writeError(TerminalText.escaped(question) + " [y/N] ")
+        let answer = readLine()
+        // End of input (Ctrl-D) leaves the cursor on the prompt line: end it.
+        if answer == nil { writeError("\n") }
+        return answer
+    }
 
     /// ANSI styles, used only when `color` is on.
     enum Style: String {
@@ -60,25 +87,24 @@ struct Console: Sendable {
         case yellow = "33"
     }
 
-    /// `text` in `style` when colour is on (and, for stderr, stderr is a terminal).
-    func styled(_ text: String, _ style: Style) -> String {
-        color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    /// `text` in `style` when colour is on.
+    func styled(_ text: String, _ style: Style?) -> String {
+        guard color, let style else { return text }
+        return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
     }
 
-    private func paint(_ text: String, prefix: String, _ style: Style, on terminal: Bool) -> String {
-        guard color, terminal, text.hasPrefix(prefix) else { return text }
+    private func paint(_ text: String, prefix: String, _ style: Style) -> String {
+        guard color, errorIsTerminal, text.hasPrefix(prefix) else { return text }
         return styled(prefix, style) + text.dropFirst(prefix.count)
     }
 
-    /// The process's own streams.
+    /// The process's own streams, written with checked POSIX writes: a closed or full stream
+    /// never traps. A broken pipe ends the process with SIGPIPE, as for any Unix tool.
     static func live() -> Console {
-        Console(
-            writeOut: { text in
-                FileHandle.standardOutput.write(Data(text.utf8))
-            },
-            writeError: { text in
-                FileHandle.standardError.write(Data(text.utf8))
-            },
+        let failure = StreamFailure()
+        return Console(
+            writeOut: { text in failure.write(Array(text.utf8), to: STDOUT_FILENO) },
+            writeError: { text in failure.write(Array(text.utf8), to: STDERR_FILENO) },
             readLine: { Swift.readLine(strippingNewline: true) },
             inputIsTerminal: isatty(STDIN_FILENO) == 1,
             outputIsTerminal: isatty(STDOUT_FILENO) == 1,
@@ -91,18 +117,48 @@ struct Console: Sendable {
                 }
                 return Int(size.ws_col)
             }(),
-            writeOutBytes: { bytes in
-                bytes.withUnsafeBytes { buffer in
-                    var offset = 0
-                    while offset < buffer.count {
-                        let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                        if written <= 0 {
-                            if written < 0, errno == EINTR { continue }
-                            return
-                        }
-                        offset += written
-                    }
-                }
-            })
+            writeOutBytes: { bytes in failure.write(bytes, to: STDOUT_FILENO) },
+            outputFailure: { failure.outputFailure })
     }
+}
+
+/// Remembers the first failed write to standard output; once a stream has failed, later
+/// writes to it are skipped.
+private final class StreamFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failed: [Int32: String] = [:]
+
+    var outputFailure: String? { lock.withLock { failed[STDOUT_FILENO] } }
+
+    func write(_ bytes: [UInt8], to fd: Int32) {
+        if lock.withLock({ failed[fd] != nil }) { return }
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc_write(fd, base + offset, buffer.count - offset)
+                if written >= 0 {
+                    offset += written
+                    continue
+                }
+                let code = errno
+                if code == EINTR { continue }
+                if code == EPIPE {
+                    // SIGPIPE was ignored by whoever started us: end as the signal would.
+                    signal(SIGPIPE, SIG_DFL)
+                    raise(SIGPIPE)
+                }
+                lock.withLock { failed[fd] = String(cString: strerror(code)) }
+                return
+            }
+        }
+    }
+}
+
+private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+    #else
+        Darwin.write(fd, buffer, count)
+    #endif
 }

@@ -41,7 +41,8 @@ enum ErrorReport {
         case let error as ClockError:
             return (.usage, line(error))
         default:
-            return (.ioError, "Error: \(error.localizedDescription)")
+            // Not an error iapsim expects: a bug, reported as one rather than as bad input.
+            return (.internalError, "Error: internal error: \(error)")
         }
     }
 

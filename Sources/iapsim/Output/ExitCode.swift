@@ -15,6 +15,8 @@ enum ExitCode: Int32, CaseIterable {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    /// An error iapsim did not expect: a bug (`EX_SOFTWARE`).
+    case internalError = 70
     case cannotCreate = 73
     case ioError = 74
     case busy = 75
@@ -30,9 +32,11 @@ enum ExitCode: Int32, CaseIterable {
         case .usage:
             "usage error (unknown command, option or setting; bad value; a transaction not in the needed state)"
         case .dataError: "bad data: a catalog file or the state file cannot be used"
-        case .noInput: "a catalog file is missing or cannot be read"
+        case .noInput: "a catalog file or the state file is missing or cannot be read"
+        case .internalError: "internal error: a bug in iapsim (please report it)"
         case .cannotCreate: "cannot create the state folder or file"
-        case .ioError: "I/O error while writing the state (disk full, …); the previous state is intact"
+        case .ioError:
+            "I/O error: the state could not be written (the previous state is intact), or the output could not be (what the command did is saved)"
         case .busy: "state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT"
         }
     }

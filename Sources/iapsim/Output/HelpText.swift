@@ -5,20 +5,24 @@ import IAPSimKit
 enum HelpText {
     static let version = "0.1.0"
 
-    static func page(for topic: String?) throws(UsageError) -> String {
-        guard let topic else { return overview }
-        if let name = CommandName(word: topic) { return command(name) }
+    static func page(for topic: HelpTopic?) -> String {
         switch topic {
-        case "exit-codes": return exitCodes
-        case "environment": return environment
-        case "errors": return errors
-        case "settings-keys": return settingKeys
-        case "manpage": return ManPage.roff  // for `make man`; not listed
-        default:
-            let topics =
-                CommandName.allCases.map(\.rawValue) + ["exit-codes", "environment", "errors", "settings-keys"]
-            let hint = Suggestion.nearest(to: topic, among: topics).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("no help topic '\(topic)'\(hint)", command: .help)
+        case nil: overview
+        case .command(let name)?: command(name)
+        case .exitCodes?: exitCodes
+        case .environment?: environment
+        case .errors?: errors
+        case .settingKeys?: settingKeys
+        case .manpage?: ManPage.roff
+        }
+    }
+
+    /// The word that names `topic` in `iapsim help TOPIC`.
+    static func name(_ topic: HelpTopic) -> String {
+        switch topic {
+        case .command(let name): name.rawValue
+        case .manpage: "manpage"
+        default: HelpTopic.named.first { $0.topic == topic }?.word ?? ""
         }
     }
 
@@ -46,7 +50,7 @@ enum HelpText {
           iapsim buy Demo.TechoverInAppPurchase.co.Apple.Book --yes
           iapsim reset --local && iapsim restore
           iapsim status --json
-          iapsim buy com.example.app.book --outcome ask-to-buy && iapsim approve 9
+          iapsim buy com.example.app.book --outcome ask-to-buy; iapsim approve "$(iapsim transactions --state pending --json | jq '.pending[0].id')"
           iapsim buy com.example.app.pro.monthly --yes && iapsim clock advance P1Y
         """
     }
@@ -107,22 +111,13 @@ enum HelpText {
     }
 
     static var environment: String {
-        """
-        ENVIRONMENT:
-          IAPSIM_CATALOG       Catalog folder, when --catalog is not given.
-          IAPSIM_STATE_DIR     State folder, when --state-dir is not given.
-          IAPSIM_LOCALE        Price and text locale, when --locale is not given (de_DE,
-                               de-DE, de_DE.UTF-8 and de_DE@euro are all accepted).
-          IAPSIM_LOCK_TIMEOUT  Seconds to wait for another iapsim's lock (default \(Int(StateLocation.defaultLockTimeout))).
-          XDG_CONFIG_HOME      On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it
-                               is an absolute path,
-          HOME                 else $HOME/.config/iapsim (macOS: ~/Library/Application
-                               Support/iapsim).
-          NO_COLOR             Set and not empty: no colour or symbols (no-color.org).
-          COLUMNS              Width that tables fit, else the terminal's.
-          TERM                 "dumb": no colour.
-        An empty variable counts as unset. LANG and LC_ALL are not read: prices follow the
-        catalog's storefront locale unless --locale or IAPSIM_LOCALE says otherwise.
-        """
+        "ENVIRONMENT:\n"
+            + EnvironmentVariable.allCases.map { "  " + TerminalText.padded($0.name, to: 20) + " " + $0.summary }
+            .joined(separator: "\n")
+            + """
+
+            An empty variable counts as unset. LANG and LC_ALL are not read: prices follow the
+            catalog's storefront locale unless --locale or IAPSIM_LOCALE says otherwise.
+            """
     }
 }

@@ -31,7 +31,7 @@ extension JSON {
             ("id", .int(pending.id)),
             ("productID", .string(pending.productID)),
             ("productType", .string(pending.productType.rawValue)),
-            ("purchasedQuantity", .int(pending.quantity)),
+            ("purchasedQuantity", .int(pending.purchasedQuantity)),
             ("reason", .string(pending.reason.rawValue)),
             ("requestDate", .date(pending.requestDate)),
         ])

@@ -21,7 +21,8 @@ struct ProductPresenter {
     }
 
     /// "Pro · level 2 · every month · 1 week free, then …": a subscription's terms in a line.
-    func subscriptionSummary(_ product: Product) -> String? {
+    /// The introductory offer is shown only while the account is eligible for it.
+    func subscriptionSummary(_ product: Product, status: AccountStatus) -> String? {
         guard let subscription = product.subscription else { return nil }
         var parts = [
             subscription.groupName.isEmpty ? "group \(subscription.groupID)" : subscription.groupName,
@@ -30,7 +31,11 @@ struct ProductPresenter {
                 ? "every " + subscription.period.localizedDescription.dropFirst(2)
                 : "every \(subscription.period.localizedDescription)",
         ]
-        if let offer = subscription.introductoryOffer { parts.append("intro: " + offerSummary(offer)) }
+        if let offer = subscription.introductoryOffer {
+            parts.append(
+                status.isEligibleForIntroOffer(group: subscription.groupID)
+                    ? "intro: " + offerSummary(offer) : "intro offer used")
+        }
         if !subscription.promotionalOffers.isEmpty {
             parts.append("\(subscription.promotionalOffers.count) promotional")
         }
@@ -57,6 +62,22 @@ struct ProductPresenter {
         case .payUpFront:
             return "\(displayPrice(offer.price)) up front for \(length.localizedDescription)"
         }
+    }
+
+    /// "$2.99 a month", "$9.99 every 3 months": what a subscription renews at; nil for others.
+    func recurringPrice(_ product: Product) -> String? {
+        guard let period = product.subscription?.period else { return nil }
+        let each =
+            period.value == 1
+            ? period.localizedDescription.replacingOccurrences(of: "1 ", with: "a ")
+            : "every \(period.localizedDescription)"
+        return "\(displayPrice(product.price)) \(each)"
+    }
+
+    /// "week", "month", "3 days": the whole length of a free trial, as in "the free week".
+    func trialLength(_ offer: SubscriptionOffer) -> String {
+        let length = SubscriptionPeriod(value: offer.period.value * max(offer.periodCount, 1), unit: offer.period.unit)
+        return length.value == 1 ? String(length.localizedDescription.dropFirst(2)) : length.localizedDescription
     }
 
     /// The localized display name, or the reference name when the catalog has none.

@@ -2,11 +2,13 @@
 /// terminal or reorder a line with bidirectional controls. Control characters (C0, DEL, C1)
 /// and the bidi embedding, override and isolate controls are shown as `\u{…}`.
 enum TerminalText {
-    static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    /// - Parameter keepingNewlines: leave `\n` as it is, for text of several lines.
+    static func escaped(_ text: String, keepingNewlines: Bool = false) -> String {
+        let escape = { (scalar: Unicode.Scalar) in needsEscape(scalar) && !(keepingNewlines && scalar == "\n") }
+        guard text.unicodeScalars.contains(where: escape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
+            if escape(scalar) {
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 result.unicodeScalars.append(scalar)
@@ -32,13 +34,13 @@ enum TerminalText {
     /// Rows laid out in columns two spaces apart; the last column is not padded. When the
     /// lines would be wider than `width`, the `shrinking` columns are cut down in turn (to 8
     /// characters at least), their cells ending in `…`.
-    static func table(_ rows: [[String]], width: Int? = nil, shrinking: [Int] = []) -> [String] {
+    static func table(_ cells: [[String]], width: Int? = nil, shrinking: [Int] = []) -> [String] {
+        var rows = cells.map { $0.map { escaped($0) } }  // before measuring: escapes are wider
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
-        var rows = rows
         if let width {
             for column in shrinking where column < columns - 1 {
                 let total = widths.reduce(0, +) + 2 * (columns - 1)

@@ -1,3 +1,6 @@
+import Foundation
+import IAPSimKit
+
 /// Turns the arguments into an `Invocation`: a pure function, no I/O.
 ///
 /// Options may come before or after the command name; `--opt value` and `--opt=value` both
@@ -38,6 +41,10 @@ enum ArgumentParser {
                 continue
             }
             if spec.takesValue {
+                if values[spec.name] != nil {
+                    throw UsageError(
+                        "option '--\(spec.name)' given twice; it takes one value", command: commandName(in: positionals))
+                }
                 if let inlineValue {
                     values[spec.name] = inlineValue
                 } else if index < arguments.count {
@@ -67,9 +74,12 @@ enum ArgumentParser {
         options.quiet = flags.contains("quiet")
         options.noColor = flags.contains("no-color")
 
-        if flags.contains("version") { return Invocation(options: options, command: .version) }
+        if flags.contains("version") {
+            if let extra = positionals.first { throw UsageError("unexpected argument '\(extra)' after --version") }
+            return Invocation(options: options, command: .version)
+        }
         guard let word = positionals.first else {
-            if flags.contains("help") { return Invocation(options: options, command: .help(topic: nil)) }
+            if flags.contains("help") { return Invocation(options: options, command: .help(nil)) }
             throw UsageError("missing command; try 'iapsim list'")
         }
         guard let name = CommandName(word: word) else {
@@ -77,7 +87,7 @@ enum ArgumentParser {
             let hint = Suggestion.nearest(to: word, among: words).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown command '\(word)'\(hint)")
         }
-        if flags.contains("help") { return Invocation(options: options, command: .help(topic: name.rawValue)) }
+        if flags.contains("help") { return Invocation(options: options, command: .help(.command(name))) }
         for (spec, spelling) in seen {
             if let commands = spec.commands, !commands.contains(name) {
                 throw UsageError("'\(spelling)' is not an option of '\(name.rawValue)'", command: name)
@@ -126,10 +136,10 @@ enum ArgumentParser {
             return .status
         case .transactions:
             try expect(arguments, count: 0, for: name)
-            var filter: TransactionFilter? = flags.contains("unfinished") ? .unfinished : nil
+            var filter: HistoryFilter? = flags.contains("unfinished") ? .unfinished : nil
             if let text = values["state"] {
-                guard let state = TransactionFilter(rawValue: text) else {
-                    let known = TransactionFilter.allCases.map(\.rawValue).joined(separator: ", ")
+                guard let state = HistoryFilter(rawValue: text) else {
+                    let known = HistoryFilter.allCases.map(\.rawValue).joined(separator: ", ")
                     throw UsageError("--state \(text): expected one of \(known)", command: name)
                 }
                 if filter != nil, filter != state {
@@ -137,16 +147,16 @@ enum ArgumentParser {
                 }
                 filter = state
             }
-            return .transactions(productID: values["product"], state: filter)
+            return .transactions(productID: values["product"], filter: filter)
         case .approve: return .approve(id: try transactionID())
         case .decline: return .decline(id: try transactionID())
         case .resolve: return .resolve(id: try transactionID())
         case .finish: return .finish(id: try transactionID())
         case .refund:
             let id = try transactionID()
-            let reason = values["reason"] ?? "other"
-            guard reason == "developerIssue" || reason == "other" else {
-                throw UsageError("--reason \(reason): expected developerIssue or other", command: name)
+            let text = values["reason"] ?? "other"
+            guard let reason = Transaction.RevocationReason(rawValue: text) else {
+                throw UsageError("--reason \(text): expected developerIssue or other", command: name)
             }
             return .refund(id: id, reason: reason)
         case .cancelSubscription:
@@ -162,10 +172,10 @@ enum ArgumentParser {
                 guard arguments.count == 3 else {
                     throw UsageError("usage: iapsim settings set KEY VALUE", command: name)
                 }
-                return .settings(.set(key: arguments[1], value: arguments[2]))
+                return .settings(.set(try settingKey(arguments[1]), value: arguments[2]))
             case "reset":
                 try expect(arguments, count: 2, for: name)
-                return .settings(.reset(key: arguments.count == 2 ? arguments[1] : nil))
+                return .settings(.reset(try arguments.dropFirst().first.map(settingKey)))
             case let other?:
                 throw UsageError("unknown settings action '\(other)'; use set or reset", command: name)
             }
@@ -173,18 +183,45 @@ enum ArgumentParser {
             try expect(arguments, count: 0, for: name)
             return .reset(localOnly: flags.contains("local"), assumeYes: flags.contains("yes"))
         case .completion:
-            let shell = try one("shell")
-            guard completionShells.contains(shell) || shell == "products" else {
-                throw UsageError("completion \(shell): expected bash, zsh or fish", command: name)
+            let word = try one("shell")
+            if word == "products" { return .completionProducts }
+            guard let shell = Shell(rawValue: word) else {
+                throw UsageError("completion \(word): expected bash, zsh or fish", command: name)
             }
-            return .completion(shell: shell)
+            return .completion(shell)
         case .help:
             if arguments.count > 1 { throw UsageError("unexpected argument '\(arguments[1])'", command: name) }
-            return .help(topic: arguments.first)
+            return .help(try arguments.first.map(helpTopic))
         }
     }
 
+    private static func helpTopic(_ word: String) throws(UsageError) -> HelpTopic {
+        if let name = CommandName(word: word) { return .command(name) }
+        if word == "manpage" { return .manpage }
+        if let topic = HelpTopic.named.first(where: { $0.word == word })?.topic { return topic }
+        let topics = CommandName.allCases.map(\.rawValue) + HelpTopic.named.map(\.word)
+        let hint = Suggestion.nearest(to: word, among: topics).map { "; did you mean '\($0)'?" } ?? ""
+        throw UsageError("no help topic '\(word)'\(hint)", command: .help)
+    }
+
+    private static func settingKey(_ word: String) throws(UsageError) -> SettingKey {
+        guard let key = SettingKey(rawValue: word) else {
+            let hint =
+                Suggestion.nearest(to: word, among: SettingKey.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" }
+                ?? ""
+            throw UsageError(
+                "unknown setting '\(word)'\(hint); 'iapsim help settings-keys' lists them", command: .settings)
+        }
+        return key
+    }
+
     private static func clockAction(_ arguments: [String], to date: String?) throws(UsageError) -> ClockAction {
+        func parsedDate(_ text: String) throws(UsageError) -> Date {
+            guard let date = ISO8601Date.date(text) else {
+                throw UsageError(ClockError.invalidDate(text).errorDescription ?? text, command: .clock)
+            }
+            return date
+        }
         let action = arguments.first
         if date != nil, action != "advance" {
             throw UsageError("--to goes with 'iapsim clock advance --to DATE'", command: .clock)
@@ -195,15 +232,18 @@ enum ArgumentParser {
         case "advance":
             if let date {
                 try expect(arguments, count: 1, for: .clock)
-                return .set(date: date)
+                return .set(try parsedDate(date))
             }
             guard arguments.count == 2 else {
                 throw UsageError("usage: iapsim clock advance DURATION (e.g. P1M) or --to DATE", command: .clock)
             }
-            return .advance(duration: arguments[1])
+            guard let components = ISODuration.components(arguments[1]) else {
+                throw UsageError(ClockError.invalidDuration(arguments[1]).errorDescription ?? "", command: .clock)
+            }
+            return .advance(components)
         case "set":
             guard arguments.count == 2 else { throw UsageError("usage: iapsim clock set DATE", command: .clock) }
-            return .set(date: arguments[1])
+            return .set(try parsedDate(arguments[1]))
         case "freeze", "run", "reset":
             try expect(arguments, count: 1, for: .clock)
             return action == "freeze" ? .freeze : action == "run" ? .run : .reset
@@ -212,30 +252,36 @@ enum ArgumentParser {
         }
     }
 
-    private static func outcome(_ text: String) throws(UsageError) -> BuyOutcome {
+    private static func outcome(_ text: String) throws(UsageError) -> StoreSession.Outcome {
         switch text {
         case "success": return .success
         case "cancel": return .cancel
         case "ask-to-buy": return .askToBuy
         case "interrupted": return .interrupted
-        case "fail": return .fail(errorName: nil)
+        case "fail": return .fail(SimulatedError.unknown)
         default:
-            if text.hasPrefix("fail="), text.count > 5 { return .fail(errorName: String(text.dropFirst(5))) }
+            if text.hasPrefix("fail="), text.count > 5 {
+                let name = String(text.dropFirst(5))
+                guard let error = SimulatedError.named(name) else {
+                    throw UsageError(
+                        "--outcome fail=\(name): unknown error; 'iapsim help errors' lists them", command: .buy)
+                }
+                return .fail(error)
+            }
             throw UsageError(
                 "--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted",
                 command: .buy)
         }
     }
 
-    /// The shells `iapsim completion` writes scripts for.
-    static let completionShells = ["bash", "zsh", "fish"]
-
     /// StoreKit allows 1–10 of a consumable in one payment (`SKMutablePayment.quantity`).
     static let quantityRange = 1...10
 
     private static func quantity(_ text: String?) throws(UsageError) -> Int {
         guard let text else { return 1 }
-        guard let value = Int(text), quantityRange.contains(value) else {
+        // Digits only: Int("+3") would accept a sign.
+        guard text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let value = Int(text), quantityRange.contains(value)
+        else {
             throw UsageError("--quantity \(text): expected a whole number from 1 to 10", command: .buy)
         }
         return value

@@ -1,3 +1,6 @@
+import Foundation
+import IAPSimKit
+
 /// A parsed command line: the options every command shares, and the command with its own.
 struct Invocation: Equatable, Sendable {
     var options: GlobalOptions
@@ -21,47 +24,58 @@ struct GlobalOptions: Equatable, Sendable {
 enum Command: Equatable, Sendable {
     case listProducts
     case check
-    case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: BuyOutcome?)
+    case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?)
     case restore
     case status
-    case transactions(productID: String?, state: TransactionFilter?)
+    case transactions(productID: String?, filter: HistoryFilter?)
     case approve(id: UInt64)
     case decline(id: UInt64)
     case resolve(id: UInt64)
     case finish(id: UInt64)
-    case refund(id: UInt64, reason: String)
+    case refund(id: UInt64, reason: Transaction.RevocationReason)
     case cancelSubscription(productID: String, undo: Bool)
     case expire(productID: String)
     case renew(productID: String)
     case clock(ClockAction)
     case settings(SettingsAction)
     case reset(localOnly: Bool, assumeYes: Bool)
-    case completion(shell: String)
-    case help(topic: String?)
+    case completion(Shell)
+    /// The product identifiers of the catalog, one a line, for the completion scripts (not
+    /// listed in help).
+    case completionProducts
+    case help(HelpTopic?)
     case version
 }
 
-/// `buy --outcome`: how one purchase ends, whatever the settings say.
-enum BuyOutcome: Equatable, Sendable {
-    case success, cancel, askToBuy, interrupted
-    /// `fail` alone fails with `SKError.unknown`; `fail=NAME` with that error.
-    case fail(errorName: String?)
+/// The shells `iapsim completion` writes scripts for.
+enum Shell: String, CaseIterable, Sendable {
+    case bash, zsh, fish
 }
 
-/// `transactions --state`.
-enum TransactionFilter: String, CaseIterable, Sendable {
-    case purchased, pending, unfinished, expired, upgraded, revoked
+/// What `iapsim help` can explain.
+enum HelpTopic: Equatable, Sendable {
+    case command(CommandName)
+    case exitCodes, environment, errors, settingKeys
+    /// The whole help as a roff man page, for `make man` (not listed in help).
+    case manpage
+
+    /// The topics other than commands, by the word that names them.
+    static let named: [(word: String, topic: HelpTopic)] = [
+        ("exit-codes", .exitCodes), ("environment", .environment), ("errors", .errors),
+        ("settings-keys", .settingKeys),
+    ]
 }
 
 enum ClockAction: Equatable, Sendable {
     case show
-    case advance(duration: String)
-    case set(date: String)
+    /// Forward by a duration on the Gregorian calendar in UTC.
+    case advance(DateComponents)
+    case set(Date)
     case freeze, run, reset
 }
 
 enum SettingsAction: Equatable, Sendable {
     case show
-    case set(key: String, value: String)
-    case reset(key: String?)
+    case set(SettingKey, value: String)
+    case reset(SettingKey?)
 }

@@ -1,0 +1,40 @@
+/// Every environment variable iapsim reads, with what it does: the one table that the code,
+/// the help page, the man page and the tests go through. An empty value counts as unset.
+public enum EnvironmentVariable: String, CaseIterable, Sendable {
+    case catalog = "IAPSIM_CATALOG"
+    case stateDirectory = "IAPSIM_STATE_DIR"
+    case locale = "IAPSIM_LOCALE"
+    case lockTimeout = "IAPSIM_LOCK_TIMEOUT"
+    case xdgConfigHome = "XDG_CONFIG_HOME"
+    case home = "HOME"
+    case noColor = "NO_COLOR"
+    case columns = "COLUMNS"
+    case term = "TERM"
+
+    public var name: String { rawValue }
+
+    /// What it does, for `iapsim help environment`.
+    public var summary: String {
+        switch self {
+        case .catalog: "Catalog folder, when --catalog is not given."
+        case .stateDirectory: "State folder, when --state-dir is not given."
+        case .locale:
+            "Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted)."
+        case .lockTimeout:
+            "Seconds to wait for another iapsim's lock (default \(Int(StateLocation.defaultLockTimeout)))."
+        case .xdgConfigHome:
+            "On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it is an absolute path,"
+        case .home: "else $HOME/.config/iapsim (macOS: ~/Library/Application Support/iapsim)."
+        case .noColor: "Set and not empty: no colour or symbols (no-color.org)."
+        case .columns: "Width that tables fit, else the terminal's."
+        case .term: "\"dumb\": no colour."
+        }
+    }
+}
+
+extension Context {
+    /// The value of `variable`, treating an empty value as unset.
+    public func value(of variable: EnvironmentVariable) -> String? {
+        self.variable(variable.name)
+    }
+}

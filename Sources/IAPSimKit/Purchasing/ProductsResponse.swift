@@ -1,0 +1,31 @@
+import Foundation
+
+/// What `SKProductsRequest` / `Product.products(for:)` returns to the app, with what the
+/// account holds of each product, so a front end can show them side by side.
+public struct ProductsResponse: Sendable {
+    /// The products the store has for the app's identifiers, in the app's order.
+    public var products: [Product]
+    /// `SKProductsResponse.invalidProductIdentifiers`: identifiers the store lacks.
+    public var invalidProductIdentifiers: [String]
+    /// Identifiers the store has but does not sell in the buyer's storefront.
+    public var notAvailableInStorefront: [String]
+    /// The account and the app's record at the moment of the request.
+    public var status: AccountStatus
+    /// The session settings in force (the locale setting among them).
+    public var settings: SessionSettings
+}
+
+extension StoreSession {
+    /// Requests `catalog`'s products as the app does at launch.
+    /// - Throws: `SimulationError.simulated` when the session simulates a Load Products error.
+    public func requestProducts(in catalog: Catalog) throws -> ProductsResponse {
+        let (state, moment) = try snapshot()
+        if let error = moment.settings.simulatedError(.loadProductsError) {
+            throw SimulationError.simulated(api: "Loading products", error: error)
+        }
+        return ProductsResponse(
+            products: catalog.products, invalidProductIdentifiers: catalog.invalidProductIdentifiers,
+            notAvailableInStorefront: catalog.notAvailableInStorefront,
+            status: AccountStatus(state: state, at: moment.now), settings: moment.settings)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// What buying a product would do, worked out before the buyer is asked: whether payments are
+/// allowed, what is charged now, and whether it is a first purchase, an introductory offer, a
+/// free re-download or a change of subscription level. A front end shows it in its prompt,
+/// then passes it to `StoreSession.purchase(_:in:outcome:)`.
+public struct PurchaseQuote: Sendable, Equatable {
+    /// How the purchase would go, as the App Store's payment sheet tells the buyer.
+    public enum Kind: Sendable, Equatable {
+        /// A charge at the product's price (times the quantity, for a consumable).
+        case purchase
+        /// The group's introductory offer: the buyer is eligible (Apple, "Implementing
+        /// introductory offers in your app": once per subscription group).
+        case introductoryOffer(SubscriptionOffer)
+        /// A non-consumable the account owns: downloaded again for free.
+        case redownload(Transaction)
+        /// The product is the active subscription of its group: nothing to buy.
+        case alreadySubscribed(Transaction)
+        /// A higher level of an active subscription's group: it replaces `replacing` now.
+        case upgrade(replacing: Transaction)
+        /// A lower level (or another period of the same level): it starts at the next
+        /// renewal of `current`, and nothing is charged now.
+        case downgrade(current: Transaction)
+        /// The current plan, bought while a downgrade waits: the downgrade is cancelled and
+        /// the subscription renews as it is.
+        case keepCurrentPlan(current: Transaction)
+    }
+
+    public var product: Product
+    public var quantity: Int
+    public var kind: Kind
+    /// What the buyer pays now, in the storefront's currency.
+    public var price: Decimal
+    /// `SKPaymentQueue.canMakePayments()` / `AppStore.canMakePayments`.
+    public var canMakePayments: Bool
+    /// The simulated time the quote was made at.
+    public var date: Date
+    /// The session settings in force then.
+    public var settings: SessionSettings
+
+    /// Whether buying charges the buyer now.
+    public var charges: Bool {
+        switch kind {
+        case .purchase, .introductoryOffer, .upgrade: true
+        case .redownload, .alreadySubscribed, .downgrade, .keepCurrentPlan: false
+        }
+    }
+}
+
+extension StoreSession {
+    /// Quotes a purchase of `productID` from `catalog`: what `Product.purchase()` would do now.
+    /// - Throws: `SimulationError.simulated` when loading products fails in this session,
+    ///   `PurchaseError` when the product cannot be bought (unknown, not in the storefront, a
+    ///   quantity other than 1 for anything but a consumable), `StateError` if the state fails.
+    public func quote(_ productID: String, quantity: Int = 1, in catalog: Catalog) throws -> PurchaseQuote {
+        try quote(product: { try catalog.purchasableProduct(productID) }, quantity: quantity, in: catalog)
+    }
+
+    /// Quotes a purchase of `product`, a product the app already holds.
+    public func quote(_ product: Product, quantity: Int = 1, in catalog: Catalog) throws -> PurchaseQuote {
+        try quote(product: { product }, quantity: quantity, in: catalog)
+    }
+
+    private func quote(product find: () throws -> Product, quantity: Int, in catalog: Catalog) throws
+        -> PurchaseQuote
+    {
+        let (state, moment) = try snapshot()
+        if let error = moment.settings.simulatedError(.loadProductsError) {
+            throw SimulationError.simulated(api: "Loading products", error: error)
+        }
+        let product = try find()
+        if quantity != 1, product.type != .consumable {
+            throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
+        }
+        return Self.quote(product, quantity: quantity, in: catalog, state: state, moment: moment)
+    }
+
+    static func quote(
+        _ product: Product, quantity: Int, in catalog: Catalog, state: PurchaseState, moment: Moment
+    ) -> PurchaseQuote {
+        let kind = Self.kind(of: product, in: catalog, state: state, at: moment.now)
+        let price: Decimal
+        switch kind {
+        case .purchase, .upgrade: price = product.price * Decimal(quantity)
+        case .introductoryOffer(let offer): price = offer.paymentMode == .freeTrial ? 0 : offer.price
+        case .redownload, .alreadySubscribed, .downgrade, .keepCurrentPlan: price = 0
+        }
+        return PurchaseQuote(
+            product: product, quantity: quantity, kind: kind, price: price,
+            canMakePayments: moment.settings.paymentsAllowed, date: moment.now, settings: moment.settings)
+    }
+
+    private static func kind(of product: Product, in catalog: Catalog, state: PurchaseState, at date: Date)
+        -> PurchaseQuote.Kind
+    {
+        if product.type == .nonConsumable, let owned = state.account.latest(for: product.id),
+            owned.isEntitlement(at: date)
+        {
+            return .redownload(owned)
+        }
+        let change = SubscriptionEngine.change(buying: product, in: state, at: date) { id in
+            catalog.store.products.first { $0.id == id }?.subscription?.groupLevel
+        }
+        switch change {
+        case .alreadySubscribed(let active):
+            let info = state.simulation.renewals.first { $0.originalID == active.originalID }
+            if let info, info.autoRenewProductID != active.productID { return .keepCurrentPlan(current: active) }
+            return .alreadySubscribed(active)
+        case .atNextRenewal(let current): return .downgrade(current: current)
+        case .immediate(let replaced): return .upgrade(replacing: replaced)
+        case .start:
+            if let subscription = product.subscription, let offer = subscription.introductoryOffer,
+                SubscriptionEngine.isEligibleForIntroOffer(group: subscription.groupID, in: state)
+            {
+                return .introductoryOffer(offer)
+            }
+            return .purchase
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import IAPSimKit
+
+/// What a command produced: its exit status, its JSON for `--json`, its text otherwise, and
+/// its messages for standard error. Commands build one; `Renderer` alone prints it, so the
+/// output of every command is a value tests can inspect without running the CLI.
+struct Report {
+    var status: ExitCode = .success
+    /// Printed with `--json`; nil prints nothing on standard output.
+    var json: JSONOutput?
+    /// Printed without `--json`. Built only when asked for: a 10,000-product list in JSON
+    /// never lays out its table.
+    var text: () -> [Block] = { [] }
+    /// On standard error before the output, unless `--quiet` (warnings about the input).
+    var warnings: [String] = []
+    /// On standard error after the output, unless `--quiet`.
+    var notes: [String] = []
+    /// On standard error after the output, always.
+    var errors: [String] = []
+
+    /// A piece of text output.
+    enum Block {
+        case line(String, Console.Style? = nil)
+        /// A line marked with a green ✔ when there is colour.
+        case success(String)
+        /// Generated text printed as it is: a help page, a completion script.
+        case verbatim(String)
+        /// Rows in columns; the first is a header when `header`. `details` are lines printed
+        /// under a row (by index), dimmed. Columns in `shrinking` are cut to fit the width.
+        case table(
+            rows: [[String]], header: Bool = false, shrinking: [Int] = [], indent: String = "",
+            details: [Int: String] = [:])
+    }
+
+    /// The usual report: one JSON value, or lines of text.
+    init(
+        status: ExitCode = .success, json: JSON? = nil, lines: @autoclosure @escaping () -> [String] = [],
+        notes: [String] = []
+    ) {
+        self.status = status
+        self.json = json.map(JSONOutput.value)
+        self.text = { lines().map { .line($0) } }
+        self.notes = notes
+    }
+
+    init(status: ExitCode = .success, json: JSONOutput?, text: @escaping () -> [Block]) {
+        self.status = status
+        self.json = json
+        self.text = text
+    }
+}
+
+/// `--json` output: a value, or a document written piece by piece.
+enum JSONOutput {
+    case value(JSON)
+    case stream((inout JSONStream) -> Void)
+}
+
+/// Prints reports.
+enum Renderer {
+    /// Prints `report` through `console`, as JSON or as text, and returns its exit status.
+    static func render(_ report: Report, json: Bool, console: Console, width: Int?) -> ExitCode {
+        report.warnings.forEach(console.notice)
+        if json {
+            switch report.json {
+            case .value(let value)?: console.out(bytes: value.bytes() + [0x0A])
+            case .stream(let write)?:
+                var stream = JSONStream { console.out(bytes: $0) }
+                write(&stream)
+                stream.finish()
+            case nil: break
+            }
+        } else {
+            for block in report.text() {
+                switch block {
+                case .line(let text, let style): console.out(text, style: style)
+                case .success(let text): console.out(text, mark: "✔", style: .green)
+                case .verbatim(let text): console.outVerbatim(text.hasSuffix("\n") ? text : text + "\n")
+                case .table(let rows, let header, let shrinking, let indent, let details):
+                    for (index, line) in TerminalText.table(rows, width: width, shrinking: shrinking).enumerated() {
+                        console.out(indent + line, style: header && index == 0 ? .bold : nil)
+                        if let detail = details[index] { console.out("    " + detail, style: .dim) }
+                    }
+                }
+            }
+        }
+        report.notes.forEach(console.notice)
+        report.errors.forEach(console.error)
+        return report.status
+    }
+}
