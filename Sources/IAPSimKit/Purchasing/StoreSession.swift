@@ -40,18 +40,26 @@ public struct StoreSession: Sendable {
         }
     }
 
-    /// Like `transact`, for a `body` that only looks. When the state cannot be written (a
-    /// read-only file system), time is still brought up to date, in memory only.
+    /// Like `transact`, for a `body` that only looks. Bringing time up to date may record
+    /// renewals, so an existing state is looked at under the lock and saved if time changed
+    /// it. With no state yet nothing is created (looking never makes the state folder), and
+    /// when the state cannot be written (a read-only file system) time is brought up to date
+    /// in memory only.
     public func look<Result>(_ body: (PurchaseState, Moment) throws -> Result) throws -> Result {
+        guard store.exists else { return try lookInMemory(body) }
         do {
             return try transact { state, moment in try body(state, moment) }
         } catch StoreError.cannotCreate {
-            let real = realNow()
-            return try store.view { state in
-                let moment = self.moment(state, real: real)
-                SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
-                return try body(state, moment)
-            }
+            return try lookInMemory(body)
+        }
+    }
+
+    private func lookInMemory<Result>(_ body: (PurchaseState, Moment) throws -> Result) throws -> Result {
+        let real = realNow()
+        return try store.view { state in
+            let moment = self.moment(state, real: real)
+            SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+            return try body(state, moment)
         }
     }
 

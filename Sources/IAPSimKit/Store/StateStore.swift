@@ -38,7 +38,7 @@ public struct StateStore: Sendable {
         do {
             data = try POSIXFile.readIfPresent(path)
         } catch {
-            throw .io(path: path, reason: error.reason)
+            throw .unreadable(path: path, reason: error.reason)
         }
         var state = try data.map { data throws(StoreError) in try Self.decode(data, path: path) } ?? PurchaseState()
         try replayJournal(into: &state)
@@ -138,7 +138,7 @@ public struct StateStore: Sendable {
         do {
             data = try POSIXFile.readIfPresent(path, from: offset)
         } catch {
-            throw .io(path: path, reason: error.reason)
+            throw .unreadable(path: path, reason: error.reason)
         }
         guard let data, !data.isEmpty else { return }
         var position = offset

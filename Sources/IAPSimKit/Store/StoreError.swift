@@ -8,6 +8,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case newerSchema(path: String, version: Int)
     /// The state folder or file could not be created (permissions, read-only file system).
     case cannotCreate(path: String, reason: String)
+    /// The state file exists but cannot be read (permissions, not a folder, a path too long).
+    case unreadable(path: String, reason: String)
     /// Reading or writing failed half-way (disk full, I/O error). The previous state is intact.
     case io(path: String, reason: String)
     /// Another iapsim held the lock for longer than the timeout.
@@ -28,6 +30,8 @@ extension StoreError: LocalizedError {
                 + "\(PurchaseState.currentSchemaVersion)); it was left untouched"
         case .cannotCreate(let path, let reason):
             "\(path): cannot create: \(reason)"
+        case .unreadable(let path, let reason):
+            "\(path): cannot read the state: \(reason)"
         case .io(let path, let reason):
             "\(path): \(reason); the previous state is intact"
         case .busy(let path, let seconds):

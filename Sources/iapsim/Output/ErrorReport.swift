@@ -16,6 +16,7 @@ enum ErrorReport {
             switch error {
             case .corrupt, .newerSchema: return (.dataError, line(error))
             case .cannotCreate, .noStateDirectory: return (.cannotCreate, line(error))
+            case .unreadable: return (.noInput, line(error))
             case .io: return (.ioError, line(error))
             case .busy: return (.busy, line(error))
             case .invalidLockTimeout: return (.usage, line(error))
