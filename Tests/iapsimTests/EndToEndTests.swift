@@ -55,6 +55,34 @@ import Testing
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
+    /// A full standard output must not trap after the purchase is saved: exit 74 says the
+    /// output failed, and the purchase is there (a retrying script would otherwise buy twice).
+    @Test func aFullStandardOutputIs74AndThePurchaseIsSaved() throws {
+        for arguments in [["buy", "com.example.app.book"], ["buy", "com.example.app.coins100", "--json"], ["list"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: Harness.repositoryRoot)
+            var environment = ProcessInfo.processInfo.environment
+            environment["IAPSIM_STATE_DIR"] = state
+            process.environment = environment
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"), "/dev/full is needed for this test")
+            let err = Pipe()
+            process.standardOutput = full
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 74, "\(arguments): \(stderr)")
+            #expect(stderr.contains("could not write to standard output"))
+        }
+        let status = try json("status")
+        #expect(status["purchasedProductIdentifiers"] as? [String] == ["com.example.app.book"])
+        #expect((status["consumables"] as? [String: Int])?["com.example.app.coins100"] == 1)
+    }
+
     @Test func listRunsOnTheBundledCatalog() throws {
         let result = try run("list")
         #expect(result.status == 0)
