@@ -32,7 +32,7 @@ struct CommandHelp {
                     the store lacks. Exit 0 when clean, 65 otherwise.
                     """,
                 examples: [
-                    "iapsim check", "iapsim check --storekit App.storekit --product-ids IAPProductIDs.plist --json",
+                    "iapsim check", "iapsim check --storekit catalog/Products.storekit --product-ids catalog/IAPProductIDs.plist --json",
                 ])
         case .buy:
             return CommandHelp(
@@ -107,7 +107,7 @@ struct CommandHelp {
                 usage: "iapsim decline <transaction-id> [options]",
                 discussion:
                     "SKTestSession.declineAskToBuyTransaction(identifier:): the pending purchase ends without a transaction.",
-                examples: ["iapsim decline 1"])
+                examples: ["iapsim buy com.example.app.book --outcome ask-to-buy; iapsim decline 1"])
         case .resolve:
             return CommandHelp(
                 abstract: "Resolve an interrupted purchase or a billing issue.",
@@ -127,7 +127,10 @@ struct CommandHelp {
                     transactions stay unfinished, and every launch (list, buy, restore, status)
                     notes on stderr that Transaction.updates re-delivered them, until they are finished.
                     """,
-                examples: ["iapsim transactions --unfinished", "iapsim finish 4"])
+                examples: [
+                    "iapsim settings set finish-transactions manual", "iapsim buy com.example.app.book",
+                    "iapsim transactions --unfinished", "iapsim finish 1",
+                ])
         case .refund:
             return CommandHelp(
                 abstract: "Refund a transaction: it is revoked and its entitlement goes.",
@@ -137,27 +140,33 @@ struct CommandHelp {
                     revocationReason. A non-consumable leaves the app's record; a subscription is revoked
                     and stops renewing; a consumable's quantity comes off its balance (not below zero).
                     """,
-                examples: ["iapsim refund 3", "iapsim refund 3 --reason developerIssue --json"])
+                examples: [
+                    "iapsim buy com.example.app.coins100", "iapsim refund 1",
+                    "iapsim buy com.example.app.book && iapsim refund 2 --reason developerIssue --json",
+                ])
         case .cancelSubscription:
             return CommandHelp(
                 abstract: "Turn auto-renew off: the subscription expires at its period's end.",
                 usage: "iapsim cancel-subscription <product-id> [--undo] [options]",
                 discussion:
                     "disableAutoRenewForTransaction(identifier:); --undo turns it back on (enableAutoRenewForTransaction).",
-                examples: ["iapsim cancel-subscription com.example.app.pro.monthly"])
+                examples: [
+                    "iapsim buy com.example.app.pro.monthly", "iapsim cancel-subscription com.example.app.pro.monthly",
+                    "iapsim cancel-subscription com.example.app.pro.monthly --undo",
+                ])
         case .expire:
             return CommandHelp(
                 abstract: "Expire a subscription now.",
                 usage: "iapsim expire <product-id> [options]",
                 discussion: "SKTestSession.expireSubscription(productIdentifier:): it ends now and does not renew.",
-                examples: ["iapsim expire com.example.app.pro.monthly"])
+                examples: ["iapsim buy com.example.app.pro.monthly && iapsim expire com.example.app.pro.monthly"])
         case .renew:
             return CommandHelp(
                 abstract: "Renew a subscription now.",
                 usage: "iapsim renew <product-id> [options]",
                 discussion:
                     "SKTestSession.forceRenewalOfSubscription(productIdentifier:): a renewal transaction now, one period long.",
-                examples: ["iapsim renew com.example.app.pro.monthly"])
+                examples: ["iapsim buy com.example.app.pro.monthly && iapsim renew com.example.app.pro.monthly"])
         case .clock:
             return CommandHelp(
                 abstract: "Show or move the simulated clock.",
@@ -171,7 +180,7 @@ struct CommandHelp {
                     check exact dates), 'run' restarts it, 'reset' returns to real time.
                     """,
                 examples: [
-                    "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2027-01-01T00:00:00Z",
+                    "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2099-01-01T00:00:00Z",
                     "iapsim clock freeze",
                 ])
         case .settings:
@@ -210,7 +219,7 @@ struct CommandHelp {
                     """,
                 examples: [
                     "source <(iapsim completion bash)",
-                    "iapsim completion fish > ~/.config/fish/completions/iapsim.fish",
+                    "mkdir -p ~/.config/fish/completions && iapsim completion fish > ~/.config/fish/completions/iapsim.fish",
                 ])
         case .help:
             return CommandHelp(
