@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
-# reader, the identifier plist, the state loader and the argument parser, seeds them from the
+# reader, the identifier plist, the state loader, the argument parser and every message that
+# prints catalog text, seeds them from the
 # fixtures and ../shared/corpus, and runs each for FUZZ_SECONDS (default 600), two at a time.
 # Crashing inputs land in fuzz/crashes/<target>/; keep each as a regression fixture.
 set -u
@@ -10,6 +11,8 @@ out=$root/.build/fuzz
 mkdir -p "$out"
 library=$(find "$root/Sources/IAPSimKit" -name '*.swift')
 parsing=$(ls "$root"/Sources/iapsim/Parsing/*.swift)
+# The whole command line but main.swift, for the messages target.
+cli=$(find "$root/Sources/iapsim" -name '*.swift' ! -name main.swift)
 build() { # build NAME MODULE SOURCES...
   local name=$1 module=$2; shift 2
   rm -f "$out/$name"
@@ -21,7 +24,10 @@ build() { # build NAME MODULE SOURCES...
 build storekit IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StoreKitTarget.swift"
 build plist IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/PlistTarget.swift"
 build state IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StateTarget.swift"
-build arguments iapsim $parsing "$root/fuzz/ArgumentsTarget.swift"
+# The parser uses the library's types: one module holds both (its `import IAPSimKit` lines
+# are ignored with a warning).
+build arguments IAPSimKit $library $parsing "$root/fuzz/ArgumentsTarget.swift"
+build messages IAPSimKit $library $cli "$root/fuzz/FuzzFiles.swift" "$root/fuzz/MessagesTarget.swift"
 
 seed() { # seed NAME FILES...
   local dir=$out/corpus-$1; shift
@@ -33,6 +39,7 @@ seed storekit "$root"/Tests/IAPSimKitTests/Fixtures/*.storekit "$root"/catalog/*
 seed plist "$root"/Tests/IAPSimKitTests/Fixtures/*.plist "$root"/catalog/*.plist "$corpus"/plist/*.plist
 seed state "$root"/fuzz/seeds/state/*
 seed arguments "$root"/fuzz/seeds/arguments/*
+seed messages "$root"/Tests/IAPSimKitTests/Fixtures/*.storekit "$root"/catalog/*.storekit
 
 run() {
   local name=$1
@@ -44,7 +51,7 @@ run() {
     -artifact_prefix="$root/fuzz/crashes/$name/" -print_final_stats=1 >"$out/$name.log" 2>&1
   echo "fuzz $name: exit $?, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$out/$name.log" | grep -o '[0-9]*$') runs, $(ls "$root/fuzz/crashes/$name" | wc -l) crashes, ${seconds} s"
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments}
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages}
 set -- $targets
 while [ $# -gt 0 ]; do
   run "$1" & [ $# -gt 1 ] && run "$2" &
