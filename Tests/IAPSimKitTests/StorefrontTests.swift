@@ -117,3 +117,14 @@ import Testing
         }
     }
 }
+
+@Suite struct StorefrontIdentifierTests {
+    @Test func everyStorefrontHasAUniqueAppleIdentifier() {
+        let ids = Storefront.all.map(\.appleID)
+        #expect(ids.allSatisfy { $0 != nil })
+        #expect(Set(ids.compactMap { $0 }).count == Storefront.all.count)
+        #expect(Storefront.named("USA")?.appleID == "143441")
+        #expect(Storefront.named("JPN")?.appleID == "143462")
+        #expect(Storefront.named("GBR")?.appleID == "143444")
+    }
+}
