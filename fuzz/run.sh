@@ -2,7 +2,7 @@
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
 # prints catalog text, seeds them from the
-# fixtures and ../shared/corpus, and runs each for FUZZ_SECONDS (default 600), two at a time.
+# fixtures and the shared .storekit corpus beside the repository, and runs each for FUZZ_SECONDS (default 600), two at a time.
 # Crashing inputs land in fuzz/crashes/<target>/; keep each as a regression fixture.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)

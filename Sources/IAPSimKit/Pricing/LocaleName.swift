@@ -4,7 +4,7 @@ import Foundation
 /// one Foundation knows, and refuses names it does not know.
 ///
 /// On Linux an unknown identifier such as `xx_YY` silently formats with a fallback, and a
-/// POSIX `@modifier` makes currency formatting drop the symbol (LINUX-NOTES.md), so both are
+/// POSIX `@modifier` makes currency formatting drop the symbol (measured with Foundation on Linux), so both are
 /// handled here rather than passed through.
 public enum LocaleName {
     /// The canonical identifier (`de_DE`) for `name`, or nil if Foundation does not know it.

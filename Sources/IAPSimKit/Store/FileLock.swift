@@ -8,7 +8,7 @@ import Foundation
 
 /// An exclusive `flock` on a separate, stable lock file. The data file itself cannot be the
 /// lock: each atomic rename gives it a new inode, and a lock on the old inode guards nothing
-/// (LINUX-NOTES.md measured 7–18 of 20 concurrent appends kept that way).
+/// (measured on Linux: 7–18 of 20 concurrent appends kept that way).
 enum FileLock {
     /// Runs `body` while holding the lock on `path`, waiting up to `timeout` seconds for it.
     static func holding<Result>(path: String, timeout: Double, _ body: () throws -> Result) throws -> Result {

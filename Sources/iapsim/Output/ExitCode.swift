@@ -1,5 +1,5 @@
-/// The exit codes, documented in the README and `iapsim help exit-codes`. The 64–75 range
-/// follows BSD's sysexits.h, as the anchors' command-line tools do.
+/// The exit codes, documented in docs/SCRIPTING.md and `iapsim help exit-codes`. The 64–75 range
+/// follows BSD's sysexits.h, as swift-argument-parser and other Unix tools do.
 enum ExitCode: Int32, CaseIterable {
     case success = 0
     /// The purchase failed (a simulated `SKError`).
