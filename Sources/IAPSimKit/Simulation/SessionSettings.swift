@@ -29,6 +29,12 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case locale
     /// `SKTestSession.storefront` (`_storefront`): the buyer's storefront.
     case storefront
+    /// Where signed data says it comes from: Sandbox, Production, Xcode or LocalTesting.
+    case environment
+    /// The app's bundle identifier in signed data (`bundleId`).
+    case bundleID = "bundle-id"
+    /// The app's Apple ID (`appAppleId`), which Production verifiers require.
+    case appAppleID = "app-apple-id"
 
     public var summary: String {
         switch self {
@@ -44,6 +50,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .gracePeriod: "A billing grace period keeps access during billing retry. true | false"
         case .locale: "Price and text locale. e.g. en_US"
         case .storefront: "The buyer's storefront (ISO 3166-1 alpha-3). e.g. USA, JPN"
+        case .environment: "Signed data's environment. Sandbox | Production | Xcode | LocalTesting"
+        case .bundleID: "The app's bundle identifier in signed data. e.g. com.example.app"
+        case .appAppleID: "The app's Apple ID in signed data (Production needs one). none | NUMBER"
         }
     }
 
@@ -88,6 +97,27 @@ public enum SettingKey: String, CaseIterable, Sendable {
                     key: rawValue, value: value, expected: "an App Store storefront code such as USA or JPN")
             }
             return storefront.countryCode
+        case .environment:
+            guard let environment = AppStoreEnvironment.named(value) else {
+                throw .invalidValue(key: rawValue, value: value, expected: "Sandbox, Production, Xcode or LocalTesting")
+            }
+            return environment.rawValue
+        case .bundleID:
+            // App Store Connect: letters, digits, hyphens and periods.
+            let allowed = value.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-")
+            }
+            guard !value.isEmpty, allowed, value.count <= 155 else {
+                throw .invalidValue(
+                    key: rawValue, value: value, expected: "a bundle identifier such as com.example.app")
+            }
+            return value
+        case .appAppleID:
+            if value == "none" { return "none" }
+            guard value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber), let number = Int64(value), number > 0 else {
+                throw .invalidValue(key: rawValue, value: value, expected: "none or a positive whole number")
+            }
+            return String(number)
         }
     }
 }
@@ -149,6 +179,9 @@ public struct SessionSettings: Sendable, Equatable {
         case .timeRate: TimeRate.realTime.name
         case .locale: "en_US"
         case .storefront: "USA"
+        case .environment: AppStoreEnvironment.sandbox.rawValue
+        case .bundleID: "com.example.app"
+        case .appAppleID: "none"
         }
     }
 
@@ -167,6 +200,11 @@ public struct SessionSettings: Sendable, Equatable {
     public var gracePeriod: Bool { flag(.gracePeriod) && billingRetry }
     public var finishesTransactions: Bool { self[.finishTransactions] == "auto" }
     public var timeRate: TimeRate { TimeRate.named(self[.timeRate]) ?? .realTime }
+
+    /// Where signed data comes from.
+    public var environment: AppStoreEnvironment { AppStoreEnvironment(rawValue: self[.environment]) ?? .sandbox }
+    public var bundleID: String { self[.bundleID] }
+    public var appAppleID: Int64? { Int64(self[.appAppleID]) }
 
     public func simulatedError(_ key: SettingKey) -> SimulatedError? {
         SimulatedError.named(self[key])

@@ -1,0 +1,201 @@
+import Foundation
+
+/// What every signed payload carries besides its own fields: who the app is, where the data
+/// comes from, and when it was signed (the simulated now).
+public struct SigningContext: Sendable, Equatable {
+    public var bundleID: String
+    /// The app's Apple ID, required by `Production` verifiers of app transactions and
+    /// notifications.
+    public var appAppleID: Int64?
+    public var environment: AppStoreEnvironment
+    public var signedDate: Date
+    /// `appTransactionId`: one per account and app.
+    public var appTransactionID: String
+
+    public init(
+        bundleID: String, appAppleID: Int64?, environment: AppStoreEnvironment, signedDate: Date,
+        appTransactionID: String
+    ) {
+        self.bundleID = bundleID
+        self.appAppleID = appAppleID
+        self.environment = environment
+        self.signedDate = signedDate
+        self.appTransactionID = appTransactionID
+    }
+}
+
+/// The decoded payloads of Apple's signed data, field for field as Apple documents them
+/// ("JWSTransactionDecodedPayload", "JWSRenewalInfoDecodedPayload", "AppTransaction"):
+/// dates in integer milliseconds since 1970, prices in integer milliunits, enumerations as
+/// Apple's strings and numbers.
+public enum SignedPayloads {
+    /// Milliseconds since 1970, as signed data dates are.
+    public static func milliseconds(_ date: Date) -> JSONValue {
+        .number(String(Int64((date.timeIntervalSince1970 * 1000).rounded())))
+    }
+
+    /// A price in milliunits of its currency: 0.99 → 990.
+    public static func milliunits(_ price: Decimal) -> JSONValue {
+        var scaled = price * 1000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .plain)
+        return .number(rounded.plainString)
+    }
+
+    /// JWSTransactionDecodedPayload.type.
+    public static func typeName(_ type: ProductType) -> String {
+        switch type {
+        case .autoRenewable: "Auto-Renewable Subscription"
+        case .nonConsumable: "Non-Consumable"
+        case .consumable: "Consumable"
+        case .nonRenewable: "Non-Renewing Subscription"
+        }
+    }
+
+    /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    static func offerType(_ type: Transaction.OfferType) -> Int {
+        switch type {
+        case .introductory: 1
+        case .promotional: 2
+        case .code: 3
+        case .winBack: 4
+        }
+    }
+
+    /// `offerDiscountType`.
+    static func discountType(_ mode: SubscriptionOffer.PaymentMode) -> String {
+        switch mode {
+        case .freeTrial: "FREE_TRIAL"
+        case .payAsYouGo: "PAY_AS_YOU_GO"
+        case .payUpFront: "PAY_UP_FRONT"
+        }
+    }
+
+    /// `webOrderLineItemId`: one per subscription period, here derived from the period's
+    /// transaction so it is stable across reads.
+    public static func webOrderLineItemID(_ transaction: Transaction) -> String {
+        String(1_000_000_000 + transaction.id)
+    }
+
+    /// JWSTransactionDecodedPayload for `transaction`.
+    public static func transaction(_ transaction: Transaction, context: SigningContext) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("transactionId", .string(String(transaction.id))),
+            ("originalTransactionId", .string(String(transaction.originalID))),
+        ]
+        if transaction.productType == .autoRenewable {
+            members.append(("webOrderLineItemId", .string(webOrderLineItemID(transaction))))
+        }
+        members += [
+            ("bundleId", .string(context.bundleID)),
+            ("productId", .string(transaction.productID)),
+        ]
+        if let group = transaction.subscriptionGroupID { members.append(("subscriptionGroupIdentifier", .string(group))) }
+        members += [
+            ("purchaseDate", milliseconds(transaction.purchaseDate)),
+            ("originalPurchaseDate", milliseconds(transaction.originalPurchaseDate)),
+        ]
+        if let expires = transaction.expirationDate { members.append(("expiresDate", milliseconds(expires))) }
+        members += [
+            ("quantity", .int(transaction.purchasedQuantity)),
+            ("type", .string(typeName(transaction.productType))),
+            ("inAppOwnershipType", .string("PURCHASED")),
+            ("signedDate", milliseconds(context.signedDate)),
+        ]
+        if let revoked = transaction.revocationDate {
+            // revocationReason: 1 an issue in the app, 0 any other reason.
+            members.append(("revocationReason", .int(transaction.revocationReason == .developerIssue ? 1 : 0)))
+            members.append(("revocationDate", milliseconds(revoked)))
+            members.append(("revocationType", .string("REFUND_FULL")))
+        }
+        if transaction.isUpgraded { members.append(("isUpgraded", .bool(true))) }
+        if let offer = transaction.offerType {
+            members.append(("offerType", .int(offerType(offer))))
+            if let mode = transaction.offerPaymentMode {
+                members.append(("offerDiscountType", .string(discountType(mode))))
+            }
+        }
+        let storefront = Storefront.named(transaction.storefrontCountryCode)
+        members += [
+            ("environment", .string(context.environment.rawValue)),
+            ("storefront", .string(transaction.storefrontCountryCode)),
+            ("storefrontId", .string(storefront?.appleID ?? "")),
+            ("transactionReason", .string(transaction.reason == .renewal ? "RENEWAL" : "PURCHASE")),
+            ("currency", .string(transaction.currency)),
+            ("price", milliunits(transaction.price)),
+            ("appTransactionId", .string(context.appTransactionID)),
+        ]
+        return .object(members)
+    }
+
+    /// JWSRenewalInfoDecodedPayload for the chain `info`, whose newest transaction is `latest`.
+    public static func renewalInfo(
+        _ info: RenewalInfo, latest: Transaction, state: AccountStatus.SubscriptionStatus.State,
+        context: SigningContext
+    ) -> JSONValue {
+        let active = state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod
+        let autoRenews = info.willAutoRenew && state != .revoked && state != .expired
+        var members: [(String, JSONValue)] = []
+        if let reason = info.expirationReason, !autoRenews {
+            members.append(("expirationIntent", .int(expirationIntent(reason))))
+        }
+        members += [
+            ("originalTransactionId", .string(String(info.originalID))),
+            ("autoRenewProductId", .string(info.autoRenewProductID)),
+            ("productId", .string(info.currentProductID)),
+            ("autoRenewStatus", .int(autoRenews ? 1 : 0)),
+            ("isInBillingRetryPeriod", .bool(info.isInBillingRetry)),
+        ]
+        if let grace = info.gracePeriodExpirationDate, info.isInBillingRetry {
+            members.append(("gracePeriodExpiresDate", milliseconds(grace)))
+        }
+        if info.introductoryPeriodsRemaining > 0 {
+            members.append(("offerType", .int(1)))
+            members.append(("offerDiscountType", .string(discountType(.payAsYouGo))))
+        }
+        members.append(("signedDate", milliseconds(context.signedDate)))
+        members.append(("environment", .string(context.environment.rawValue)))
+        members.append(("recentSubscriptionStartDate", milliseconds(latest.originalPurchaseDate)))
+        if active, autoRenews, let end = latest.expirationDate { members.append(("renewalDate", milliseconds(end))) }
+        members += [
+            ("currency", .string(info.currency)),
+            ("renewalPrice", milliunits(info.introductoryPeriodsRemaining > 0 ? info.introductoryPrice ?? info.autoRenewPrice : info.autoRenewPrice)),
+            ("eligibleWinBackOfferIds", .array([])),
+            ("appTransactionId", .string(context.appTransactionID)),
+        ]
+        return .object(members)
+    }
+
+    /// `expirationIntent`: 1 the customer cancelled, 2 billing error, 3 no consent to a price
+    /// increase, 4 product not available, 5 other.
+    static func expirationIntent(_ reason: RenewalInfo.ExpirationReason) -> Int {
+        switch reason {
+        case .autoRenewDisabled: 1
+        case .billingError: 2
+        case .didNotConsentToPriceIncrease: 3
+        case .productUnavailable: 4
+        case .unknown: 5
+        }
+    }
+
+    /// The app transaction (`AppTransaction`, JWSAppTransactionDecodedPayload): the app was
+    /// first downloaded at `originalPurchaseDate`.
+    public static func appTransaction(originalPurchaseDate: Date, context: SigningContext) -> JSONValue {
+        var members: [(String, JSONValue)] = [("receiptType", .string(context.environment.rawValue))]
+        if let id = context.appAppleID { members.append(("appAppleId", .number(String(id)))) }
+        members += [
+            ("bundleId", .string(context.bundleID)),
+            ("applicationVersion", .string("1")),
+            ("versionExternalIdentifier", .int(0)),
+            ("receiptCreationDate", milliseconds(context.signedDate)),
+            ("originalPurchaseDate", milliseconds(originalPurchaseDate)),
+            ("originalApplicationVersion", .string("1")),
+            ("deviceVerification", .string("")),
+            ("deviceVerificationNonce", .string("00000000-0000-0000-0000-000000000000")),
+            ("appTransactionId", .string(context.appTransactionID)),
+            ("originalPlatform", .string("iOS")),
+            ("signedDate", milliseconds(context.signedDate)),
+        ]
+        return .object(members)
+    }
+}
