@@ -1,0 +1,225 @@
+/// An element of the P-256 base field GF(p), p = 2^256 - 2^224 + 2^192 + 2^96 - 1, held in
+/// Montgomery form (value·2^256 mod p) and always fully reduced.
+///
+/// Montgomery form turns every multiplication into one pass with no division. `*` and
+/// `squared` are specialised to p's limbs (-p^-1 ≡ 1 mod 2^64, a zero limb, all-ones limbs),
+/// which halves the reduction work; conversions in and out use the generic routine.
+struct P256FieldElement: Equatable, Sendable {
+    /// The Montgomery representative value·R mod p.
+    var limbs: UInt256
+
+    @inline(__always)
+    init(montgomery limbs: UInt256) {
+        self.limbs = limbs
+    }
+
+    static let modulus = UInt256(
+        0xffff_ffff_ffff_ffff, 0x0000_0000_ffff_ffff, 0x0000_0000_0000_0000, 0xffff_ffff_0000_0001)
+    /// -p^-1 mod 2^64.
+    static let modulusInverse: UInt64 = 1
+    /// R^2 mod p, to move a plain integer into Montgomery form.
+    static let rSquared = UInt256(
+        0x0000_0000_0000_0003, 0xffff_fffb_ffff_ffff, 0xffff_ffff_ffff_fffe, 0x0000_0004_ffff_fffd)
+
+    static let zero = P256FieldElement(montgomery: .zero)
+    static let one = P256FieldElement(
+        montgomery: UInt256(0x0000_0000_0000_0001, 0xffff_ffff_0000_0000, 0xffff_ffff_ffff_ffff, 0x0000_0000_ffff_fffe))
+    /// The curve coefficient b in Montgomery form.
+    static let curveB = P256FieldElement(
+        montgomery: UInt256(0xd89c_df62_29c4_bddf, 0xacf0_05cd_7884_3090, 0xe5a2_20ab_f721_2ed6, 0xdc30_061d_0487_4834))
+
+    /// Converts a plain integer; returns nil unless it is below p (the canonical encoding).
+    init?(integer: UInt256) {
+        guard integer < Self.modulus else { return nil }
+        limbs = UInt256.montgomeryMultiply(integer, Self.rSquared, Self.modulus, Self.modulusInverse)
+    }
+
+    /// Reads a canonical 32-byte big-endian coordinate.
+    init?(bigEndianBytes bytes: some Collection<UInt8>) {
+        guard let integer = UInt256(bigEndianBytes: bytes) else { return nil }
+        self.init(integer: integer)
+    }
+
+    /// The plain integer, out of Montgomery form.
+    var integer: UInt256 {
+        UInt256.montgomeryMultiply(limbs, UInt256(1, 0, 0, 0), Self.modulus, Self.modulusInverse)
+    }
+
+    var bigEndianBytes: [UInt8] { integer.bigEndianBytes }
+
+    var isZero: Bool { limbs.isZero }
+
+    /// Montgomery product, CIOS specialised to p's limbs: since -p^-1 ≡ 1 (mod 2^64) the
+    /// quotient digit is the low limb itself, q·p0 + t0 is exactly q·2^64, and p2 = 0, so each
+    /// reduction round needs two multiplications instead of four.
+    @inline(__always)
+    static func * (lhs: P256FieldElement, rhs: P256FieldElement) -> P256FieldElement {
+        let a = lhs.limbs
+        var t0: UInt64 = 0
+        var t1: UInt64 = 0
+        var t2: UInt64 = 0
+        var t3: UInt64 = 0
+        var t4: UInt64 = 0
+
+        @inline(__always)
+        func round(_ bi: UInt64) {
+            var carry: UInt64
+            (carry, t0) = UInt256.multiplyAdd(a.w0, bi, t0, 0)
+            (carry, t1) = UInt256.multiplyAdd(a.w1, bi, t1, carry)
+            (carry, t2) = UInt256.multiplyAdd(a.w2, bi, t2, carry)
+            (carry, t3) = UInt256.multiplyAdd(a.w3, bi, t3, carry)
+            let (t5, t4Sum) = UInt256.addCarry(t4, carry, 0)
+            let q = t0
+            (carry, t0) = UInt256.multiplyAdd(q, 0x0000_0000_ffff_ffff, t1, q)
+            (carry, t1) = UInt256.addCarry(t2, carry, 0)
+            (carry, t2) = UInt256.multiplyAdd(q, 0xffff_ffff_0000_0001, t3, carry)
+            let (top, t3Sum) = UInt256.addCarry(t4Sum, carry, 0)
+            t3 = t3Sum
+            t4 = t5 &+ top
+        }
+        let b = rhs.limbs
+        round(b.w0)
+        round(b.w1)
+        round(b.w2)
+        round(b.w3)
+        return P256FieldElement(montgomery: reduceOnce(t0, t1, t2, t3, carry: t4))
+    }
+
+    /// The value (carry·2^256 + t), known to be below 2p, reduced below p without branching.
+    @inline(__always)
+    private static func reduceOnce(
+        _ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64, carry: UInt64
+    ) -> UInt256 {
+        let value = UInt256(t0, t1, t2, t3)
+        let (borrow, reduced) = UInt256.subtract(value, modulus)
+        let (finalBorrow, _) = UInt256.subtractBorrow(carry, 0, borrow)
+        return UInt256.select(0 &- finalBorrow, value, reduced)
+    }
+
+    /// Montgomery reduction of a 512-bit product t: (t + m·p)/2^256 with the same special
+    /// form of p as in `*`. Each round folds the lowest limb into the next three.
+    @inline(__always)
+    private static func montgomeryReduce(
+        _ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64,
+        _ t4: UInt64, _ t5: UInt64, _ t6: UInt64, _ t7: UInt64
+    ) -> UInt256 {
+        var x0 = t0
+        var x1 = t1
+        var x2 = t2
+        var x3 = t3
+
+        @inline(__always)
+        func round() {
+            let q = x0
+            var carry: UInt64
+            (carry, x0) = UInt256.multiplyAdd(q, 0x0000_0000_ffff_ffff, x1, q)
+            (carry, x1) = UInt256.addCarry(x2, carry, 0)
+            (carry, x2) = UInt256.multiplyAdd(q, 0xffff_ffff_0000_0001, x3, carry)
+            // (x + q·p)/2^64 < 2^256, so the carry fits the vacated top limb.
+            x3 = carry
+        }
+        round()
+        round()
+        round()
+        round()
+        var carry: UInt64
+        (carry, x0) = UInt256.addCarry(x0, t4, 0)
+        (carry, x1) = UInt256.addCarry(x1, t5, carry)
+        (carry, x2) = UInt256.addCarry(x2, t6, carry)
+        (carry, x3) = UInt256.addCarry(x3, t7, carry)
+        return reduceOnce(x0, x1, x2, x3, carry: carry)
+    }
+
+    @inline(__always)
+    static func + (lhs: P256FieldElement, rhs: P256FieldElement) -> P256FieldElement {
+        P256FieldElement(montgomery: UInt256.addModulo(lhs.limbs, rhs.limbs, modulus))
+    }
+
+    @inline(__always)
+    static func - (lhs: P256FieldElement, rhs: P256FieldElement) -> P256FieldElement {
+        P256FieldElement(montgomery: UInt256.subtractModulo(lhs.limbs, rhs.limbs, modulus))
+    }
+
+    /// self², with each cross product a_i·a_j computed once and doubled (10 limb
+    /// multiplications instead of 16), then reduced.
+    @inline(__always)
+    var squared: P256FieldElement {
+        let a = limbs
+        var high: UInt64
+        var r1: UInt64
+        var r2: UInt64
+        var r3: UInt64
+        var r4: UInt64
+        var r5: UInt64
+        var r6: UInt64
+        var r7: UInt64
+        (high, r1) = a.w0.multipliedFullWidth(by: a.w1)
+        (high, r2) = UInt256.multiplyAdd(a.w0, a.w2, high, 0)
+        (r4, r3) = UInt256.multiplyAdd(a.w0, a.w3, high, 0)
+        (high, r3) = UInt256.multiplyAdd(a.w1, a.w2, r3, 0)
+        (r5, r4) = UInt256.multiplyAdd(a.w1, a.w3, r4, high)
+        (r6, r5) = UInt256.multiplyAdd(a.w2, a.w3, r5, 0)
+        r7 = r6 >> 63
+        r6 = r6 << 1 | r5 >> 63
+        r5 = r5 << 1 | r4 >> 63
+        r4 = r4 << 1 | r3 >> 63
+        r3 = r3 << 1 | r2 >> 63
+        r2 = r2 << 1 | r1 >> 63
+        r1 <<= 1
+        let s0 = a.w0.multipliedFullWidth(by: a.w0)
+        let s1 = a.w1.multipliedFullWidth(by: a.w1)
+        let s2 = a.w2.multipliedFullWidth(by: a.w2)
+        let s3 = a.w3.multipliedFullWidth(by: a.w3)
+        var carry: UInt64
+        (carry, r1) = UInt256.addCarry(r1, s0.high, 0)
+        (carry, r2) = UInt256.addCarry(r2, s1.low, carry)
+        (carry, r3) = UInt256.addCarry(r3, s1.high, carry)
+        (carry, r4) = UInt256.addCarry(r4, s2.low, carry)
+        (carry, r5) = UInt256.addCarry(r5, s2.high, carry)
+        (carry, r6) = UInt256.addCarry(r6, s3.low, carry)
+        (_, r7) = UInt256.addCarry(r7, s3.high, carry)
+        return P256FieldElement(montgomery: Self.montgomeryReduce(s0.low, r1, r2, r3, r4, r5, r6, r7))
+    }
+
+    @inline(__always)
+    var doubled: P256FieldElement { self + self }
+
+    @inline(__always)
+    var negated: P256FieldElement { Self.zero - self }
+
+    /// self^(2^count), by repeated squaring.
+    @inline(__always)
+    func squared(times count: Int) -> P256FieldElement {
+        var result = self
+        for _ in 0..<count { result = result.squared }
+        return result
+    }
+
+    /// The multiplicative inverse by Fermat (self^(p-2)); zero maps to zero.
+    ///
+    /// The addition chain follows p-2's bit pattern (runs of ones of length 32 and 30):
+    /// 255 squarings and 12 multiplications, in constant time.
+    var inverted: P256FieldElement {
+        let x1 = self
+        let x2 = x1.squared * x1
+        let x4 = x2.squared(times: 2) * x2
+        let x8 = x4.squared(times: 4) * x4
+        let x16 = x8.squared(times: 8) * x8
+        let x24 = x16.squared(times: 8) * x8
+        let x28 = x24.squared(times: 4) * x4
+        let x30 = x28.squared(times: 2) * x2
+        let x32 = x30.squared(times: 2) * x2
+        var t = x32.squared(times: 32) * x1  // ffffffff 00000001
+        t = t.squared(times: 128) * x32  // ... 00000000 00000000 00000000 ffffffff
+        t = t.squared(times: 32) * x32  // ... ffffffff
+        t = t.squared(times: 30) * x30  // ... 30 ones
+        t = t.squared(times: 2) * x1  // ... 01, ending in fffffffd
+        return t
+    }
+
+    /// Picks `a` where `mask` is all-ones and `b` where it is zero.
+    @inline(__always)
+    static func select(_ mask: UInt64, _ a: P256FieldElement, _ b: P256FieldElement) -> P256FieldElement {
+        P256FieldElement(montgomery: UInt256.select(mask, a.limbs, b.limbs))
+    }
+}

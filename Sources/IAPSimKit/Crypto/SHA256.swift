@@ -1,0 +1,176 @@
+/// SHA-256 (FIPS 180-4), streaming and one-shot.
+///
+/// The pending partial block lives in a fixed-size tuple rather than an `Array`, so hashing
+/// allocates nothing until `finalize()` returns the digest.
+public struct SHA256: Sendable {
+    /// Length of a digest in bytes.
+    public static let byteCount = 32
+    /// Length of the block the compression function consumes, in bytes.
+    public static let blockByteCount = 64
+
+    typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    typealias Block = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+    private var state: State = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
+        0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    private var pending: Block = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var pendingCount = 0
+    private var totalByteCount: UInt64 = 0
+
+    /// Creates a hasher with the standard initial state.
+    public init() {}
+
+    /// Hashes `data` in one call.
+    /// - Returns: the 32-byte digest.
+    public static func hash(_ data: some Sequence<UInt8>) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(data)
+        return hasher.finalize()
+    }
+
+    /// Feeds more message bytes.
+    public mutating func update(_ data: some Sequence<UInt8>) {
+        let handled: Void? = data.withContiguousStorageIfAvailable { buffer in
+            update(bufferPointer: UnsafeRawBufferPointer(buffer))
+        }
+        if handled == nil {
+            // Non-contiguous sequences (lazy maps, some Data slices) are copied once.
+            let bytes = Array(data)
+            bytes.withUnsafeBytes { update(bufferPointer: $0) }
+        }
+    }
+
+    /// Feeds more message bytes from raw memory.
+    public mutating func update(bufferPointer input: UnsafeRawBufferPointer) {
+        guard let base = input.baseAddress, input.count > 0 else { return }
+        let count = input.count
+        totalByteCount &+= UInt64(count)
+        var offset = 0
+        if pendingCount > 0 {
+            let take = Swift.min(Self.blockByteCount - pendingCount, count)
+            let start = pendingCount
+            withUnsafeMutableBytes(of: &pending) { block in
+                block.baseAddress?.advanced(by: start).copyMemory(from: base, byteCount: take)
+            }
+            pendingCount += take
+            offset = take
+            if pendingCount == Self.blockByteCount {
+                var block = pending
+                withUnsafeBytes(of: &block) { raw in
+                    if let pointer = raw.baseAddress { Self.compress(&state, pointer) }
+                }
+                pendingCount = 0
+            }
+        }
+        while count - offset >= Self.blockByteCount {
+            Self.compress(&state, base.advanced(by: offset))
+            offset += Self.blockByteCount
+        }
+        if offset < count {
+            let rest = count - offset
+            withUnsafeMutableBytes(of: &pending) { block in
+                block.baseAddress?.copyMemory(from: base.advanced(by: offset), byteCount: rest)
+            }
+            pendingCount = rest
+        }
+    }
+
+    /// Returns the digest of everything fed so far; the hasher itself is left unchanged.
+    public func finalize() -> [UInt8] {
+        var copy = self
+        let bitLength = totalByteCount &* 8
+        // Padding: 0x80, zeros up to 56 mod 64, then the 64-bit big-endian bit length.
+        var padding = [UInt8](repeating: 0, count: 72)
+        padding[0] = 0x80
+        let padLength = pendingCount < 56 ? 56 - pendingCount : 120 - pendingCount
+        for index in 0..<8 {
+            padding[padLength + index] = UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))
+        }
+        let keptTotal = copy.totalByteCount
+        padding.withUnsafeBytes { raw in
+            copy.update(bufferPointer: UnsafeRawBufferPointer(rebasing: raw[0..<(padLength + 8)]))
+        }
+        copy.totalByteCount = keptTotal
+        let words = [
+            copy.state.0, copy.state.1, copy.state.2, copy.state.3,
+            copy.state.4, copy.state.5, copy.state.6, copy.state.7,
+        ]
+        var digest = [UInt8]()
+        digest.reserveCapacity(Self.byteCount)
+        for word in words {
+            digest.append(UInt8(truncatingIfNeeded: word >> 24))
+            digest.append(UInt8(truncatingIfNeeded: word >> 16))
+            digest.append(UInt8(truncatingIfNeeded: word >> 8))
+            digest.append(UInt8(truncatingIfNeeded: word))
+        }
+        return digest
+    }
+
+    private static let roundConstants: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    @inline(__always)
+    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 {
+        (x >> n) | (x << (32 - n))
+    }
+
+    /// Runs the compression function over one 64-byte block at `block`.
+    private static func compress(_ state: inout State, _ block: UnsafeRawPointer) {
+        roundConstants.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for t in 0..<16 {
+                    w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
+                }
+                for t in 16..<64 {
+                    let x = w[t - 15]
+                    let y = w[t - 2]
+                    let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+                    let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+                    w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+                }
+                var a = state.0
+                var b = state.1
+                var c = state.2
+                var d = state.3
+                var e = state.4
+                var f = state.5
+                var g = state.6
+                var h = state.7
+                for t in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let choose = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ choose &+ k[t] &+ w[t]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ majority
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
+                }
+                state.0 &+= a
+                state.1 &+= b
+                state.2 &+= c
+                state.3 &+= d
+                state.4 &+= e
+                state.5 &+= f
+                state.6 &+= g
+                state.7 &+= h
+            }
+        }
+    }
+}
