@@ -80,9 +80,10 @@ struct Reader {
         return number
     }
 
-    /// An ISO 8601 date string.
+    /// An ISO 8601 date string, within the dates the format holds (years 0001 to 9999).
     func date() throws(Failure) -> Date {
-        guard case .string(let text) = value, let date = ISO8601Date.date(text) else {
+        guard case .string(let text) = value, let date = ISO8601Date.date(text), ISO8601Date.isRepresentable(date)
+        else {
             throw fail("an ISO 8601 date such as 2027-01-01T00:00:00Z")
         }
         return date

@@ -4,8 +4,9 @@ import Foundation
 /// on, billing retry and grace period, and what state each chain is in. All of it works on
 /// the state alone; what a renewal costs and lasts was captured in `RenewalInfo` at purchase.
 enum SubscriptionEngine {
-    /// A generous bound on renewals in one step, so a fast time rate and a big clock jump
-    /// cannot run away; the rest happen on the next command.
+    /// A generous bound on the renewals written in one step, so a fast time rate and a big
+    /// clock jump cannot run away: past it, the chain goes straight to the period that holds
+    /// the new time (those between are not written), so the step still ends up to date.
     static let renewalLimit = 10_000
 
     /// `Product.SubscriptionInfo.RenewalState` of the chain `info` at `date`.
@@ -49,16 +50,22 @@ enum SubscriptionEngine {
             while info.willAutoRenew, let end = latest.expirationDate, end <= date, renewals < renewalLimit {
                 if settings.billingRetry {
                     info.isInBillingRetry = true
-                    info.billingRetryEndDate = end + settings.timeRate.billingRetryPeriod
+                    info.billingRetryEndDate = ISO8601Date.clamped(end + settings.timeRate.billingRetryPeriod)
                     if settings.gracePeriod {
                         let period =
                             SubscriptionPeriod(iso8601: info.autoRenewPeriod)
                             ?? SubscriptionPeriod(value: 1, unit: .month)
-                        info.gracePeriodExpirationDate = end + settings.timeRate.gracePeriod(for: period)
+                        info.gracePeriodExpirationDate = ISO8601Date.clamped(
+                            end + settings.timeRate.gracePeriod(for: period))
                     }
                     break
                 }
-                latest = renew(&state, &info, from: end, settings: settings)
+                var start = end
+                if renewals == renewalLimit - 1 {
+                    start = lastPeriodStart(
+                        notAfter: date, from: end, period: nextPeriod(info).period, rate: settings.timeRate)
+                }
+                latest = renew(&state, &info, from: start, settings: settings)
                 renewals += 1
             }
             state.simulation.renewals[index] = info
@@ -71,18 +78,8 @@ enum SubscriptionEngine {
         _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings
     ) -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
-        var periodText = info.autoRenewPeriod
-        var price = info.autoRenewPrice
-        var offer: Transaction.OfferType?
-        if info.introductoryPeriodsRemaining > 0, let introPeriod = info.introductoryPeriod,
-            let introPrice = info.introductoryPrice
-        {
-            periodText = introPeriod
-            price = introPrice
-            offer = .introductory
-            info.introductoryPeriodsRemaining -= 1
-        }
-        let period = SubscriptionPeriod(iso8601: periodText) ?? SubscriptionPeriod(value: 1, unit: .month)
+        let (period, price, offer) = nextPeriod(info)
+        if offer != nil { info.introductoryPeriodsRemaining -= 1 }
         var transaction = Transaction(
             id: state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
             productType: .autoRenewable, purchaseDate: start,
@@ -105,6 +102,46 @@ enum SubscriptionEngine {
         state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
         return transaction
+    }
+
+    /// The period and price of the chain's next renewal: an introductory offer's while it has
+    /// periods left, the auto-renew product's after.
+    static func nextPeriod(_ info: RenewalInfo) -> (period: SubscriptionPeriod, price: String, offer: Transaction.OfferType?) {
+        var periodText = info.autoRenewPeriod
+        var price = info.autoRenewPrice
+        var offer: Transaction.OfferType?
+        if info.introductoryPeriodsRemaining > 0, let introPeriod = info.introductoryPeriod,
+            let introPrice = info.introductoryPrice
+        {
+            periodText = introPeriod
+            price = introPrice
+            offer = .introductory
+        }
+        return (SubscriptionPeriod(iso8601: periodText) ?? SubscriptionPeriod(value: 1, unit: .month), price, offer)
+    }
+
+    /// The start of the last period of a chain renewing from `start` that begins at or before
+    /// `date`: where a catch-up past `renewalLimit` goes. Found from the average length of a
+    /// period, then corrected a period at a time, so it costs the same for any gap.
+    static func lastPeriodStart(notAfter date: Date, from start: Date, period: SubscriptionPeriod, rate: TimeRate)
+        -> Date
+    {
+        guard date > start else { return start }
+        let gap = date.timeIntervalSince(start)
+        if let interval = rate.fixedRenewalInterval {
+            return start + (gap / interval).rounded(.down) * interval
+        }
+        let days: Double =
+            switch period.unit {
+            case .day: 1
+            case .week: 7
+            case .month: 30.436_875
+            case .year: 365.242_5
+            }
+        var count = Int(min(gap / (days * 86_400 * Double(period.value)), 1e12))
+        while count > 0, period.advance(start, times: count) > date { count -= 1 }
+        while period.advance(start, times: count + 1) <= date { count += 1 }
+        return count == 0 ? start : period.advance(start, times: count)
     }
 
     /// What buying `product` does to its group: a first purchase or a re-subscription starts

@@ -141,8 +141,12 @@ extension SimulationState {
             // Seconds since 1970 as text, to keep the fraction a date string would drop.
             func seconds(_ key: String) throws(Reader.Failure) -> Date {
                 let field = try clock.required(key)
-                if let value = Double(try field.string()) { return Date(timeIntervalSince1970: value) }
-                return try field.date()
+                guard let value = Double(try field.string()) else { return try field.date() }
+                let date = Date(timeIntervalSince1970: value)
+                guard ISO8601Date.isRepresentable(date) else {
+                    throw Reader.Failure(message: "simulation.clock.\(key): \(value) is not a time the state holds")
+                }
+                return date
             }
             return SimulatedClock(
                 base: try seconds("base"), anchor: try seconds("anchor"), frozen: try clock.required("frozen").bool())
