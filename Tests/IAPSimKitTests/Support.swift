@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import IAPSimKit
 
 /// Test helpers: fixtures, temporary folders, a fixed clock. Nothing touches the real config
@@ -26,6 +27,12 @@ enum Support {
     }
 
     /// A new folder inside one parent per test process, which is removed when the process exits.
+    /// The corpus folder; a test that needs it fails, naming where it looked, when it is absent.
+    static func requireCorpus() throws -> String {
+        try #require(
+            corpusDirectory, "the corpus is absent: expected shared/corpus beside the repository, or IAPSIM_CORPUS")
+    }
+
     static func temporaryDirectory() -> String {
         let path = temporaryParent + "/" + UUID().uuidString
         try! FileManager().createDirectory(atPath: path, withIntermediateDirectories: true)
