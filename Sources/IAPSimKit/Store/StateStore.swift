@@ -84,6 +84,8 @@ public struct StateStore: Sendable {
     }
 
     /// Removes the state and the journal (under the lock). The folder and lock file stay.
+    /// - Throws: `StoreError.corrupt` or `.newerSchema` when the state cannot be read: it is
+    ///   kept. `eraseEvenIfUnreadable(force:)` removes a corrupt one.
     public func erase() throws {
         guard FileSystem.exists(location.directory) else { return }
         try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
@@ -94,6 +96,51 @@ public struct StateStore: Sendable {
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
+        }
+    }
+
+    /// Removes the state, the journal and any temporary file an interrupted write left, under
+    /// the lock, whether or not they can be parsed: the way out of a corrupt state file. A
+    /// state file written by a newer iapsim (a higher `schemaVersion`) is removed only with
+    /// `force`, so an older iapsim never throws away a newer one's state unasked; nor is one it
+    /// cannot read at all (permissions), whose schema it cannot tell. The folder and the lock
+    /// file stay.
+    /// - Parameter force: also remove a newer-schema or unreadable state file.
+    /// - Returns: the paths removed, in the order removed; empty when there was nothing.
+    /// - Throws: `StoreError.newerSchema` or `.io` (without `force`; nothing is removed),
+    ///   `.busy`, `.io` or `.cannotCreate` when a file cannot be removed.
+    public func eraseEvenIfUnreadable(force: Bool = false) throws -> [String] {
+        guard FileSystem.exists(location.directory) else { return [] }
+        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+            let path = location.statePath
+            if !force {
+                let data: Data?
+                do throws(POSIXFile.Failure) {
+                    data = try POSIXFile.readIfPresent(path)
+                } catch {
+                    throw StoreError.io(path: path, reason: error.reason + "; its schema cannot be told")
+                }
+                if let data {
+                    do throws(StoreError) {
+                        _ = try Self.decode(data, path: path)
+                    } catch .newerSchema(let path, let version) {
+                        throw StoreError.newerSchema(path: path, version: version)
+                    } catch {
+                        // Corrupt: this is what the erase is for.
+                    }
+                }
+            }
+            var removed: [String] = []
+            do {
+                for candidate in [path, location.journalPath] where FileSystem.entryExists(candidate) {
+                    try POSIXFile.remove(candidate)
+                    removed.append(candidate)
+                }
+                removed += try POSIXFile.removeTemporaries(of: path)
+            } catch let error as POSIXFile.Failure {
+                throw error.storeError
+            }
+            return removed
         }
     }
 
@@ -200,6 +247,9 @@ public struct StateStore: Sendable {
         }
         let data = Data(state.json.bytes() + [0x0A])
         do {
+            // Temp files of writes a crash or a kill interrupted: only a writer holding the
+            // lock makes one, and this one holds it, so none is in use.
+            _ = try? POSIXFile.removeTemporaries(of: location.statePath)
             try POSIXFile.writeAtomically(data, to: location.statePath)
         } catch {
             // The lines just appended belong to a change that is reported as failed: take them
