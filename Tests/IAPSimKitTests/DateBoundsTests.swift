@@ -164,7 +164,7 @@ import Testing
             var state = PurchaseState(account: .init(nextTransactionID: UInt64.max - random.next() % 4))
             for index in 0..<Int(random.next() % 5) {
                 let id = UInt64.max - 10 - UInt64(index)
-                state.account.record(
+                try state.account.record(
                     Transaction(
                         id: id, originalID: id, productID: "p\(index)", productType: .autoRenewable,
                         purchaseDate: date(), originalPurchaseDate: date(), purchasedQuantity: Int.max,

@@ -51,7 +51,7 @@ import Testing
 
     @Test func aReadableStateIsErasedToo() throws {
         let store = Support.store()
-        try store.update { $0.account.record(Self.transaction(1), isNew: true) }
+        try store.update { try $0.account.record(Self.transaction(1), isNew: true) }
         #expect(try store.eraseEvenIfUnreadable() == [store.location.statePath, store.location.journalPath])
         #expect(try store.eraseEvenIfUnreadable().isEmpty)
         #expect(try Support.store(in: Support.temporaryDirectory() + "/never-made").eraseEvenIfUnreadable().isEmpty)

@@ -72,6 +72,20 @@ struct Reader {
         return number
     }
 
+    /// A count or a balance: a whole number, 0 or more.
+    func nonNegativeInt() throws(Failure) -> Int {
+        let number = try int()
+        guard number >= 0 else { throw fail("a whole number, 0 or more") }
+        return number
+    }
+
+    /// A quantity: a whole number, 1 or more.
+    func positiveInt() throws(Failure) -> Int {
+        let number = try int()
+        guard number >= 1 else { throw fail("a whole number, 1 or more") }
+        return number
+    }
+
     /// An optional member as an integer.
     func optionalInt(_ key: String) throws(Failure) -> Int? { try optional(key)?.int() }
 

@@ -90,7 +90,7 @@ extension StoreSession {
         return try transact { state, moment in
             guard real >= moment.now else { throw ClockError.backwards(from: moment.now, to: real) }
             state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
-            SubscriptionEngine.advance(&state, to: real, settings: moment.settings)
+            try SubscriptionEngine.advance(&state, to: real, settings: moment.settings)
             return real
         }
     }
@@ -102,7 +102,7 @@ extension StoreSession {
             guard date >= moment.now else { throw ClockError.backwards(from: moment.now, to: date) }
             state.simulation.clock = SimulatedClock(
                 base: date, anchor: real, frozen: state.simulation.clock?.frozen ?? false)
-            SubscriptionEngine.advance(&state, to: date, settings: moment.settings)
+            try SubscriptionEngine.advance(&state, to: date, settings: moment.settings)
             return date
         }
     }

@@ -35,7 +35,7 @@ public struct StoreSession: Sendable {
                 state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
             }
             let moment = self.moment(state, real: real)
-            SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+            try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
             return try body(&state, moment)
         }
     }
@@ -49,7 +49,7 @@ public struct StoreSession: Sendable {
             let real = realNow()
             return try store.view { state in
                 let moment = self.moment(state, real: real)
-                SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+                try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
                 return try body(state, moment)
             }
         }
@@ -166,13 +166,13 @@ public struct StoreSession: Sendable {
         }
         if chosen == .askToBuy || chosen == .interrupted {
             let pending = PendingPurchase(
-                id: state.takeTransactionID(), productID: product.id, productType: product.type, quantity: quantity,
+                id: try state.takeTransactionID(), productID: product.id, productType: product.type, quantity: quantity,
                 reason: chosen == .askToBuy ? .askToBuy : .interrupted, requestDate: moment.now)
             state.simulation.pending.append(pending)
             return .pending(pending)
         }
-        let transaction = Self.complete(
-            product, quantity: quantity, id: state.takeTransactionID(), storefront: catalog.storefront,
+        let transaction = try Self.complete(
+            product, quantity: quantity, id: try state.takeTransactionID(), storefront: catalog.storefront,
             state: &state, moment: moment)
         return .purchased(transaction)
     }
@@ -182,20 +182,20 @@ public struct StoreSession: Sendable {
     static func complete(
         _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
         moment: Moment
-    ) -> Transaction {
+    ) throws -> Transaction {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
             originalPurchaseDate: moment.now, purchasedQuantity: quantity,
             price: (product.price * Decimal(quantity)).plainString, currency: storefront.currencyCode,
             storefrontCountryCode: storefront.countryCode)
         if let subscription = product.subscription {
-            SubscriptionEngine.start(
+            try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
                 settings: moment.settings)
         }
-        state.account.record(transaction, isNew: true)
+        try state.account.record(transaction, isNew: true)
         if product.type == .consumable {
-            state.app.consumables[product.id, default: 0] += quantity
+            try state.app.add(quantity, of: product.id)
         } else {
             state.app.deliver(product.id)
         }

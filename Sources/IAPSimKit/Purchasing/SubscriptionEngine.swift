@@ -31,7 +31,7 @@ enum SubscriptionEngine {
 
     /// Brings every chain up to `date`: renewals while auto-renew is on, or billing retry
     /// when renewals have billing issues; billing retry that ran out expires.
-    static func advance(_ state: inout PurchaseState, to date: Date, settings: SessionSettings) {
+    static func advance(_ state: inout PurchaseState, to date: Date, settings: SessionSettings) throws {
         for index in state.simulation.renewals.indices {
             var info = state.simulation.renewals[index]
             guard var latest = state.account.chainLatest(info.originalID), latest.revocationDate == nil
@@ -65,7 +65,7 @@ enum SubscriptionEngine {
                     start = lastPeriodStart(
                         notAfter: date, from: end, period: nextPeriod(info).period, rate: settings.timeRate)
                 }
-                latest = renew(&state, &info, from: start, settings: settings)
+                latest = try renew(&state, &info, from: start, settings: settings)
                 renewals += 1
             }
             state.simulation.renewals[index] = info
@@ -76,12 +76,12 @@ enum SubscriptionEngine {
     @discardableResult
     static func renew(
         _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings
-    ) -> Transaction {
+    ) throws -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
         let (period, price, offer) = nextPeriod(info)
         if offer != nil { info.introductoryPeriodsRemaining -= 1 }
         var transaction = Transaction(
-            id: state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
+            id: try state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
             productType: .autoRenewable, purchaseDate: start,
             originalPurchaseDate: origin?.originalPurchaseDate ?? start,
             expirationDate: settings.timeRate.end(of: period, from: start),
@@ -99,7 +99,7 @@ enum SubscriptionEngine {
         info.isInBillingRetry = false
         info.billingRetryEndDate = nil
         info.gracePeriodExpirationDate = nil
-        state.account.record(transaction, isNew: true)
+        try state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
         return transaction
     }
@@ -177,7 +177,7 @@ enum SubscriptionEngine {
     static func start(
         _ transaction: inout Transaction, product: Product, subscription: SubscriptionInfo,
         state: inout PurchaseState, at date: Date, settings: SessionSettings
-    ) {
+    ) throws {
         let group = subscription.groupID
         transaction.subscriptionGroupID = group
         let first = state.account.groupOrigin(group)
@@ -190,7 +190,7 @@ enum SubscriptionEngine {
             && (replaced.expirationDate ?? .distantPast) > date && replaced.productID != product.id
         {
             replaced.isUpgraded = true
-            state.account.record(replaced, isNew: false)
+            try state.account.record(replaced, isNew: false)
             state.app.revoke(replaced.productID)
         }
         var info = RenewalInfo(

@@ -42,7 +42,7 @@ extension Transaction {
             productType: try r.required("productType").raw(ProductType.self),
             purchaseDate: try r.required("purchaseDate").date(),
             originalPurchaseDate: try r.required("originalPurchaseDate").date(),
-            purchasedQuantity: try r.optionalInt("purchasedQuantity") ?? 1,
+            purchasedQuantity: try r.optional("purchasedQuantity")?.positiveInt() ?? 1,
             expirationDate: try r.optional("expirationDate")?.date(),
             revocationDate: try r.optional("revocationDate")?.date(),
             revocationReason: try r.optional("revocationReason")?.raw(RevocationReason.self),
@@ -68,7 +68,7 @@ extension PendingPurchase {
         self.init(
             id: try r.required("id").uint64(), productID: try r.required("productID").string(),
             productType: try r.required("productType").raw(ProductType.self),
-            quantity: try r.required("quantity").int(),
+            quantity: try r.required("quantity").positiveInt(),
             reason: try r.required("reason").raw(Reason.self), requestDate: try r.required("requestDate").date())
     }
 }
@@ -99,7 +99,7 @@ extension RenewalInfo {
             autoRenewPeriod: try r.required("autoRenewPeriod").string(),
             autoRenewPrice: try r.required("autoRenewPrice").string(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string(),
-            introductoryPeriodsRemaining: try r.optionalInt("introductoryPeriodsRemaining") ?? 0,
+            introductoryPeriodsRemaining: try r.optional("introductoryPeriodsRemaining")?.nonNegativeInt() ?? 0,
             introductoryPrice: try r.optional("introductoryPrice")?.string(),
             introductoryPeriod: try r.optional("introductoryPeriod")?.string(),
             isInBillingRetry: try r.optional("isInBillingRetry")?.bool() ?? false,
@@ -193,10 +193,14 @@ extension PurchaseState {
         if let legacy = try account.optional("transactions") {
             // Schema 1: the whole history inline. It moves to the journal on the next write.
             for item in try legacy.array({ item throws(Reader.Failure) in try Transaction(item) }) {
-                record.record(item, isNew: true)
+                do {
+                    try record.record(item, isNew: true)
+                } catch {
+                    throw Reader.Failure(message: error.detail)
+                }
             }
         } else {
-            record.transactionCount = try account.required("transactionCount").int()
+            record.transactionCount = try account.required("transactionCount").nonNegativeInt()
             record.journalLength = try account.required("journalLength").uint64()
             record.restore(
                 current: try account.required("current").array { item throws(Reader.Failure) in try Transaction(item) })
@@ -208,7 +212,7 @@ extension PurchaseState {
                     id throws(Reader.Failure) in try id.string()
                 },
                 consumables: try app.required("consumables").dictionary { count throws(Reader.Failure) in
-                    try count.int()
+                    try count.nonNegativeInt()
                 }),
             simulation: try r.optional("simulation").map { simulation throws(Reader.Failure) in
                 try SimulationState(simulation)

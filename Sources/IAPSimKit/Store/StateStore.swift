@@ -54,7 +54,12 @@ public struct StateStore: Sendable {
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             let before = try read()
             var state = before
-            let result = try change(&state)
+            let result: Result
+            do {
+                result = try change(&state)
+            } catch let overflow as PurchaseState.Overflow {
+                throw StoreError.corrupt(path: location.statePath, detail: overflow.detail)
+            }
             if state != before { try write(&state) }
             return result
         }
@@ -80,7 +85,11 @@ public struct StateStore: Sendable {
     /// look: it needs no lock, so it works on a read-only file system too.
     public func view<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
         var state = try read()
-        return try change(&state)
+        do {
+            return try change(&state)
+        } catch let overflow as PurchaseState.Overflow {
+            throw StoreError.corrupt(path: location.statePath, detail: overflow.detail)
+        }
     }
 
     /// Removes the state and the journal (under the lock). The folder and lock file stay.
@@ -158,19 +167,27 @@ public struct StateStore: Sendable {
         }
         guard size > mark else { return }
         var replayed = state
+        var overflow: PurchaseState.Overflow?
         try forEachJournalLine(from: mark) { transaction, end in
-            let isNew = transaction.id >= replayed.account.nextTransactionID
-            replayed.account.record(transaction, isNew: isNew)
-            if isNew {
-                replayed.account.nextTransactionID = transaction.id + 1
-                if transaction.productType == .consumable {
-                    replayed.app.consumables[transaction.productID, default: 0] += transaction.purchasedQuantity
-                } else if transaction.revocationDate == nil {
-                    replayed.app.deliver(transaction.productID)
+            guard overflow == nil else { return }
+            do throws(PurchaseState.Overflow) {
+                let isNew = transaction.id >= replayed.account.nextTransactionID
+                try replayed.account.record(transaction, isNew: isNew)
+                if isNew {
+                    replayed.account.nextTransactionID = try PurchaseState.adding(
+                        1, to: transaction.id, field: "the journal's transaction \(transaction.id): the next id")
+                    if transaction.productType == .consumable {
+                        try replayed.app.add(transaction.purchasedQuantity, of: transaction.productID)
+                    } else if transaction.revocationDate == nil {
+                        replayed.app.deliver(transaction.productID)
+                    }
                 }
+            } catch {
+                overflow = error
             }
             replayed.account.journalLength = end
         }
+        if let overflow { throw .corrupt(path: location.journalPath, detail: overflow.detail) }
         replayed.account.unsaved = []
         state = replayed
     }
@@ -242,7 +259,13 @@ public struct StateStore: Sendable {
             } catch {
                 throw error.storeError
             }
-            state.account.journalLength += UInt64(lines.count)
+            do {
+                state.account.journalLength = try PurchaseState.adding(
+                    UInt64(lines.count), to: state.account.journalLength, field: "account.journalLength")
+            } catch {
+                POSIXFile.truncate(location.journalPath, to: journalMark)
+                throw .corrupt(path: location.statePath, detail: error.detail)
+            }
             state.account.unsaved = []
         }
         let data = Data(state.json.bytes() + [0x0A])
