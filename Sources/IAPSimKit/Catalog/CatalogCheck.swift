@@ -175,8 +175,10 @@ public enum CatalogCheck {
                 report(path, productID, "displayPrice is missing or not a string")
             }
             let localizations = entry["localizations"]?.arrayValue ?? []
-            let wanted = LocaleKey(defaultLocale)
-            if !localizations.contains(where: { $0["locale"]?.stringValue.map(LocaleKey.init) == wanted }) {
+            // The matching `list` and `buy` use, kept to the same language and script: `ja`
+            // serves ja_JP, `zh_Hant` does not serve zh_CN.
+            let keys = localizations.compactMap { $0["locale"]?.stringValue.map(LocaleKey.init) }
+            if LocaleKey(defaultLocale).bestMatch(among: keys, minimum: 2) == nil {
                 report(path, productID, "no localization for the default locale \(defaultLocale)")
             }
             for localization in localizations where (localization["displayName"]?.stringValue ?? "").isEmpty {
