@@ -32,8 +32,8 @@ public enum CatalogCheck {
         var storeIDs: [String] = []
         do {
             let data = try CatalogFile.read(storePath)
-            guard let root = try? JSONValue.parse([UInt8](data)), root.objectValue != nil else {
-                report(storePath, "-", "not a StoreKit configuration file (malformed JSON or not an object)")
+            guard let root = try? StoreConfiguration.document(data, path: storePath), root.objectValue != nil else {
+                report(storePath, "-", "not a StoreKit configuration file (malformed JSON or plist, or not an object)")
                 return findings
             }
             storeIDs = checkStore(root, path: storePath, report: report)
