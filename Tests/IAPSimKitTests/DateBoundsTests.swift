@@ -73,7 +73,8 @@ import Testing
         #expect(SubscriptionPeriod(value: 5_000, unit: .year).advance(late) == ISO8601Date.latest)
         #expect(SubscriptionPeriod(value: Int.max, unit: .month).advance(late) == ISO8601Date.latest)
         #expect(SubscriptionPeriod(value: Int.max / 2, unit: .week).advance(late, times: 3) == ISO8601Date.latest)
-        #expect(TimeRate.realTime.end(of: .init(value: 1, unit: .year), from: late, count: Int.max) == ISO8601Date.latest)
+        #expect(
+            TimeRate.realTime.end(of: .init(value: 1, unit: .year), from: late, count: Int.max) == ISO8601Date.latest)
     }
 
     @Test func theClockRefusesDatesPastItsBounds() throws {

@@ -12,7 +12,8 @@ import Testing
 
     init() throws {
         catalog = try Catalog.load(CatalogSource(storeKitPath: Support.fixture("valid.storekit"), productIDsPath: nil))
-        session = StoreSession(store: Support.store(), now: { Support.fixedDate }, catalogSettings: catalog.store.settings)
+        session = StoreSession(
+            store: Support.store(), now: { Support.fixedDate }, catalogSettings: catalog.store.settings)
     }
 
     private func buy(_ id: String, quantity: Int = 1) throws {

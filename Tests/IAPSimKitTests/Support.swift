@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import IAPSimKit
+import Testing
 
 /// Test helpers: fixtures, temporary folders, a fixed clock. Nothing touches the real config
 /// directory: every state folder is a fresh temporary one.

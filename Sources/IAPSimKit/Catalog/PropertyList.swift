@@ -70,11 +70,6 @@ private struct XMLPropertyList {
     /// Deep enough for any real file, shallow enough that a hostile one cannot exhaust the stack.
     static let maximumDepth = 256
 
-    init(bytes: [UInt8], index: Int) {
-        self.bytes = bytes
-        self.index = index
-    }
-
     private func fail(_ message: String) -> PropertyList.Failure {
         PropertyList.Failure(message: "not a valid XML property list: \(message) at byte \(index)")
     }
@@ -175,7 +170,9 @@ private struct XMLPropertyList {
             }
         case "true", "false":
             if !tag.empty {
-                guard let end = try nextTag(), end.closing, end.name == tag.name else { throw fail("expected </\(tag.name)>") }
+                guard let end = try nextTag(), end.closing, end.name == tag.name else {
+                    throw fail("expected </\(tag.name)>")
+                }
             }
             return .bool(tag.name == "true")
         case "string", "date", "data":
@@ -218,7 +215,8 @@ private struct XMLPropertyList {
                 case "apos": result.append(UInt8(ascii: "'"))
                 default:
                     let code =
-                        entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                        entity.hasPrefix("#x")
+                        ? UInt32(entity.dropFirst(2), radix: 16)
                         : entity.hasPrefix("#") ? UInt32(entity.dropFirst(), radix: 10) : nil
                     guard let code, let scalar = Unicode.Scalar(code) else { throw fail("unknown entity &\(entity);") }
                     result += Array(String(Character(scalar)).utf8)

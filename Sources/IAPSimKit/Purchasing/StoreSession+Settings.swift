@@ -62,10 +62,13 @@ extension StoreSession {
                     years: components.year ?? 0, months: components.month ?? 0, days: components.day ?? 0,
                     seconds: seconds.partialValue),
                 let date = end.date
-            else { throw .outOfRange(value: "\(duration) after \(ISO8601Date.string(now))", bound: SimulatedClock.latest) }
+            else {
+                throw .outOfRange(value: "\(duration) after \(ISO8601Date.string(now))", bound: SimulatedClock.latest)
+            }
             let fraction = now.timeIntervalSince1970 - now.timeIntervalSince1970.rounded(.down)
             let target = date + fraction
-            try Self.checkRange(target, value: "\(duration) after \(ISO8601Date.string(now)) (\(ISO8601Date.expandedString(target)))")
+            try Self.checkRange(
+                target, value: "\(duration) after \(ISO8601Date.string(now)) (\(ISO8601Date.expandedString(target)))")
             return target
         }
     }

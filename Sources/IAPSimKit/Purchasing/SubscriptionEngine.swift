@@ -106,7 +106,9 @@ enum SubscriptionEngine {
 
     /// The period and price of the chain's next renewal: an introductory offer's while it has
     /// periods left, the auto-renew product's after.
-    static func nextPeriod(_ info: RenewalInfo) -> (period: SubscriptionPeriod, price: String, offer: Transaction.OfferType?) {
+    static func nextPeriod(_ info: RenewalInfo) -> (
+        period: SubscriptionPeriod, price: String, offer: Transaction.OfferType?
+    ) {
         var periodText = info.autoRenewPeriod
         var price = info.autoRenewPrice
         var offer: Transaction.OfferType?

@@ -94,7 +94,9 @@ enum POSIXFile {
         for name in names.sorted() where name.hasPrefix(prefix) {
             let suffix = name.utf8.dropFirst(prefix.utf8.count)
             guard suffix.count == 6,
-                suffix.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+                suffix.allSatisfy({
+                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                })
             else { continue }
             let stale = folder + "/" + name
             if unlink(stale) != 0, errno != ENOENT { throw Failure(path: stale, code: errno) }

@@ -92,7 +92,9 @@ public struct PurchaseState: Sendable, Equatable {
         /// Records a new transaction, or a new version of one (a refund, an upgrade, an expiry).
         /// - Throws: `Overflow` when `transactionCount` is at its largest; nothing is recorded.
         public mutating func record(_ transaction: Transaction, isNew: Bool) throws(Overflow) {
-            if isNew { transactionCount = try PurchaseState.adding(1, to: transactionCount, field: "account.transactionCount") }
+            if isNew {
+                transactionCount = try PurchaseState.adding(1, to: transactionCount, field: "account.transactionCount")
+            }
             unsaved.append(transaction)
             guard transaction.productType != .consumable else { return }
             if let index = current.firstIndex(where: { $0.productID == transaction.productID }) {
