@@ -12,6 +12,12 @@ enum FileSystem {
         return stat(path, &info) == 0
     }
 
+    /// Whether there is anything at `path`, a dangling symlink included.
+    static func entryExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -96,10 +96,7 @@ import Testing
     /// Every real `.storekit` file Xcode saved must load, with the product counts an
     /// independent JSON reading gives.
     @Test func everyCorpusStoreKitFileLoads() throws {
-        guard let corpus = Support.corpusDirectory else {
-            print("CorpusTests: ../shared/corpus is absent; skipping (set IAPSIM_CORPUS to point at one)")
-            return
-        }
+        let corpus = try Support.requireCorpus()
         var checked = 0
         for folder in ["storekit", "storekit-extra"] {
             let directory = corpus + "/" + folder
@@ -122,7 +119,7 @@ import Testing
     }
 
     @Test func everyCorpusPlistLoads() throws {
-        guard let corpus = Support.corpusDirectory else { return }
+        let corpus = try Support.requireCorpus()
         let directory = corpus + "/plist"
         let expected = [
             "apple-storekitsuite-productids.plist": 1, "jc-subscription-productidentifiers.plist": 2,
@@ -134,7 +131,7 @@ import Testing
     }
 
     @Test func storeHelpersPlistMatchesItsStoreKitFile() throws {
-        guard let corpus = Support.corpusDirectory else { return }
+        let corpus = try Support.requireCorpus()
         let catalog = try Catalog.load(
             CatalogSource(
                 storeKitPath: corpus + "/storekit/storehelper-sample-products.storekit",

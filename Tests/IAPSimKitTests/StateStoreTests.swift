@@ -40,7 +40,6 @@ import Testing
         }
         #expect(path == store.location.statePath)
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.location.statePath)) == bytes, "\(kind)")
-        #expect(throws: StoreError.self) { try store.erase() }
         #expect(FileManager().fileExists(atPath: store.location.statePath))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimKit
+import Testing
 
 /// Test helpers: fixtures, temporary folders, a fixed clock. Nothing touches the real config
 /// directory: every state folder is a fresh temporary one.
@@ -25,10 +26,54 @@ enum Support {
             ? candidate : nil
     }
 
+    /// A new folder inside one parent per test process, which is removed when the process exits.
+    /// The corpus folder; a test that needs it fails, naming where it looked, when it is absent.
+    static func requireCorpus() throws -> String {
+        try #require(
+            corpusDirectory, "the corpus is absent: expected shared/corpus beside the repository, or IAPSIM_CORPUS")
+    }
+
     static func temporaryDirectory() -> String {
-        let path = FileManager().temporaryDirectory.appendingPathComponent("iapsim-test-" + UUID().uuidString).path
+        let path = temporaryParent + "/" + UUID().uuidString
         try! FileManager().createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
+    }
+
+    private static let temporaryParent: String = {
+        let path = FileManager().temporaryDirectory.appendingPathComponent("iapsim-test-" + UUID().uuidString).path
+        try! FileManager().createDirectory(atPath: path, withIntermediateDirectories: true)
+        TemporaryParent.path = path
+        atexit { TemporaryParent.remove() }
+        return path
+    }()
+
+    /// For the `atexit` handler, which cannot capture: set once, before the handler is registered.
+    private enum TemporaryParent {
+        nonisolated(unsafe) static var path = ""
+        static func remove() { try? FileManager().removeItem(atPath: path) }
+    }
+
+    /// SplitMix64, seeded from `IAPSIM_TEST_SEED` or at random. The seed is printed, so a
+    /// failing randomised test can be replayed.
+    struct SeededRandom: RandomNumberGenerator {
+        let seed: UInt64
+        private var state: UInt64
+
+        init(label: String) {
+            seed =
+                ProcessInfo.processInfo.environment["IAPSIM_TEST_SEED"].flatMap { UInt64($0) }
+                ?? UInt64.random(in: 0...UInt64.max)
+            state = seed
+            print("\(label): seed \(seed) (IAPSIM_TEST_SEED=\(seed) replays it)")
+        }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 
     static func iso(_ date: Date) -> String { date.formatted(.iso8601) }

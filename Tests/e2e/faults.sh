@@ -1,26 +1,57 @@
 #!/usr/bin/env bash
 # Fault and load tests, run by `make test`, each bounded in time: nothing lost under
 # concurrency, SIGKILL, a full disk, a read-only folder, a held lock, or bad files.
-# Usage: Tests/e2e/faults.sh [path/to/iapsim]
-set -u
+# Linux-only parts (tmpfs mounts, flock(1), GNU timeout) print "SKIP: <reason>" elsewhere.
+# Usage: Tests/e2e/faults.sh [path/to/iapsim]   IAPSIM_TEST_SEED=N replays the random parts.
+set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/.build/debug/iapsim}
 work=$(mktemp -d)
 mounts=()
 cleanup() {
-  for m in "${mounts[@]}"; do umount -l "$m" 2>/dev/null; done
+  for m in ${mounts[@]+"${mounts[@]}"}; do umount -l "$m" 2>/dev/null || umount "$m" 2>/dev/null; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 export IAPSIM_CATALOG=$root/catalog
 unset IAPSIM_LOCALE IAPSIM_LOCK_TIMEOUT IAPSIM_STATE_DIR
 passed=0 failed=0 skipped=0
-check() { # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1: expected [$2], got [$3]"; fi
+unexpected=$work/unexpected
+: >"$unexpected"
+# check NAME EXPECTED ACTUAL: fails too when a command that had to succeed did not since the
+# last check (see ok), so an empty output of a crashed command never passes for "0" or "".
+check() {
+  local why=""
+  if [ -s "$unexpected" ]; then why=$(tr '\n' ' ' <"$unexpected"); : >"$unexpected"; fi
+  if [ -z "$why" ] && [ "$2" = "$3" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: expected [$2], got [$3]${why:+ after: $why}"
+  fi
 }
 skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
-iap() { local dir=$1; shift; IAPSIM_STATE_DIR=$dir timeout 20 "$bin" "$@" </dev/null; }
+seed=${IAPSIM_TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
+RANDOM=$seed
+echo "faults: seed $seed (IAPSIM_TEST_SEED=$seed replays the kill timings and the garbage file)"
+# Every command is bounded in time where GNU (or BSD 14) timeout exists.
+if command -v timeout >/dev/null; then
+  bounded=(timeout 20)
+else
+  bounded=()
+  skip "time bounds: no timeout(1) here, commands run unbounded"
+fi
+iap() { local dir=$1; shift; IAPSIM_STATE_DIR=$dir ${bounded[@]+"${bounded[@]}"} "$bin" "$@" </dev/null; }
+# ok DIR ARGS...: iap for a command that must succeed; a failure is noted for the next check.
+ok() {
+  local status=0
+  iap "$@" 2>"$work/ok.err" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "iapsim ${*:2} exited $status: $(head -c 300 "$work/ok.err" | tr '\n' ' ')" >>"$unexpected"
+  fi
+  return "$status"
+}
 count() { grep -o "\"$2\": [0-9]*" "$1" | head -n 1 | sed 's/.*: //'; }
 
 # 50 concurrent purchases of one consumable: all counted, one transaction each.
@@ -29,7 +60,7 @@ pids=()
 for _ in $(seq 50); do iap "$state" buy com.example.app.coins100 --yes >/dev/null 2>&1 & pids+=($!); done
 ok=0; for pid in "${pids[@]}"; do wait "$pid" && ok=$((ok + 1)); done
 check "concurrent buys succeeded" 50 "$ok"
-iap "$state" status --json >"$work/status.json"
+ok "$state" status --json >"$work/status.json"
 check "concurrent balance" 50 "$(grep -o '"com.example.app.coins100": [0-9]*' "$work/status.json" | sed 's/.*: //')"
 check "concurrent transactions" 50 "$(count "$work/status.json" transactionCount)"
 check "concurrent journal lines" 50 "$(wc -l <"$state/transactions.jsonl" | tr -d ' ')"
@@ -46,24 +77,29 @@ for i in $(seq 200); do
   iap "$state" status --json >"$work/killed.json" 2>"$work/killed.err" && loads=$((loads + 1))
 done
 check "state loads after every kill" 200 "$loads"
+ok "$state" status --json >"$work/killed.json"
 balance=$(grep -o '"com.example.app.coins100": [0-9]*' "$work/killed.json" | sed 's/.*: //')
 total=$(count "$work/killed.json" transactionCount)
 check "balance matches the journal after kills" "${total:-0}" "${balance:-0}"
 check "every reported purchase kept" yes "$([ "${total:-0}" -ge "$reported" ] && echo yes || echo "no: $total < $reported")"
-echo "faults: SIGKILL loop: $reported purchases reported, ${total:-0} kept, 200 kills"
+echo "faults: SIGKILL loop: $reported purchases reported, ${total:-0} kept, 200 kills (seed $seed)"
 
 # A lock held past IAPSIM_LOCK_TIMEOUT: 75, and the state untouched.
 state=$work/locked
-iap "$state" buy com.example.app.book --yes >/dev/null
-before=$(cat "$state/purchases.json")
-flock "$state/purchases.json.lock" sleep 5 &
-holder=$!
-for _ in $(seq 100); do flock -n "$state/purchases.json.lock" true 2>/dev/null || break; sleep 0.05; done  # until held
-IAPSIM_LOCK_TIMEOUT=0.2 iap "$state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/lock.err"
-check "held lock exit" 75 "$?"
-check "held lock message names the lock" 1 "$(grep -c 'purchases.json.lock' "$work/lock.err")"
-check "held lock state unchanged" "$before" "$(cat "$state/purchases.json")"
-kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+ok "$state" buy com.example.app.book --yes >/dev/null
+if command -v flock >/dev/null; then
+  before=$(cat "$state/purchases.json")
+  flock "$state/purchases.json.lock" sleep 5 &
+  holder=$!
+  for _ in $(seq 100); do flock -n "$state/purchases.json.lock" true 2>/dev/null || break; sleep 0.05; done  # until held
+  IAPSIM_LOCK_TIMEOUT=0.2 iap "$state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/lock.err"
+  check "held lock exit" 75 "$?"
+  check "held lock message names the lock" 1 "$(grep -c 'purchases.json.lock' "$work/lock.err")"
+  check "held lock state unchanged" "$before" "$(cat "$state/purchases.json")"
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+else
+  skip "held lock: flock(1) is not installed (util-linux, Linux)"
+fi
 IAPSIM_LOCK_TIMEOUT=soon iap "$state" status >/dev/null 2>&1
 check "bad IAPSIM_LOCK_TIMEOUT exit" 64 "$?"
 
@@ -73,7 +109,7 @@ for kind in truncated garbage shape newer; do
   mkdir -p "$state"
   case $kind in
     truncated) printf '{"schemaVersion": 2, "account": {"nextTrans' ;;
-    garbage) head -c 256 /dev/urandom ;;
+    garbage) for _ in $(seq 256); do printf "\\$(printf %03o $((RANDOM % 256)))"; done ;;
     shape) printf '{"schemaVersion": 2, "account": [], "app": 7}' ;;
     newer) printf '{"schemaVersion": 99, "future": {}}' ;;
   esac >"$state/purchases.json"
@@ -89,17 +125,17 @@ disk=$work/disk
 mkdir -p "$disk"
 if mount -t tmpfs -o size=128k tmpfs "$disk" 2>/dev/null; then
   mounts+=("$disk")
-  iap "$disk/state" buy com.example.app.book --yes >/dev/null
+  ok "$disk/state" buy com.example.app.book --yes >/dev/null
   cp "$disk/state/purchases.json" "$work/disk-copy"
   head -c 1M /dev/zero >"$disk/filler" 2>/dev/null
   iap "$disk/state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/disk.err"
   check "full disk exit" 74 "$?"
   check "full disk state intact" same "$(cmp -s "$disk/state/purchases.json" "$work/disk-copy" && echo same || echo changed)"
   rm -f "$disk/filler"
-  iap "$disk/state" status --json >"$work/disk.json"
+  ok "$disk/state" status --json >"$work/disk.json"
   check "state loads after a full disk" 1 "$(count "$work/disk.json" transactionCount)"
 else
-  skip "full disk: this machine refuses to mount a tmpfs"
+  skip "full disk: cannot mount a tmpfs here (Linux, as root)"
 fi
 
 # A read-only state folder (root ignores mode bits, so a read-only mount): 73.
@@ -107,7 +143,7 @@ ro=$work/ro
 mkdir -p "$ro"
 if mount -t tmpfs -o size=1m tmpfs "$ro" 2>/dev/null; then
   mounts+=("$ro")
-  iap "$ro/state" buy com.example.app.book --yes >/dev/null
+  ok "$ro/state" buy com.example.app.book --yes >/dev/null
   if mount -o remount,ro "$ro" 2>/dev/null; then
     iap "$ro/state" buy com.example.app.coins100 --yes >/dev/null 2>"$work/ro.err"
     check "read-only exit" 73 "$?"
@@ -117,7 +153,7 @@ if mount -t tmpfs -o size=1m tmpfs "$ro" 2>/dev/null; then
     skip "read-only: remount refused"
   fi
 else
-  skip "read-only: this machine refuses to mount a tmpfs"
+  skip "read-only: cannot mount a tmpfs here (Linux, as root)"
 fi
 
 # Hostile catalogs: clear errors, never a crash or a hang.
@@ -141,7 +177,7 @@ for name in deep deep-object types root nul; do
   check "$name catalog exit" 65 "$code"
   check "$name catalog names the file" 1 "$(grep -c "$name.storekit" "$work/cat.err")"
 done
-iap "$state" list --storekit "$work/huge.storekit" >"$work/huge.out" 2>/dev/null
+ok "$state" list --storekit "$work/huge.storekit" >"$work/huge.out"
 check "huge catalog lists" 0 "$?"
 check "huge catalog output has no escape codes" 0 "$(grep -c $'\x1b' "$work/huge.out")"
 iap "$state" check --storekit "$work/types.storekit" >/dev/null 2>&1

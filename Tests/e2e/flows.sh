@@ -2,7 +2,7 @@
 # End-to-end purchase flows, driven the way a script drives iapsim: exit codes and JSON
 # checked with plain tools (grep, sed), a throw-away state folder, the bundled catalog.
 # Usage: Tests/e2e/flows.sh [path/to/iapsim]   (run by `make test`)
-set -u
+set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/.build/debug/iapsim}
@@ -11,12 +11,39 @@ trap 'rm -rf "$state"' EXIT
 export IAPSIM_STATE_DIR=$state/state IAPSIM_CATALOG=$root/catalog
 unset IAPSIM_LOCALE IAPSIM_LOCK_TIMEOUT
 passed=0 failed=0
+unexpected=$state/unexpected
+: >"$unexpected"
 
-check() { # check NAME EXPECTED ACTUAL
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1: expected [$2], got [$3]"; fi
+# check NAME EXPECTED ACTUAL: fails too when a `run` since the last check exited non-zero, so
+# the empty output of a crashed command never passes for "0" or "".
+check() {
+  local why=""
+  if [ -s "$unexpected" ]; then why=$(tr '\n' ' ' <"$unexpected"); : >"$unexpected"; fi
+  if [ -z "$why" ] && [ "$2" = "$3" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: expected [$2], got [$3]${why:+ after: $why}"
+  fi
 }
-run() { "$bin" "$@" </dev/null 2>"$state/err"; }
-code() { run "$@" >/dev/null; echo $?; }
+# run ARGS...: iapsim's stdout, for a command that must succeed; a failure is noted for the next check.
+run() {
+  local status=0
+  "$bin" "$@" </dev/null 2>"$state/err" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "iapsim $* exited $status: $(head -c 300 "$state/err" | tr '\n' ' ')" >>"$unexpected"
+  fi
+  return "$status"
+}
+# exits CODE ARGS...: iapsim's stdout, for a command that must exit with CODE; anything else is noted.
+exits() {
+  local want=$1 status=0
+  shift
+  "$bin" "$@" </dev/null 2>"$state/err" || status=$?
+  if [ "$status" -ne "$want" ]; then echo "iapsim $* exited $status, not $want" >>"$unexpected"; fi
+}
+# code ARGS...: the exit status alone, for commands whose status is what is checked.
+code() { "$bin" "$@" </dev/null >/dev/null 2>"$state/err"; echo $?; }
 field() { # field NAME: the first "NAME": value in stdin, unquoted
   grep -o "\"$1\": [^,}]*" | head -n 1 | sed -e "s/\"$1\": //" -e 's/^"//' -e 's/"$//'
 }
@@ -44,7 +71,7 @@ check "balance after resolve" 2 "$(run status --json | grep -o '"com.example.app
 
 # Failures with Apple's codes, and a cancel.
 check "fail exit" 1 "$(code buy com.example.app.gems500 --outcome fail=cloudServiceNetworkConnectionFailed)"
-check "fail code in JSON" 7 "$(run buy com.example.app.gems500 --outcome fail=7 --json | field code)"
+check "fail code in JSON" 7 "$(exits 1 buy com.example.app.gems500 --outcome fail=7 --json | field code)"
 check "cancel exit" 2 "$(code buy com.example.app.gems500 --outcome cancel)"
 run settings set payments-allowed false >/dev/null
 check "not allowed exit" 4 "$(code buy com.example.app.gems500)"

@@ -2,12 +2,13 @@
 # The purchase confirmation as a person meets it: iapsim in a real terminal (tmux), the
 # prompt read off the screen, answered with keystrokes. Skips, saying so, without tmux.
 # Usage: Tests/e2e/prompt.sh [path/to/iapsim]
-set -u
+set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/.build/debug/iapsim}
 if ! command -v tmux >/dev/null; then
-  echo "prompt: 0 passed, 0 failed, 1 skipped (tmux is not installed)"
+  echo "SKIP: prompt: tmux is not installed"
+  echo "prompt: 0 passed, 0 failed, 1 skipped"
   exit 0
 fi
 work=$(mktemp -d)
@@ -43,7 +44,8 @@ check "cancel message" 1 "$(screen | grep -c 'Cancelled: nothing was charged.')"
 # NO_COLOR: no escape codes even on a terminal.
 tmux send-keys -t "$session" "clear" Enter
 tmux send-keys -t "$session" "NO_COLOR=1 $bin list; echo exit=\$?" Enter
-wait_for 'exit=' >/dev/null
+check "NO_COLOR list succeeded" 0 "$(wait_for 'exit=0'; echo $?)"
+check "NO_COLOR list printed products" 1 "$(screen | grep -c 'com.example.app.book')"
 check "NO_COLOR on a terminal" 0 "$(tmux capture-pane -p -e -t "$session" | grep -c $'\e\\[1m')"
 
 echo "prompt: $passed passed, $failed failed"

@@ -6,7 +6,7 @@ properties, required, additionalProperties, items, anyOf, $ref to #/definitions)
 test needs nothing beyond Python's standard library. Run by `make test`.
 Usage: Tests/e2e/schemas.py [path/to/iapsim]
 """
-import json, os, re, subprocess, sys, tempfile
+import atexit, json, os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/iapsim")
@@ -50,6 +50,7 @@ def validate(value, schema, root, where="$"):
 
 
 state = tempfile.mkdtemp(prefix="iapsim-schemas-")
+atexit.register(shutil.rmtree, state, ignore_errors=True)
 env = dict(os.environ, IAPSIM_STATE_DIR=state, IAPSIM_CATALOG=os.path.join(ROOT, "catalog"))
 env.pop("IAPSIM_LOCALE", None)
 

@@ -17,7 +17,7 @@ import Testing
         var stderr: String
     }
 
-    let state = FileManager().temporaryDirectory.appendingPathComponent("iapsim-e2e-" + UUID().uuidString).path
+    let state = Harness.temporaryPath("iapsim-e2e-")
 
     func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
@@ -144,13 +144,15 @@ import Testing
     /// For every corpus file, the products of each type `list --json` reports equal an
     /// independent count over the raw JSON, and `check` ends in 0 or 65, never a crash.
     @Test func everyCorpusFileListsItsProductsAndChecks() throws {
-        let corpus = URL(fileURLWithPath: Harness.repositoryRoot).deletingLastPathComponent().appendingPathComponent(
-            "shared/corpus"
-        ).path
-        guard let names = try? FileManager().contentsOfDirectory(atPath: corpus + "/storekit") else {
-            print("EndToEndTests: ../shared/corpus is absent; skipping the corpus walk")
-            return
-        }
+        let corpus =
+            ProcessInfo.processInfo.environment["IAPSIM_CORPUS"]
+            ?? URL(fileURLWithPath: Harness.repositoryRoot).deletingLastPathComponent().appendingPathComponent(
+                "shared/corpus"
+            ).path
+        let names = try #require(
+            try? FileManager().contentsOfDirectory(atPath: corpus + "/storekit"),
+            "the corpus is absent: expected \(corpus)/storekit (shared/corpus beside the repository, or IAPSIM_CORPUS)")
+        #expect(names.count >= 12)
         let typeNames = [
             "Consumable": "consumable", "NonConsumable": "nonConsumable", "RecurringSubscription": "autoRenewable",
             "NonRenewingSubscription": "nonRenewable",

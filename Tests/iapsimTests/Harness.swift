@@ -19,7 +19,7 @@ final class Harness: @unchecked Sendable {
     private var stderr = ""
 
     init(environment: [String: String] = [:]) {
-        stateDirectory = FileManager().temporaryDirectory.appendingPathComponent("iapsim-cli-" + UUID().uuidString).path
+        stateDirectory = Self.temporaryPath("iapsim-cli-")
         self.environment = environment.merging(
             ["IAPSIM_STATE_DIR": stateDirectory, "IAPSIM_CATALOG": Self.repositoryRoot + "/catalog"]) { a, _ in a }
     }
@@ -53,5 +53,25 @@ final class Harness: @unchecked Sendable {
     func json(_ arguments: String...) throws -> [String: Any] {
         let result = run(arguments + ["--json"])
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// A path (not yet made) inside one parent folder per test process, which is removed
+    /// when the process exits, so no test leaves folders behind.
+    static func temporaryPath(_ prefix: String) -> String {
+        temporaryParent + "/" + prefix + UUID().uuidString
+    }
+
+    private static let temporaryParent: String = {
+        let path = FileManager().temporaryDirectory.appendingPathComponent("iapsim-tests-" + UUID().uuidString).path
+        try! FileManager().createDirectory(atPath: path, withIntermediateDirectories: true)
+        TemporaryParent.path = path
+        atexit { TemporaryParent.remove() }
+        return path
+    }()
+
+    /// For the `atexit` handler, which cannot capture: set once, before the handler is registered.
+    private enum TemporaryParent {
+        nonisolated(unsafe) static var path = ""
+        static func remove() { try? FileManager().removeItem(atPath: path) }
     }
 }

@@ -36,3 +36,48 @@ import Testing
         #expect(!wide.contains("…"))
     }
 }
+
+/// Tables are laid out in terminal columns: wide characters take two, combining marks none.
+@Suite struct DisplayWidthTests {
+    @Test(arguments: [
+        ("abc", 3), ("日本語", 6), ("ｺｲﾝ", 3), ("ＡＢ", 4), ("코인", 4), ("e\u{301}te\u{301}", 3), ("⛽️", 2), ("🚙", 2),
+        ("👨‍👩‍👧", 2), ("🇯🇵", 2), ("❤️", 2), ("❤", 1), ("a\u{200B}b", 2), ("Ünïcödé", 7), ("", 0),
+    ])
+    func columns(_ text: String, _ expected: Int) {
+        #expect(TerminalText.displayWidth(text) == expected, "\(text)")
+    }
+
+    @Test func wideTitlesLineUp() {
+        let lines = TerminalText.table([
+            ["ID", "TITLE", "PRICE"],
+            ["fx.coins", "コイン 100 枚", "¥120"],
+            ["fx.gold", "金币", "¥6"],
+            ["fx.cafe", "Cafe\u{301} ☕", "$1.99"],
+            ["fx.car", "🚙 Utility", "$4.99"],
+        ])
+        #expect(
+            lines == [
+                "ID        TITLE          PRICE",
+                "fx.coins  コイン 100 枚  ¥120",
+                "fx.gold   金币           ¥6",
+                "fx.cafe   Café ☕        $1.99",
+                "fx.car    🚙 Utility     $4.99",
+            ])
+    }
+
+    @Test func wideCellsAreCutByColumns() {
+        let lines = TerminalText.table(
+            [["ID", "TITLE", "PRICE"], ["fx.a", "日本語のとても長い名前です", "¥120"], ["fx.b", "short", "¥1"]],
+            width: 24, shrinking: [1])
+        #expect(
+            lines == [
+                "ID    TITLE        PRICE",
+                "fx.a  日本語のと…  ¥120",
+                "fx.b  short        ¥1",
+            ])
+        #expect(lines.allSatisfy { TerminalText.displayWidth($0) <= 24 })
+        // A wide character that would straddle the edge goes whole; the cell is padded.
+        #expect(TerminalText.truncated("日本語です", to: 6) == "日本…")
+        #expect(TerminalText.padded(TerminalText.truncated("日本語です", to: 6), to: 6) == "日本… ")
+    }
+}

@@ -42,8 +42,8 @@ public enum CatalogCheck {
         var storeIDs: [String] = []
         do {
             let data = try CatalogFile.read(storePath)
-            guard let root = try? JSONValue.parse([UInt8](data)), root.objectValue != nil else {
-                report(storePath, "-", .notStoreKitFile, "not a StoreKit configuration file (malformed JSON or not an object)")
+            guard let root = try? StoreConfiguration.document(data, path: storePath), root.objectValue != nil else {
+                report(storePath, "-", .notStoreKitFile, "not a StoreKit configuration file (malformed JSON or plist, or not an object)")
                 return findings
             }
             storeIDs = checkStore(root, path: storePath, report: report)
@@ -185,8 +185,10 @@ public enum CatalogCheck {
                 report(path, productID, .missingPrice, "displayPrice is missing or not a string")
             }
             let localizations = entry["localizations"]?.arrayValue ?? []
-            let wanted = LocaleKey(defaultLocale)
-            if !localizations.contains(where: { $0["locale"]?.stringValue.map(LocaleKey.init) == wanted }) {
+            // The matching `list` and `buy` use, kept to the same language and script: `ja`
+            // serves ja_JP, `zh_Hant` does not serve zh_CN.
+            let keys = localizations.compactMap { $0["locale"]?.stringValue.map(LocaleKey.init) }
+            if LocaleKey(defaultLocale).bestMatch(among: keys, minimum: 2) == nil {
                 report(path, productID, .missingLocalization, "no localization for the default locale \(defaultLocale)")
             }
             for localization in localizations where (localization["displayName"]?.stringValue ?? "").isEmpty {

@@ -9,7 +9,7 @@ public enum CatalogError: Error, Equatable, Sendable {
     case emptyFile(path: String)
     /// The file is not JSON / not a property list, or has the wrong shape at `detail`.
     case malformed(path: String, detail: String)
-    /// The product identifier list's root is not an array of strings.
+    /// The product identifier list's root is none of the shapes it may have.
     case notAnArray(path: String, found: String)
     case nonStringElement(path: String, index: Int, found: String)
     case invalidPrice(path: String, productID: String, value: String)
@@ -36,7 +36,7 @@ extension CatalogError: LocalizedError {
         case .malformed(let path, let detail):
             return "\(path): \(detail)"
         case .notAnArray(let path, let found):
-            return "\(path): expected an array of product identifier strings at the root, found \(found)"
+            return "\(path): \(ProductIdentifierList.expectedShapes) at the root, found \(found)"
         case .nonStringElement(let path, let index, let found):
             return "\(path): element \(index) is \(found), expected a product identifier string"
         case .invalidPrice(let path, let productID, let value):

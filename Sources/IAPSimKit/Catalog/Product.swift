@@ -28,19 +28,15 @@ public struct Product: Sendable, Equatable {
         self.subscription = subscription
     }
 
-    /// The localization for `localeIdentifier`: an exact match, then the same language, then
-    /// `fallback` (the catalog's default), then the first one.
+    /// The localization for `localeIdentifier`: the best of the same language (the same
+    /// script first, given or inferred from the region, so `zh_TW` takes `zh_Hant` and
+    /// `zh_CN` `zh_Hans`; see `LocaleKey`), then the same for `fallback` (the catalog's
+    /// default), then the first one.
     public func localization(for localeIdentifier: String, fallback: String? = nil) -> ProductLocalization? {
         guard localizations.count > 1 else { return localizations.first }
-        let wanted = LocaleKey(localeIdentifier)
-        if let exact = localizations.first(where: { LocaleKey($0.locale) == wanted }) { return exact }
-        if let sameLanguage = localizations.first(where: { LocaleKey($0.locale).language == wanted.language }) {
-            return sameLanguage
-        }
-        if let fallback {
-            let key = LocaleKey(fallback)
-            if let match = localizations.first(where: { LocaleKey($0.locale) == key }) { return match }
-        }
+        let keys = localizations.map { LocaleKey($0.locale) }
+        if let index = LocaleKey(localeIdentifier).bestMatch(among: keys) { return localizations[index] }
+        if let fallback, let index = LocaleKey(fallback).bestMatch(among: keys) { return localizations[index] }
         return localizations.first
     }
 }
@@ -115,26 +111,5 @@ public struct SubscriptionOffer: Sendable, Equatable {
         self.period = period
         self.periodCount = periodCount
         self.price = price
-    }
-}
-
-/// A locale identifier compared the way localizations are matched: case-insensitive, with `-`
-/// and `_` the same. Plain byte work: this runs for every product of a large catalog.
-struct LocaleKey: Equatable {
-    var bytes: [UInt8]
-
-    init(_ identifier: String) {
-        bytes = identifier.utf8.map { byte in
-            switch byte {
-            case UInt8(ascii: "-"): UInt8(ascii: "_")
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
-            default: byte
-            }
-        }
-    }
-
-    /// The part before the first `_`: the language.
-    var language: ArraySlice<UInt8> {
-        bytes.firstIndex(of: UInt8(ascii: "_")).map { bytes[..<$0] } ?? bytes[...]
     }
 }

@@ -1,46 +1,84 @@
 import Foundation
 
-/// The app's own list of the products it asks the store for: `IAPProductIDs.plist`, an array
-/// of product identifier strings, XML or binary, as an app reads it with
-/// `NSArray(contentsOf:)` before starting an `SKProductsRequest`.
+/// The app's own list of the products it asks the store for, as an app reads it before
+/// starting an `SKProductsRequest` or calling `Product.products(for:)`. XML or binary
+/// property lists in the shapes real apps ship:
 ///
-/// StoreHelper's variant — a dictionary with a `Products` array and a `Subscriptions` array of
-/// `{Group, Products}` — is read too, flattened in file order, since real apps ship it.
+/// - an array of product identifier strings (`IAPProductIDs.plist`, read with
+///   `NSArray(contentsOf:)`);
+/// - a dictionary of product identifier to a value, as Apple's StoreKit sample code keeps
+///   `Products.plist` (identifier → emoji): the keys, in file order for an XML plist and sorted
+///   for a binary one, whose dictionaries keep no order (`PropertyList`);
+/// - an array of dictionaries, each with its identifier under `productIdentifier`,
+///   `productID`, `identifier` or `id`;
+/// - StoreHelper's dictionary with a `Products` array and a `Subscriptions` array of
+///   `{Group, Products}`, flattened in file order.
 public enum ProductIdentifierList {
+    /// The keys an array-of-dictionaries list may hold its identifiers under, in the order tried.
+    static let identifierKeys = ["productIdentifier", "productID", "identifier", "id"]
+
+    /// The shapes a list may have, for an error that tells them.
+    static let expectedShapes =
+        "expected an array of product identifier strings, a dictionary keyed by product identifier, "
+        + "or an array of dictionaries with a productIdentifier, productID, identifier or id string"
+
     /// Reads the list.
     /// - Throws: `CatalogError` naming the file and, for a bad element, its index.
     public static func load(path: String) throws -> [String] {
         let data = try CatalogFile.read(path)
-        let root: Any
+        let root: JSONValue
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            root = try PropertyList.parse(data)
         } catch {
-            throw CatalogError.malformed(path: path, detail: "not a property list (XML or binary)")
+            throw CatalogError.malformed(
+                path: path,
+                detail: error.message.hasPrefix("not a property list")
+                    ? error.message : "not a property list (XML or binary): \(error.message)")
         }
-        if let array = root as? [Any] {
-            return try strings(in: array, path: path, location: nil)
+        switch root {
+        case .array(let items):
+            if case .object = items.first { return try dictionaries(items, path: path) }
+            return try strings(in: items, path: path, location: nil)
+        case .object(let members):
+            // StoreHelper's shape, told from an identifier → value dictionary by its arrays.
+            if root["Products"]?.arrayValue != nil || root["Subscriptions"]?.arrayValue != nil {
+                return try storeHelperIdentifiers(root, path: path)
+            }
+            return members.map(\.0)
+        default:
+            throw CatalogError.notAnArray(path: path, found: describe(root))
         }
-        if let dictionary = root as? [String: Any], dictionary["Products"] != nil || dictionary["Subscriptions"] != nil
-        {
-            return try storeHelperIdentifiers(dictionary, path: path)
-        }
-        throw CatalogError.notAnArray(path: path, found: describe(root))
     }
 
-    private static func storeHelperIdentifiers(_ dictionary: [String: Any], path: String) throws -> [String] {
+    private static func dictionaries(_ items: [JSONValue], path: String) throws -> [String] {
+        try items.enumerated().map { index, item in
+            guard case .object = item else {
+                throw CatalogError.malformed(
+                    path: path, detail: "element \(index) is \(describe(item)); \(expectedShapes)")
+            }
+            for key in identifierKeys {
+                if let identifier = item[key]?.stringValue { return identifier }
+            }
+            throw CatalogError.malformed(
+                path: path,
+                detail: "element \(index) has no \(identifierKeys.joined(separator: ", ")) string; \(expectedShapes)")
+        }
+    }
+
+    private static func storeHelperIdentifiers(_ root: JSONValue, path: String) throws -> [String] {
         var identifiers: [String] = []
-        if let products = dictionary["Products"] {
-            guard let array = products as? [Any] else {
+        if let products = root["Products"] {
+            guard let array = products.arrayValue else {
                 throw CatalogError.notAnArray(path: path, found: "Products as \(describe(products))")
             }
             identifiers += try strings(in: array, path: path, location: "Products")
         }
-        if let subscriptions = dictionary["Subscriptions"] {
-            guard let groups = subscriptions as? [Any] else {
+        if let subscriptions = root["Subscriptions"] {
+            guard let groups = subscriptions.arrayValue else {
                 throw CatalogError.notAnArray(path: path, found: "Subscriptions as \(describe(subscriptions))")
             }
             for (index, group) in groups.enumerated() {
-                guard let group = group as? [String: Any], let products = group["Products"] as? [Any] else {
+                guard let products = group["Products"]?.arrayValue else {
                     throw CatalogError.malformed(
                         path: path, detail: "Subscriptions[\(index)] has no Products array of identifiers")
                 }
@@ -50,11 +88,11 @@ public enum ProductIdentifierList {
         return identifiers
     }
 
-    private static func strings(in array: [Any], path: String, location: String?) throws -> [String] {
+    private static func strings(in array: [JSONValue], path: String, location: String?) throws -> [String] {
         var result: [String] = []
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
-            guard let string = element as? String else {
+            guard let string = element.stringValue else {
                 if let location {
                     throw CatalogError.malformed(
                         path: path, detail: "\(location)[\(index)] is \(describe(element)), expected a string")
@@ -66,16 +104,14 @@ public enum ProductIdentifierList {
         return result
     }
 
-    private static func describe(_ value: Any) -> String {
+    private static func describe(_ value: JSONValue) -> String {
         switch value {
-        case is String: "a string"
-        case is [Any]: "an array"
-        case is [String: Any]: "a dictionary"
-        case is Data: "data"
-        case is Date: "a date"
-        case is Bool: "a boolean"
-        case is NSNumber: "a number"
-        default: "a \(type(of: value))"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "a dictionary"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .null: "nothing"
         }
     }
 }

@@ -25,16 +25,29 @@ public struct StoreConfiguration: Sendable {
     }
 
     private static func read(_ path: String) throws -> StoreKitConfigurationFile {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse([UInt8](try CatalogFile.read(path)))
-        } catch let error as JSONValue.SyntaxError {
-            throw CatalogError.malformed(path: path, detail: "malformed JSON at byte \(error.offset): \(error.message)")
-        }
+        let json = try document(try CatalogFile.read(path), path: path)
         do {
             return try StoreKitConfigurationFile(json)
         } catch {
             throw CatalogError.malformed(path: path, detail: error.message)
+        }
+    }
+
+    /// A `.storekit` file's document: JSON as Xcode writes it, or the same tree saved as an XML
+    /// or binary property list, which reads the same.
+    /// - Throws: `CatalogError.malformed` naming the file and where it stopped making sense.
+    static func document(_ data: Data, path: String) throws -> JSONValue {
+        if PropertyList.looksLikePropertyList(data) {
+            do {
+                return try PropertyList.parse(data)
+            } catch {
+                throw CatalogError.malformed(path: path, detail: error.message)
+            }
+        }
+        do {
+            return try JSONValue.parse([UInt8](data))
+        } catch {
+            throw CatalogError.malformed(path: path, detail: "malformed JSON at byte \(error.offset): \(error.message)")
         }
     }
 

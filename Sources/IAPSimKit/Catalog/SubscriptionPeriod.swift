@@ -45,18 +45,23 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         return "\(value) \(noun)\(value == 1 ? "" : "s")"
     }
 
-    /// The date one period after `date`, on the Gregorian calendar in UTC, as App Store renewals
-    /// fall on the same day of the month (clamped to the month's end).
-    public func advance(_ date: Date) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        var components = DateComponents()
-        switch unit {
-        case .day: components.day = value
-        case .week: components.day = 7 * value
-        case .month: components.month = value
-        case .year: components.year = value
+    /// The date `count` periods after `date`, on the proleptic Gregorian calendar in UTC, as
+    /// App Store renewals fall on the same day of the month (clamped to the month's end). A
+    /// date past `ISO8601Date.latest` comes back as it: the state holds no later date.
+    public func advance(_ date: Date, times count: Int = 1) -> Date {
+        guard let start = GregorianDate(ISO8601Date.clamped(date)) else { return ISO8601Date.clamped(date) }
+        let (units, overflow) = value.multipliedReportingOverflow(by: max(count, 1))
+        var end: GregorianDate?
+        if !overflow {
+            switch unit {
+            case .day: end = start.adding(days: units)
+            case .week:
+                let (days, overflow) = units.multipliedReportingOverflow(by: 7)
+                end = overflow ? nil : start.adding(days: days)
+            case .month: end = start.adding(months: units)
+            case .year: end = start.adding(years: units)
+            }
         }
-        return calendar.date(byAdding: components, to: date) ?? date
+        return end?.date.map(ISO8601Date.clamped) ?? ISO8601Date.latest
     }
 }

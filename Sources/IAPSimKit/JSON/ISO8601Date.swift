@@ -1,53 +1,83 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Dates as iapsim writes them everywhere: ISO 8601 in UTC, whole seconds
-/// (`2027-01-01T00:00:00Z`). Done with `gmtime_r`/`timegm` rather than a formatter, which
-/// would load ICU on every start.
+/// (`2027-01-01T00:00:00Z`), on the proleptic Gregorian calendar (`GregorianDate`), without
+/// a formatter, which would load ICU on every start.
+///
+/// The format has four-digit years, so the dates it holds run from `earliest`
+/// (0001-01-01T00:00:00Z) to `latest` (9999-12-31T23:59:59Z): a state file is never written
+/// with a date outside them, and a date outside them in a file is an error.
 public enum ISO8601Date {
-    public static func string(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    /// 0001-01-01T00:00:00Z.
+    public static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
+    /// 9999-12-31T23:59:59Z.
+    public static let latest = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// Whether `date` is one the format holds (a fraction past `latest` included: it is
+    /// written in whole seconds).
+    public static func isRepresentable(_ date: Date) -> Bool {
+        date >= earliest && date.timeIntervalSince1970 < latest.timeIntervalSince1970 + 1
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SSZ`, also with fractional seconds or a `±HH:MM` offset.
+    /// `date` brought within `earliest...latest`.
+    public static func clamped(_ date: Date) -> Date {
+        min(max(date, earliest), latest)
+    }
+
+    /// `2027-01-01T00:00:00Z`. A date outside the format's range is written as the nearest
+    /// bound: callers check the range first (`isRepresentable`), this keeps a file readable.
+    public static func string(_ date: Date) -> String {
+        expandedString(isRepresentable(date) ? date : clamped(date))
+    }
+
+    /// Like `string`, for messages about dates outside the range: ISO 8601's expanded years
+    /// (`+10000-01-01T00:00:00Z`, `-0001-12-31T00:00:00Z`).
+    public static func expandedString(_ date: Date) -> String {
+        guard let parts = GregorianDate(date) else { return date.timeIntervalSince1970 > 0 ? "+∞" : "-∞" }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        let digits = String(abs(parts.year))
+        let year =
+            (parts.year < 0 ? "-" : parts.year > 9999 ? "+" : "")
+            + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        let seconds = parts.secondOfDay
+        return "\(year)-\(two(parts.month))-\(two(parts.day))T"
+            + "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SSZ`, also with fractional seconds or a `±HH:MM` offset. The
+    /// date must exist (no February 30th, no hour 24, no second 60). Years 0000 to 9999 parse;
+    /// with an offset the result can fall just outside `earliest...latest`, so callers that
+    /// store it check `isRepresentable`.
     public static func date(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == UInt8(ascii: "T"), bytes[13] == 0x3A,
             bytes[16] == 0x3A
         else { return nil }
-        func number(_ range: Range<Int>) -> Int32? {
-            var value: Int32 = 0
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
             for byte in bytes[range] {
                 guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int32(byte - 0x30)
+                value = value * 10 + Int(byte - 0x30)
             }
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month),
-            (1...31).contains(day),
-            hour < 24, minute < 60, second < 61
+            let minute = number(14..<16), let second = number(17..<19), hour < 24, minute < 60, second < 60
         else { return nil }
+        let civil = GregorianDate(year: year, month: month, day: day, secondOfDay: hour * 3600 + minute * 60 + second)
+        guard civil.isValid, let seconds = civil.secondsSince1970 else { return nil }
         var index = 19
         var fraction = 0.0
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
             var scale = 0.1
+            let start = index
             while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
                 fraction += Double(bytes[index] - 0x30) * scale
                 scale /= 10
                 index += 1
             }
+            guard index > start else { return nil }
         }
         var offset = 0
         guard index < bytes.count else { return nil }
@@ -56,20 +86,12 @@ public enum ISO8601Date {
             break
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard bytes.count == index + 6, bytes[index + 3] == 0x3A, let hours = number(index + 1..<index + 3),
-                let minutes = number(index + 4..<index + 6)
+                let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60
             else { return nil }
-            offset = (bytes[index] == UInt8(ascii: "+") ? 1 : -1) * Int(hours * 3600 + minutes * 60)
+            offset = (bytes[index] == UInt8(ascii: "+") ? 1 : -1) * (hours * 3600 + minutes * 60)
         default:
             return nil
         }
-        var parts = tm()
-        parts.tm_year = year - 1900
-        parts.tm_mon = month - 1
-        parts.tm_mday = day
-        parts.tm_hour = hour
-        parts.tm_min = minute
-        parts.tm_sec = second
-        let seconds = timegm(&parts)
-        return Date(timeIntervalSince1970: Double(seconds) - Double(offset) + fraction)
+        return Date(timeIntervalSince1970: Double(seconds - offset) + fraction)
     }
 }

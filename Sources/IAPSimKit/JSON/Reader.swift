@@ -72,6 +72,20 @@ struct Reader {
         return number
     }
 
+    /// A count or a balance: a whole number, 0 or more.
+    func nonNegativeInt() throws(Failure) -> Int {
+        let number = try int()
+        guard number >= 0 else { throw fail("a whole number, 0 or more") }
+        return number
+    }
+
+    /// A quantity: a whole number, 1 or more.
+    func positiveInt() throws(Failure) -> Int {
+        let number = try int()
+        guard number >= 1 else { throw fail("a whole number, 1 or more") }
+        return number
+    }
+
     /// An optional member as an integer.
     func optionalInt(_ key: String) throws(Failure) -> Int? { try optional(key)?.int() }
 
@@ -80,9 +94,10 @@ struct Reader {
         return number
     }
 
-    /// An ISO 8601 date string.
+    /// An ISO 8601 date string, within the dates the format holds (years 0001 to 9999).
     func date() throws(Failure) -> Date {
-        guard case .string(let text) = value, let date = ISO8601Date.date(text) else {
+        guard case .string(let text) = value, let date = ISO8601Date.date(text), ISO8601Date.isRepresentable(date)
+        else {
             throw fail("an ISO 8601 date such as 2027-01-01T00:00:00Z")
         }
         return date

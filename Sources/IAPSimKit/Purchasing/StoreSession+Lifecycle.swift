@@ -50,7 +50,7 @@ extension StoreSession {
             var info = state.simulation.renewals[index]
             let inGrace = (info.gracePeriodExpirationDate ?? .distantPast) > moment.now
             let start = inGrace ? (latest.expirationDate ?? moment.now) : moment.now
-            let renewal = SubscriptionEngine.renew(&state, &info, from: start, settings: moment.settings)
+            let renewal = try SubscriptionEngine.renew(&state, &info, from: start, settings: moment.settings)
             state.simulation.renewals[index] = info
             return .recovered(renewal)
         }
@@ -66,7 +66,7 @@ extension StoreSession {
                 throw SimulationError.productGone(productID: pending.productID)
             }
             state.simulation.pending.removeAll { $0.id == id }
-            return Self.complete(
+            return try Self.complete(
                 product, quantity: pending.purchasedQuantity, id: id, storefront: catalog.storefront, state: &state,
                 moment: moment)
         }
@@ -114,7 +114,7 @@ extension StoreSession {
             guard transaction.revocationDate == nil else { throw SimulationError.alreadyRevoked(id: id) }
             transaction.revocationDate = moment.now
             transaction.revocationReason = reason
-            state.account.record(transaction, isNew: false)
+            try state.account.record(transaction, isNew: false)
             switch transaction.productType {
             case .consumable:
                 let balance = state.app.consumables[transaction.productID] ?? 0

@@ -37,17 +37,43 @@ extension StoreSession {
 
     /// Moves the clock to `date` (never backwards: renewals already made stay made).
     /// Subscriptions renew and expire up to it.
+    /// - Throws: `ClockError.backwards`, or `.outOfRange` past `SimulatedClock.latest` or
+    ///   before `SimulatedClock.earliest`.
     public func setClock(to date: Date) throws -> Date {
-        try moveClock { now in date }
+        try Self.checkRange(date, value: ISO8601Date.expandedString(date))
+        return try moveClock { now in date }
     }
 
-    /// Moves the clock forward by `components` on the Gregorian calendar in UTC.
+    /// Moves the clock forward by `components` on the proleptic Gregorian calendar in UTC
+    /// (years and months first, the day clamped to a shorter month's end, then days and time).
+    /// - Throws: `ClockError.outOfRange` when the clock would pass `SimulatedClock.latest`.
     public func advanceClock(by components: DateComponents) throws -> Date {
-        try moveClock { now in
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            return calendar.date(byAdding: components, to: now) ?? now
+        let duration = ISODuration.text(components)
+        return try moveClock { now throws(ClockError) in
+            let hours = (components.hour ?? 0).multipliedReportingOverflow(by: 3600)
+            let minutes = (components.minute ?? 0).multipliedReportingOverflow(by: 60)
+            let time = hours.partialValue.addingReportingOverflow(minutes.partialValue)
+            let seconds = time.partialValue.addingReportingOverflow(components.second ?? 0)
+            guard !hours.overflow, !minutes.overflow, !time.overflow, !seconds.overflow,
+                let start = GregorianDate(now),
+                let end = start.adding(
+                    years: components.year ?? 0, months: components.month ?? 0, days: components.day ?? 0,
+                    seconds: seconds.partialValue),
+                let date = end.date
+            else {
+                throw .outOfRange(value: "\(duration) after \(ISO8601Date.string(now))", bound: SimulatedClock.latest)
+            }
+            let fraction = now.timeIntervalSince1970 - now.timeIntervalSince1970.rounded(.down)
+            let target = date + fraction
+            try Self.checkRange(
+                target, value: "\(duration) after \(ISO8601Date.string(now)) (\(ISO8601Date.expandedString(target)))")
+            return target
         }
+    }
+
+    private static func checkRange(_ date: Date, value: String) throws(ClockError) {
+        if date > SimulatedClock.latest { throw .outOfRange(value: value, bound: SimulatedClock.latest) }
+        if date < SimulatedClock.earliest { throw .outOfRange(value: value, bound: SimulatedClock.earliest) }
     }
 
     /// Stops or restarts the clock.
@@ -65,19 +91,19 @@ extension StoreSession {
         let real = realNow()
         return try transact { state, moment in
             state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
-            SubscriptionEngine.advance(&state, to: real, settings: moment.settings)
+            try SubscriptionEngine.advance(&state, to: real, settings: moment.settings)
             return real
         }
     }
 
-    private func moveClock(_ target: (Date) -> Date) throws -> Date {
+    private func moveClock(_ target: (Date) throws -> Date) throws -> Date {
         let real = realNow()
         return try transact { state, moment in
-            let date = target(moment.now)
+            let date = try target(moment.now)
             guard date >= moment.now else { throw ClockError.backwards(from: moment.now, to: date) }
             state.simulation.clock = SimulatedClock(
                 base: date, anchor: real, frozen: state.simulation.clock?.frozen ?? false)
-            SubscriptionEngine.advance(&state, to: date, settings: moment.settings)
+            try SubscriptionEngine.advance(&state, to: date, settings: moment.settings)
             return date
         }
     }
@@ -89,23 +115,44 @@ public enum ClockError: Error, Equatable, Sendable {
     case backwards(from: Date, to: Date)
     case invalidDuration(String)
     case invalidDate(String)
+    /// The target (`value`, as given or worked out) lies past `SimulatedClock.latest` or
+    /// before `SimulatedClock.earliest`, the `bound` it would cross.
+    case outOfRange(value: String, bound: Date)
 }
 
 extension ClockError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .backwards(let from, let to):
-            "the clock only moves forward: it reads \(from.formatted(.iso8601)), \(to.formatted(.iso8601)) is earlier; 'iapsim reset' starts over"
+            "the clock only moves forward: it reads \(ISO8601Date.string(from)), \(ISO8601Date.string(to)) is earlier; 'iapsim reset' starts over"
         case .invalidDuration(let text):
             "\(text): expected an ISO 8601 duration such as P1M, P1Y, P2W, P3D or PT12H"
         case .invalidDate(let text):
-            "\(text): expected an ISO 8601 date such as 2027-01-01T00:00:00Z"
+            "\(text): expected an existing date in ISO 8601 form such as 2027-01-01T00:00:00Z, "
+                + "from \(ISO8601Date.string(SimulatedClock.earliest)) to \(ISO8601Date.string(SimulatedClock.latest))"
+        case .outOfRange(let value, let bound) where bound >= SimulatedClock.latest:
+            "\(value): past \(ISO8601Date.string(bound)), the latest the simulated clock goes "
+                + "(the state holds dates up to \(ISO8601Date.string(ISO8601Date.latest)), and renewals need room)"
+        case .outOfRange(let value, let bound):
+            "\(value): before \(ISO8601Date.string(bound)), the earliest date the state holds"
         }
     }
 }
 
 /// ISO 8601 durations (`P1Y2M3W4DT5H6M7S`, any part optional) as calendar components.
 public enum ISODuration {
+    /// `components` written back as a duration (`P1Y2M10DT5H`), for messages.
+    public static func text(_ components: DateComponents) -> String {
+        var text = "P"
+        for (value, unit) in [(components.year, "Y"), (components.month, "M"), (components.day, "D")] {
+            if let value, value != 0 { text += "\(value)\(unit)" }
+        }
+        let time = [(components.hour, "H"), (components.minute, "M"), (components.second, "S")]
+            .compactMap { value, unit in value.flatMap { $0 == 0 ? nil : "\($0)\(unit)" } }
+        if !time.isEmpty { text += "T" + time.joined() }
+        return text == "P" ? "PT0S" : text
+    }
+
     public static func components(_ text: String) -> DateComponents? {
         var components = DateComponents()
         var number = ""

@@ -28,7 +28,7 @@ extension StoreSession {
     /// `SKTestSession.expireSubscription(productIdentifier:)`: it ends now and does not renew.
     public func expireSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, state, latest, moment in
-            Self.endPeriod(of: latest, at: moment.now, in: &state)
+            try Self.endPeriod(of: latest, at: moment.now, in: &state)
             info.willAutoRenew = false
             info.isInBillingRetry = false
             info.gracePeriodExpirationDate = nil
@@ -41,21 +41,21 @@ extension StoreSession {
     public func renewSubscription(_ productID: String) throws -> Transaction {
         var renewal: Transaction?
         _ = try changeChain(productID) { info, state, latest, moment in
-            Self.endPeriod(of: latest, at: moment.now, in: &state)  // where the forced one begins
+            try Self.endPeriod(of: latest, at: moment.now, in: &state)  // where the forced one begins
             info.willAutoRenew = true
             info.expirationReason = nil
-            renewal = SubscriptionEngine.renew(&state, &info, from: moment.now, settings: moment.settings)
+            renewal = try SubscriptionEngine.renew(&state, &info, from: moment.now, settings: moment.settings)
             state.app.deliver(info.currentProductID)
         }
         return renewal!
     }
 
     /// Cuts `transaction`'s period short at `date`, if it runs past it.
-    private static func endPeriod(of transaction: Transaction, at date: Date, in state: inout PurchaseState) {
+    private static func endPeriod(of transaction: Transaction, at date: Date, in state: inout PurchaseState) throws {
         guard let end = transaction.expirationDate, end > date else { return }
         var ended = transaction
         ended.expirationDate = date
-        state.account.record(ended, isNew: false)
+        try state.account.record(ended, isNew: false)
     }
 
     /// Finds the chain whose current or next product is `productID` and changes it.

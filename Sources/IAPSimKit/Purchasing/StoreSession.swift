@@ -29,13 +29,21 @@ public struct StoreSession: Sendable {
 
     /// Runs `body` on the up-to-date state under the lock, and saves what it changed.
     public func transact<Result>(_ body: (inout PurchaseState, Moment) throws -> Result) throws -> Result {
+        try transact(startingTheClock: true, body)
+    }
+
+    /// - Parameter startingTheClock: whether a state with no clock yet records it (a change
+    ///   does; a look need not, since an unset clock reads real time all the same).
+    private func transact<Result>(startingTheClock: Bool, _ body: (inout PurchaseState, Moment) throws -> Result)
+        throws -> Result
+    {
         let real = realNow()
         return try store.update { state in
-            if state.simulation.clock == nil {
+            if startingTheClock, state.simulation.clock == nil {
                 state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
             }
             let moment = self.moment(state, real: real)
-            SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+            try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
             return try body(&state, moment)
         }
     }
@@ -48,7 +56,7 @@ public struct StoreSession: Sendable {
     public func look<Result>(_ body: (PurchaseState, Moment) throws -> Result) throws -> Result {
         guard store.exists else { return try lookInMemory(body) }
         do {
-            return try transact { state, moment in try body(state, moment) }
+            return try transact(startingTheClock: false) { state, moment in try body(state, moment) }
         } catch StoreError.cannotCreate {
             return try lookInMemory(body)
         }
@@ -58,7 +66,7 @@ public struct StoreSession: Sendable {
         let real = realNow()
         return try store.view { state in
             let moment = self.moment(state, real: real)
-            SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+            try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
             return try body(state, moment)
         }
     }
@@ -186,20 +194,20 @@ public struct StoreSession: Sendable {
     static func complete(
         _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
         moment: Moment
-    ) -> Transaction {
+    ) throws -> Transaction {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
             originalPurchaseDate: moment.now, purchasedQuantity: quantity,
             price: product.price * Decimal(quantity), currency: storefront.currencyCode,
             storefrontCountryCode: storefront.countryCode)
         if let subscription = product.subscription {
-            SubscriptionEngine.start(
+            try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
                 settings: moment.settings)
         }
-        state.account.record(transaction, isNew: true)
+        try state.account.record(transaction, isNew: true)
         if product.type == .consumable {
-            state.app.consumables[product.id, default: 0] += quantity
+            try state.app.add(quantity, of: product.id)
         } else {
             state.app.deliver(product.id)
         }
@@ -246,7 +254,10 @@ public struct StoreSession: Sendable {
     }
 
     /// Erases the app's record, the account's history and the session.
-    public func resetAll() throws {
+    /// - Returns: the files removed. A state that cannot be parsed is removed too: erasing is
+    ///   the way out of it.
+    @discardableResult
+    public func resetAll() throws -> [String] {
         try store.erase()
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 /// on, billing retry and grace period, and what state each chain is in. All of it works on
 /// the state alone; what a renewal costs and lasts was captured in `RenewalInfo` at purchase.
 enum SubscriptionEngine {
-    /// A generous bound on renewals in one step, so a fast time rate and a big clock jump
-    /// cannot run away; the rest happen on the next command.
+    /// A generous bound on the renewals written in one step, so a fast time rate and a big
+    /// clock jump cannot run away: past it, the chain goes straight to the period that holds
+    /// the new time (those between are not written), so the step still ends up to date.
     static let renewalLimit = 10_000
 
     /// `Product.SubscriptionInfo.RenewalState` of the chain `info` at `date`.
@@ -30,7 +31,7 @@ enum SubscriptionEngine {
 
     /// Brings every chain up to `date`: renewals while auto-renew is on, or billing retry
     /// when renewals have billing issues; billing retry that ran out expires.
-    static func advance(_ state: inout PurchaseState, to date: Date, settings: SessionSettings) {
+    static func advance(_ state: inout PurchaseState, to date: Date, settings: SessionSettings) throws {
         for index in state.simulation.renewals.indices {
             var info = state.simulation.renewals[index]
             guard var latest = state.account.chainLatest(info.originalID), latest.revocationDate == nil
@@ -49,14 +50,19 @@ enum SubscriptionEngine {
             while info.willAutoRenew, let end = latest.expirationDate, end <= date, renewals < renewalLimit {
                 if settings.billingRetry {
                     info.isInBillingRetry = true
-                    info.billingRetryEndDate = end + settings.timeRate.billingRetryPeriod
+                    info.billingRetryEndDate = ISO8601Date.clamped(end + settings.timeRate.billingRetryPeriod)
                     if settings.gracePeriod {
-                        info.gracePeriodExpirationDate =
-                            end + settings.timeRate.gracePeriod(for: info.autoRenewPeriod)
+                        info.gracePeriodExpirationDate = ISO8601Date.clamped(
+                            end + settings.timeRate.gracePeriod(for: info.autoRenewPeriod))
                     }
                     break
                 }
-                latest = renew(&state, &info, from: end, settings: settings)
+                var start = end
+                if renewals == renewalLimit - 1 {
+                    start = lastPeriodStart(
+                        notAfter: date, from: end, period: nextPeriod(info).period, rate: settings.timeRate)
+                }
+                latest = try renew(&state, &info, from: start, settings: settings)
                 renewals += 1
             }
             state.simulation.renewals[index] = info
@@ -67,21 +73,12 @@ enum SubscriptionEngine {
     @discardableResult
     static func renew(
         _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings
-    ) -> Transaction {
+    ) throws -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
-        var period = info.autoRenewPeriod
-        var price = info.autoRenewPrice
-        var offer: Transaction.OfferType?
-        if info.introductoryPeriodsRemaining > 0, let introPeriod = info.introductoryPeriod,
-            let introPrice = info.introductoryPrice
-        {
-            period = introPeriod
-            price = introPrice
-            offer = .introductory
-            info.introductoryPeriodsRemaining -= 1
-        }
+        let (period, price, offer) = nextPeriod(info)
+        if offer != nil { info.introductoryPeriodsRemaining -= 1 }
         var transaction = Transaction(
-            id: state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
+            id: try state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
             productType: .autoRenewable, purchaseDate: start,
             originalPurchaseDate: origin?.originalPurchaseDate ?? start,
             expirationDate: settings.timeRate.end(of: period, from: start),
@@ -99,9 +96,46 @@ enum SubscriptionEngine {
         info.isInBillingRetry = false
         info.billingRetryEndDate = nil
         info.gracePeriodExpirationDate = nil
-        state.account.record(transaction, isNew: true)
+        try state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
         return transaction
+    }
+
+    /// The period and price of the chain's next renewal: an introductory offer's while it has
+    /// periods left, the auto-renew product's after.
+    static func nextPeriod(_ info: RenewalInfo) -> (
+        period: SubscriptionPeriod, price: Decimal, offer: Transaction.OfferType?
+    ) {
+        if info.introductoryPeriodsRemaining > 0, let period = info.introductoryPeriod,
+            let price = info.introductoryPrice
+        {
+            return (period, price, .introductory)
+        }
+        return (info.autoRenewPeriod, info.autoRenewPrice, nil)
+    }
+
+    /// The start of the last period of a chain renewing from `start` that begins at or before
+    /// `date`: where a catch-up past `renewalLimit` goes. Found from the average length of a
+    /// period, then corrected a period at a time, so it costs the same for any gap.
+    static func lastPeriodStart(notAfter date: Date, from start: Date, period: SubscriptionPeriod, rate: TimeRate)
+        -> Date
+    {
+        guard date > start else { return start }
+        let gap = date.timeIntervalSince(start)
+        if let interval = rate.fixedRenewalInterval {
+            return start + (gap / interval).rounded(.down) * interval
+        }
+        let days: Double =
+            switch period.unit {
+            case .day: 1
+            case .week: 7
+            case .month: 30.436_875
+            case .year: 365.242_5
+            }
+        var count = Int(min(gap / (days * 86_400 * Double(period.value)), 1e12))
+        while count > 0, period.advance(start, times: count) > date { count -= 1 }
+        while period.advance(start, times: count + 1) <= date { count += 1 }
+        return count == 0 ? start : period.advance(start, times: count)
     }
 
     /// What buying `product` does to its group: a first purchase or a re-subscription starts
@@ -144,7 +178,7 @@ enum SubscriptionEngine {
     static func start(
         _ transaction: inout Transaction, product: Product, subscription: SubscriptionInfo,
         state: inout PurchaseState, at date: Date, settings: SessionSettings
-    ) {
+    ) throws {
         let group = subscription.groupID
         transaction.subscriptionGroupID = group
         let first = state.account.groupOrigin(group)
@@ -157,7 +191,7 @@ enum SubscriptionEngine {
             && (replaced.expirationDate ?? .distantPast) > date && replaced.productID != product.id
         {
             replaced.isUpgraded = true
-            state.account.record(replaced, isNew: false)
+            try state.account.record(replaced, isNew: false)
             state.app.revoke(replaced.productID)
         }
         var info = RenewalInfo(

@@ -56,6 +56,27 @@ public enum SettingKey: String, CaseIterable, Sendable {
         }
     }
 
+    /// The values `iapsim settings set KEY` offers, for shell completion: every value of a
+    /// closed set (the time rates, the errors by qualified name), and common examples for the
+    /// open ones (locale, storefront). Each is one `canonicalValue(_:)` accepts.
+    public var suggestedValues: [String] {
+        switch self {
+        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod: ["true", "false"]
+        case .purchaseError, .loadProductsError, .appStoreSyncError: ["none"] + SimulatedError.all.map(\.qualifiedName)
+        case .finishTransactions: ["auto", "manual"]
+        case .timeRate: TimeRate.allCases.map(\.name)
+        case .locale:
+            [
+                "en_US", "en_GB", "de_DE", "fr_FR", "ja_JP", "es_ES", "it_IT", "pt_BR", "ko_KR", "zh_CN", "zh_TW",
+                "hi_IN", "ar_SA",
+            ]
+        case .storefront: Storefront.all.map(\.countryCode)
+        case .environment: AppStoreEnvironment.allCases.map(\.rawValue)
+        case .bundleID: ["com.example.app"]
+        case .appAppleID: ["none", "1234567890"]
+        }
+    }
+
     /// The canonical text of `value` for this key.
     /// - Throws: `SettingsError.invalidValue` naming the key and the value.
     public func canonicalValue(_ value: String) throws(SettingsError) -> String {

@@ -18,13 +18,24 @@ public struct SimulatedClock: Sendable, Equatable {
         self.frozen = frozen
     }
 
-    /// The simulated time at real time `real`.
+    /// The latest time the clock is set, advanced or runs to: 9000-01-01T00:00:00Z. The state
+    /// format holds dates up to 9999-12-31T23:59:59Z (`ISO8601Date.latest`); the 999 years
+    /// between leave room for every date a purchase at the clock's time produces: a period
+    /// (the longest Apple offers is a year; an offer's periods add up to a few), a 16-day grace
+    /// period and a 60-day billing retry (Apple, "Enable billing grace period for auto-renewable
+    /// subscriptions", "Reducing involuntary subscriber churn"). Longer ones end at `latest`.
+    public static let latest = Date(timeIntervalSince1970: 221_845_392_000)
+    /// The earliest: 0001-01-01T00:00:00Z, the first date the state format holds.
+    public static let earliest = ISO8601Date.earliest
+
+    /// The simulated time at real time `real`, within `earliest...latest`.
     public func now(real: Date, rate: TimeRate) -> Date {
-        frozen ? base : base + real.timeIntervalSince(anchor) * rate.clockSpeed
+        let reading = frozen ? base : base + real.timeIntervalSince(anchor) * rate.clockSpeed
+        return reading.timeIntervalSince1970.isNaN ? base : min(max(reading, Self.earliest), Self.latest)
     }
 
     /// The simulated time, whether or not a clock was ever set.
     public static func now(_ clock: SimulatedClock?, real: Date, rate: TimeRate) -> Date {
-        clock?.now(real: real, rate: rate) ?? real
+        clock?.now(real: real, rate: rate) ?? min(max(real, earliest), latest)
     }
 }

@@ -94,12 +94,12 @@ public enum TimeRate: Int, Sendable, CaseIterable {
         }
     }
 
-    /// When a period that starts at `date` ends.
+    /// When `count` periods that start at `date` end; never past `ISO8601Date.latest`.
     public func end(of period: SubscriptionPeriod, from date: Date, count: Int = 1) -> Date {
-        if let interval = fixedRenewalInterval { return date + interval * Double(max(count, 1)) }
-        var end = date
-        for _ in 0..<max(count, 1) { end = period.advance(end) }
-        return end
+        if let interval = fixedRenewalInterval {
+            return ISO8601Date.clamped(date + interval * Double(min(max(count, 1), 1_000_000)))
+        }
+        return period.advance(date, times: count)
     }
 
     /// The billing grace period: 6 days for weekly subscriptions and 16 days for others in

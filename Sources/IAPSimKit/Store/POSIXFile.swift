@@ -79,6 +79,33 @@ enum POSIXFile {
         syncDirectory(folder)
     }
 
+    /// Removes the temp files `writeAtomically` leaves beside `path` when it is interrupted
+    /// (`.purchases.json.XXXXXX`, mkstemp's six letters and digits). Call it only while holding
+    /// the lock that every writer takes, so that none of them is in use.
+    /// - Returns: the paths removed.
+    static func removeTemporaries(of path: String) throws(Failure) -> [String] {
+        let target = resolvedSymlink(path)
+        let folder = (target as NSString).deletingLastPathComponent
+        let prefix = "." + (target as NSString).lastPathComponent + "."
+        guard let names = try? FileManager().contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+            return []
+        }
+        var removed: [String] = []
+        for name in names.sorted() where name.hasPrefix(prefix) {
+            let suffix = name.utf8.dropFirst(prefix.utf8.count)
+            guard suffix.count == 6,
+                suffix.allSatisfy({
+                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                })
+            else { continue }
+            let stale = folder + "/" + name
+            if unlink(stale) != 0, errno != ENOENT { throw Failure(path: stale, code: errno) }
+            removed.append(stale)
+        }
+        if !removed.isEmpty { syncDirectory(folder) }
+        return removed
+    }
+
     /// Appends `data` to `path` (mode 0600, created if absent) and fsyncs it. The file is
     /// first cut to `length` bytes: anything past it is a torn append from a crash, never
     /// acknowledged. A new file also fsyncs its folder, so the name survives a crash.

@@ -42,7 +42,7 @@ extension Transaction {
             productType: try r.required("productType").raw(ProductType.self),
             purchaseDate: try r.required("purchaseDate").date(),
             originalPurchaseDate: try r.required("originalPurchaseDate").date(),
-            purchasedQuantity: try r.optionalInt("purchasedQuantity") ?? 1,
+            purchasedQuantity: try r.optional("purchasedQuantity")?.positiveInt() ?? 1,
             expirationDate: try r.optional("expirationDate")?.date(),
             revocationDate: try r.optional("revocationDate")?.date(),
             revocationReason: try r.optional("revocationReason")?.raw(RevocationReason.self),
@@ -71,7 +71,7 @@ extension PendingPurchase {
             id: try r.required("id").uint64(), productID: try r.required("productID").string(),
             productType: try r.required("productType").raw(ProductType.self),
             // Written as `quantity` before 0.2.
-            purchasedQuantity: try quantity.int(),
+            purchasedQuantity: try quantity.positiveInt(),
             reason: try r.required("reason").raw(Reason.self), requestDate: try r.required("requestDate").date())
     }
 }
@@ -103,7 +103,7 @@ extension RenewalInfo {
             autoRenewPeriod: try r.required("autoRenewPeriod").period(),
             autoRenewPrice: try r.required("autoRenewPrice").decimal(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string(),
-            introductoryPeriodsRemaining: try r.optionalInt("introductoryPeriodsRemaining") ?? 0,
+            introductoryPeriodsRemaining: try r.optional("introductoryPeriodsRemaining")?.nonNegativeInt() ?? 0,
             introductoryPrice: try r.optional("introductoryPrice")?.decimal(),
             introductoryPeriod: try r.optional("introductoryPeriod")?.period(),
             isInBillingRetry: try r.optional("isInBillingRetry")?.bool() ?? false,
@@ -156,8 +156,12 @@ extension SimulationState {
             // Seconds since 1970 as text, to keep the fraction a date string would drop.
             func seconds(_ key: String) throws(Reader.Failure) -> Date {
                 let field = try clock.required(key)
-                if let value = Double(try field.string()) { return Date(timeIntervalSince1970: value) }
-                return try field.date()
+                guard let value = Double(try field.string()) else { return try field.date() }
+                let date = Date(timeIntervalSince1970: value)
+                guard ISO8601Date.isRepresentable(date) else {
+                    throw Reader.Failure(message: "simulation.clock.\(key): \(value) is not a time the state holds")
+                }
+                return date
             }
             return SimulatedClock(
                 base: try seconds("base"), anchor: try seconds("anchor"), frozen: try clock.required("frozen").bool())
@@ -204,10 +208,14 @@ extension PurchaseState {
         if let legacy = try account.optional("transactions") {
             // Schema 1: the whole history inline. It moves to the journal on the next write.
             for item in try legacy.array({ item throws(Reader.Failure) in try Transaction(item) }) {
-                record.record(item, isNew: true)
+                do {
+                    try record.record(item, isNew: true)
+                } catch {
+                    throw Reader.Failure(message: error.detail)
+                }
             }
         } else {
-            record.transactionCount = try account.required("transactionCount").int()
+            record.transactionCount = try account.required("transactionCount").nonNegativeInt()
             record.journalLength = try account.required("journalLength").uint64()
             record.restore(
                 current: try account.required("current").array { item throws(Reader.Failure) in try Transaction(item) })
@@ -219,7 +227,7 @@ extension PurchaseState {
                     id throws(Reader.Failure) in try id.string()
                 },
                 consumables: try app.required("consumables").dictionary { count throws(Reader.Failure) in
-                    try count.int()
+                    try count.nonNegativeInt()
                 }),
             simulation: try r.optional("simulation").map { simulation throws(Reader.Failure) in
                 try SimulationState(simulation)

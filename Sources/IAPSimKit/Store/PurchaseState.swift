@@ -24,10 +24,34 @@ public struct PurchaseState: Sendable, Equatable {
         self.simulation = simulation
     }
 
+    /// A number in the state that cannot grow by what an operation adds: past the largest
+    /// value its type holds, so no transaction, count or balance can follow. `StateStore`
+    /// reports it as `StoreError.corrupt`, naming `field`; nothing is written.
+    public struct Overflow: Error, Equatable, Sendable {
+        /// Where the number is in `purchases.json`: `account.nextTransactionID`,
+        /// `app.consumables.com.example.coins`.
+        public var field: String
+        public var value: String
+        public var increase: String
+
+        public var detail: String { "\(field) is \(value) and cannot grow by \(increase)" }
+    }
+
     /// The next transaction identifier, taken.
-    public mutating func takeTransactionID() -> UInt64 {
-        defer { account.nextTransactionID += 1 }
-        return account.nextTransactionID
+    /// - Throws: `Overflow` when the identifiers are used up.
+    public mutating func takeTransactionID() throws(Overflow) -> UInt64 {
+        let id = account.nextTransactionID
+        account.nextTransactionID = try Self.adding(1, to: id, field: "account.nextTransactionID")
+        return id
+    }
+
+    /// `value + increase`, or `Overflow` naming `field`.
+    static func adding<Number: FixedWidthInteger>(_ increase: Number, to value: Number, field: String)
+        throws(Overflow) -> Number
+    {
+        let (sum, overflow) = value.addingReportingOverflow(increase)
+        guard !overflow else { throw Overflow(field: field, value: String(value), increase: String(increase)) }
+        return sum
     }
 
     /// Whether `id` names a transaction the account has (not a pending purchase).
@@ -66,9 +90,12 @@ public struct PurchaseState: Sendable, Equatable {
         }
 
         /// Records a new transaction, or a new version of one (a refund, an upgrade, an expiry).
-        public mutating func record(_ transaction: Transaction, isNew: Bool) {
+        /// - Throws: `Overflow` when `transactionCount` is at its largest; nothing is recorded.
+        public mutating func record(_ transaction: Transaction, isNew: Bool) throws(Overflow) {
+            if isNew {
+                transactionCount = try PurchaseState.adding(1, to: transactionCount, field: "account.transactionCount")
+            }
             unsaved.append(transaction)
-            if isNew { transactionCount += 1 }
             guard transaction.productType != .consumable else { return }
             if let index = current.firstIndex(where: { $0.productID == transaction.productID }) {
                 if current[index].id <= transaction.id { current[index] = transaction }
@@ -118,6 +145,13 @@ public struct PurchaseState: Sendable, Equatable {
         /// Takes a product back (a refund or an expiry the app noticed).
         public mutating func revoke(_ productID: String) {
             purchasedProductIdentifiers.removeAll { $0 == productID }
+        }
+
+        /// Adds `quantity` to a consumable's balance.
+        /// - Throws: `Overflow` when the balance would pass `Int.max`; the balance is unchanged.
+        public mutating func add(_ quantity: Int, of productID: String) throws(Overflow) {
+            consumables[productID] = try PurchaseState.adding(
+                quantity, to: consumables[productID] ?? 0, field: "app.consumables.\(productID)")
         }
 
         /// Records a delivered product. Returns false if it was already there.

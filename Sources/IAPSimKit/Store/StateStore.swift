@@ -54,7 +54,12 @@ public struct StateStore: Sendable {
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             let before = try read()
             var state = before
-            let result = try change(&state)
+            let result: Result
+            do {
+                result = try change(&state)
+            } catch let overflow as PurchaseState.Overflow {
+                throw StoreError.corrupt(path: location.statePath, detail: overflow.detail)
+            }
             if state != before { try write(&state) }
             return result
         }
@@ -80,20 +85,55 @@ public struct StateStore: Sendable {
     /// look: it needs no lock, so it works on a read-only file system too.
     public func view<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
         var state = try read()
-        return try change(&state)
+        do {
+            return try change(&state)
+        } catch let overflow as PurchaseState.Overflow {
+            throw StoreError.corrupt(path: location.statePath, detail: overflow.detail)
+        }
     }
 
-    /// Removes the state and the journal (under the lock). The folder and lock file stay.
-    public func erase() throws {
-        guard FileSystem.exists(location.directory) else { return }
-        try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
-            _ = try read()  // never erase what could not be read: a newer iapsim's file stays
+    /// Removes the state, the journal and any temporary file an interrupted write left, under
+    /// the lock, whether or not they can be parsed: the way out of a corrupt state file. A
+    /// state file written by a newer iapsim (a higher `schemaVersion`) is removed only with
+    /// `force`, so an older iapsim never throws away a newer one's state unasked; nor is one it
+    /// cannot read at all (permissions), whose schema it cannot tell. The folder and the lock
+    /// file stay.
+    /// - Parameter force: also remove a newer-schema or unreadable state file.
+    /// - Returns: the paths removed, in the order removed; empty when there was nothing.
+    /// - Throws: `StoreError.newerSchema` or `.io` (without `force`; nothing is removed),
+    ///   `.busy`, `.io` or `.cannotCreate` when a file cannot be removed.
+    public func erase(force: Bool = false) throws -> [String] {
+        guard FileSystem.exists(location.directory) else { return [] }
+        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+            let path = location.statePath
+            if !force {
+                let data: Data?
+                do throws(POSIXFile.Failure) {
+                    data = try POSIXFile.readIfPresent(path)
+                } catch {
+                    throw StoreError.io(path: path, reason: error.reason + "; its schema cannot be told")
+                }
+                if let data {
+                    do throws(StoreError) {
+                        _ = try Self.decode(data, path: path)
+                    } catch .newerSchema(let path, let version) {
+                        throw StoreError.newerSchema(path: path, version: version)
+                    } catch {
+                        // Corrupt: this is what the erase is for.
+                    }
+                }
+            }
+            var removed: [String] = []
             do {
-                try POSIXFile.remove(location.statePath)
-                try POSIXFile.remove(location.journalPath)
+                for candidate in [path, location.journalPath] where FileSystem.entryExists(candidate) {
+                    try POSIXFile.remove(candidate)
+                    removed.append(candidate)
+                }
+                removed += try POSIXFile.removeTemporaries(of: path)
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
+            return removed
         }
     }
 
@@ -111,19 +151,27 @@ public struct StateStore: Sendable {
         }
         guard size > mark else { return }
         var replayed = state
+        var overflow: PurchaseState.Overflow?
         try forEachJournalLine(from: mark) { transaction, end in
-            let isNew = transaction.id >= replayed.account.nextTransactionID
-            replayed.account.record(transaction, isNew: isNew)
-            if isNew {
-                replayed.account.nextTransactionID = transaction.id + 1
-                if transaction.productType == .consumable {
-                    replayed.app.consumables[transaction.productID, default: 0] += transaction.purchasedQuantity
-                } else if transaction.revocationDate == nil {
-                    replayed.app.deliver(transaction.productID)
+            guard overflow == nil else { return }
+            do throws(PurchaseState.Overflow) {
+                let isNew = transaction.id >= replayed.account.nextTransactionID
+                try replayed.account.record(transaction, isNew: isNew)
+                if isNew {
+                    replayed.account.nextTransactionID = try PurchaseState.adding(
+                        1, to: transaction.id, field: "the journal's transaction \(transaction.id): the next id")
+                    if transaction.productType == .consumable {
+                        try replayed.app.add(transaction.purchasedQuantity, of: transaction.productID)
+                    } else if transaction.revocationDate == nil {
+                        replayed.app.deliver(transaction.productID)
+                    }
                 }
+            } catch {
+                overflow = error
             }
             replayed.account.journalLength = end
         }
+        if let overflow { throw .corrupt(path: location.journalPath, detail: overflow.detail) }
         replayed.account.unsaved = []
         state = replayed
     }
@@ -195,11 +243,20 @@ public struct StateStore: Sendable {
             } catch {
                 throw error.storeError
             }
-            state.account.journalLength += UInt64(lines.count)
+            do {
+                state.account.journalLength = try PurchaseState.adding(
+                    UInt64(lines.count), to: state.account.journalLength, field: "account.journalLength")
+            } catch {
+                POSIXFile.truncate(location.journalPath, to: journalMark)
+                throw .corrupt(path: location.statePath, detail: error.detail)
+            }
             state.account.unsaved = []
         }
         let data = Data(state.json.bytes() + [0x0A])
         do {
+            // Temp files of writes a crash or a kill interrupted: only a writer holding the
+            // lock makes one, and this one holds it, so none is in use.
+            _ = try? POSIXFile.removeTemporaries(of: location.statePath)
             try POSIXFile.writeAtomically(data, to: location.statePath)
         } catch {
             // The lines just appended belong to a change that is reported as failed: take them

@@ -13,11 +13,19 @@ extension Runner {
                     "Forgot the app's record; the account keeps its purchases. Run 'iapsim restore' to get them back."
                 ])
         }
-        guard confirm("Erase all purchases and the account's history in \(path)?", assumeYes: assumeYes) else {
+        let question =
+            session.store.exists && (try? session.store.read()) == nil
+                ? "\(path) cannot be read. Erase it and the account's history?"
+                : "Erase all purchases and the account's history in \(path)?"
+        guard confirm(question, assumeYes: assumeYes) else {
             return Report(status: .cancelled, notes: ["Cancelled: nothing was erased."])
         }
-        try session.resetAll()
+        // Works on a state that cannot be parsed too: this is the way out of a corrupt file.
+        let removed = try session.resetAll()
         return Report(
-            json: .object([("reset", .string("all")), ("stateFile", .string(path))]), lines: ["Erased \(path)."])
+            json: .object([
+                ("reset", .string("all")), ("stateFile", .string(path)), ("removed", .array(removed.map(JSON.string))),
+            ]),
+            lines: removed.isEmpty ? ["Nothing to erase in \(session.store.location.directory)."] : removed.map { "Removed \($0)" })
     }
 }

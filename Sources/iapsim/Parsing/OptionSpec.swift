@@ -21,7 +21,7 @@ struct OptionSpec: Sendable {
             name: "catalog", valueName: "DIR",
             help: "Catalog folder (Products.storekit, IAPProductIDs.plist). Env: IAPSIM_CATALOG."),
         OptionSpec(name: "storekit", valueName: "FILE", help: "The store's products: an Xcode .storekit file."),
-        OptionSpec(name: "product-ids", valueName: "FILE", help: "The app's identifiers: a plist array of strings."),
+        OptionSpec(name: "product-ids", valueName: "FILE", help: "The app's identifiers: a plist (an array, or a dictionary keyed by identifier)."),
         OptionSpec(name: "state-dir", valueName: "DIR", help: "Where purchases.json lives. Env: IAPSIM_STATE_DIR."),
         OptionSpec(name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE."),
         OptionSpec(
