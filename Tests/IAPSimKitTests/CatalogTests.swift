@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func readsTypesPricesAndSubscriptionDetails() throws {
-        let store = try StoreConfiguration.load(path: Support.fixture("valid.storekit"))
+        let store = try StoreKitConfiguration.load(path: Support.fixture("valid.storekit"))
         #expect(
             store.products.map(\.type) == [.consumable, .nonConsumable, .nonRenewable, .autoRenewable, .autoRenewable])
         let monthly = try #require(store.products.first { $0.id == "fx.plus.monthly" })
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func storefrontSetsCurrencyAndDefaultLocale() throws {
-        let store = try StoreConfiguration.load(path: Support.fixture("japan.storekit"))
+        let store = try StoreKitConfiguration.load(path: Support.fixture("japan.storekit"))
         #expect(store.storefront.countryCode == "JPN")
         #expect(store.storefront.currencyCode == "JPY")
         #expect(store.localeIdentifier == "ja_JP")
@@ -62,7 +62,7 @@ import Testing
     ])
     func badStoreFilesNameTheFileAndTheFault(file: String, message: String) throws {
         let path = Support.fixture(file)
-        let error = try #require(throws: CatalogError.self) { try StoreConfiguration.load(path: path) }
+        let error = try #require(throws: CatalogError.self) { try StoreKitConfiguration.load(path: path) }
         let text = try #require(error.errorDescription)
         #expect(text.hasPrefix(path + ": "))
         #expect(text.contains(message), "\(text)")
@@ -70,7 +70,7 @@ import Testing
 
     @Test func aMissingFileIsReportedAsMissing() {
         #expect(throws: CatalogError.fileNotFound(path: "/nonexistent/Products.storekit")) {
-            try StoreConfiguration.load(path: "/nonexistent/Products.storekit")
+            try StoreKitConfiguration.load(path: "/nonexistent/Products.storekit")
         }
     }
 
@@ -103,7 +103,7 @@ import Testing
             for name in (try? FileManager().contentsOfDirectory(atPath: directory)) ?? []
             where name.hasSuffix(".storekit") {
                 let path = directory + "/" + name
-                let store = try StoreConfiguration.load(path: path)
+                let store = try StoreKitConfiguration.load(path: path)
                 let raw =
                     try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
                     as! [String: Any]

@@ -79,7 +79,7 @@ import Testing
     @Test func aJournalShorterThanTheSnapshotSaysIsCorrupt() throws {
         try buy("fx.coins")
         try Data().write(to: URL(fileURLWithPath: store.location.journalPath))
-        #expect(throws: StoreError.self) { try store.read() }
+        #expect(throws: StateError.self) { try store.read() }
     }
 
     @Test func aSchemaOneFileMovesItsHistoryToTheJournal() throws {

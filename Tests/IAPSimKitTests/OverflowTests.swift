@@ -4,7 +4,7 @@ import Testing
 @testable import IAPSimKit
 
 /// Numbers that grow with every purchase are checked: at the largest value their type holds
-/// the command stops with `StoreError.corrupt` naming the field, and nothing is written.
+/// the command stops with `StateError.corrupt` naming the field, and nothing is written.
 /// Negative balances and counts in a file are corrupt when read.
 @Suite struct OverflowTests {
     let catalog: Catalog
@@ -25,7 +25,7 @@ import Testing
     private func expectCorrupt(naming field: String, _ body: () throws -> Void) throws {
         let before = try? Data(contentsOf: URL(fileURLWithPath: session.store.location.statePath))
         let journal = try? Data(contentsOf: URL(fileURLWithPath: session.store.location.journalPath))
-        let error = try #require(throws: StoreError.self) { try body() }
+        let error = try #require(throws: StateError.self) { try body() }
         guard case .corrupt(let path, let detail) = error else {
             Issue.record("expected corrupt, got \(error)")
             return
@@ -84,7 +84,7 @@ import Testing
             + "\"purchaseDate\": \"2026-01-15T12:00:00Z\", \"originalPurchaseDate\": \"2026-01-15T12:00:00Z\", "
             + "\"price\": \"0.99\", \"currency\": \"USD\", \"storefrontCountryCode\": \"USA\"}\n"
         try Data(line.utf8).write(to: URL(fileURLWithPath: store.location.journalPath))
-        let error = try #require(throws: StoreError.self) { try store.read() }
+        let error = try #require(throws: StateError.self) { try store.read() }
         guard case .corrupt(let path, let detail) = error else {
             Issue.record("expected corrupt, got \(error)")
             return
@@ -113,7 +113,7 @@ import Testing
         let store = session.store
         try FileManager().createDirectory(atPath: store.location.directory, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: store.location.statePath))
-        let error = try #require(throws: StoreError.self) { try store.read() }
+        let error = try #require(throws: StateError.self) { try store.read() }
         guard case .corrupt(_, let detail) = error else {
             Issue.record("expected corrupt, got \(error)")
             return
@@ -129,7 +129,7 @@ import Testing
             + "\"purchaseDate\": \"2026-01-15T12:00:00Z\", \"originalPurchaseDate\": \"2026-01-15T12:00:00Z\", "
             + "\"purchasedQuantity\": -4, \"price\": \"0.99\", \"currency\": \"USD\", \"storefrontCountryCode\": \"USA\"}\n"
         try Data(line.utf8).write(to: URL(fileURLWithPath: store.location.journalPath))
-        let error = try #require(throws: StoreError.self) { try store.read() }
+        let error = try #require(throws: StateError.self) { try store.read() }
         guard case .corrupt(_, let detail) = error else {
             Issue.record("expected corrupt, got \(error)")
             return

@@ -68,8 +68,8 @@ import Testing
 @Suite struct PropertyListStoreKitTests {
     @Test(arguments: ["valid-xml.storekit", "valid-binary.storekit"])
     func readsLikeTheJSONFile(_ name: String) throws {
-        let json = try StoreConfiguration.load(path: Support.fixture("valid.storekit"))
-        let plist = try StoreConfiguration.load(path: Support.fixture(name))
+        let json = try StoreKitConfiguration.load(path: Support.fixture("valid.storekit"))
+        let plist = try StoreKitConfiguration.load(path: Support.fixture(name))
         #expect(plist.products == json.products)
         #expect(plist.storefront == json.storefront)
         #expect(plist.localeIdentifier == json.localeIdentifier)
@@ -84,7 +84,7 @@ import Testing
         let path = Support.temporaryDirectory() + "/broken.storekit"
         try Data("<?xml version=\"1.0\"?><plist><dict><key>products</key><array><dict>".utf8)
             .write(to: URL(fileURLWithPath: path))
-        let error = try #require(throws: CatalogError.self) { try StoreConfiguration.load(path: path) }
+        let error = try #require(throws: CatalogError.self) { try StoreKitConfiguration.load(path: path) }
         guard case .malformed(let named, let detail) = error else {
             Issue.record("expected malformed, got \(error)")
             return
@@ -93,6 +93,6 @@ import Testing
         #expect(detail.contains("XML property list"))
         let deep = Support.temporaryDirectory() + "/deep.storekit"
         try Data(("<plist>" + String(repeating: "<array>", count: 100_000)).utf8).write(to: URL(fileURLWithPath: deep))
-        #expect(throws: CatalogError.self) { try StoreConfiguration.load(path: deep) }
+        #expect(throws: CatalogError.self) { try StoreKitConfiguration.load(path: deep) }
     }
 }

@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func catalogSettingsAreTheDefaults() throws {
-        let store = try StoreConfiguration.load(path: Support.fixture("session-defaults.storekit"))
+        let store = try StoreKitConfiguration.load(path: Support.fixture("session-defaults.storekit"))
         let settings = SessionSettings(catalog: store.settings, overrides: [:])
         #expect(settings.askToBuy)
         #expect(settings.timeRate == .oneRenewalEveryTwoSeconds)

@@ -33,14 +33,14 @@ import Testing
         let store = Support.store()
         try store.update { $0.app.deliver("x") }
         try Data("{\"id\": 1}\n".utf8).write(to: URL(fileURLWithPath: store.location.journalPath))
-        #expect(throws: StoreError.self) { try store.read() }
+        #expect(throws: StateError.self) { try store.read() }
         #expect(try store.erase() == [store.location.statePath, store.location.journalPath])
     }
 
     @Test func aNewerSchemaIsErasedOnlyWhenForced() throws {
         let bytes = "{\"schemaVersion\": 99, \"future\": true}"
         let store = try store(with: bytes)
-        #expect(throws: StoreError.newerSchema(path: store.location.statePath, version: 99)) {
+        #expect(throws: StateError.newerSchema(path: store.location.statePath, version: 99)) {
             try store.erase()
         }
         #expect(try String(contentsOfFile: store.location.statePath, encoding: .utf8) == bytes)

@@ -33,7 +33,7 @@ import Testing
         let store = Support.store()
         try FileManager().createDirectory(atPath: store.location.directory, withIntermediateDirectories: true)
         try bytes.write(to: URL(fileURLWithPath: store.location.statePath))
-        let error = try #require(throws: StoreError.self) { try store.update { $0.app.deliver("x") } }
+        let error = try #require(throws: StateError.self) { try store.update { $0.app.deliver("x") } }
         guard case .corrupt(let path, _) = error else {
             Issue.record("expected corrupt, got \(error)")
             return
@@ -48,7 +48,7 @@ import Testing
         try FileManager().createDirectory(atPath: store.location.directory, withIntermediateDirectories: true)
         let bytes = Data("{\"schemaVersion\": 99, \"future\": true}".utf8)
         try bytes.write(to: URL(fileURLWithPath: store.location.statePath))
-        #expect(throws: StoreError.newerSchema(path: store.location.statePath, version: 99)) {
+        #expect(throws: StateError.newerSchema(path: store.location.statePath, version: 99)) {
             try store.update { $0.app.deliver("x") }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.location.statePath)) == bytes)
@@ -69,7 +69,7 @@ import Testing
         let holder = StateStore(location: StateLocation(directory: directory, lockTimeout: 5))
         let waiter = StateStore(location: StateLocation(directory: directory, lockTimeout: 0.1))
         try holder.update { _ in
-            #expect(throws: StoreError.busy(path: waiter.location.lockPath, seconds: 0.1)) {
+            #expect(throws: StateError.busy(path: waiter.location.lockPath, seconds: 0.1)) {
                 try waiter.update { $0.app.deliver("x") }
             }
         }
@@ -89,7 +89,7 @@ import Testing
         let file = Support.temporaryDirectory() + "/plain-file"
         try Data().write(to: URL(fileURLWithPath: file))
         let store = StateStore(location: StateLocation(directory: file + "/state"))
-        let error = try #require(throws: StoreError.self) { try store.update { $0.app.deliver("x") } }
+        let error = try #require(throws: StateError.self) { try store.update { $0.app.deliver("x") } }
         guard case .cannotCreate = error else {
             Issue.record("expected cannotCreate, got \(error)")
             return
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func noHomeAndNoFolderIsAnError() {
-        #expect(throws: StoreError.noStateDirectory) {
+        #expect(throws: StateError.noStateDirectory) {
             try StateLocation.resolve(stateDirectory: nil, context: Support.context(environment: ["HOME": ""]))
         }
     }
@@ -125,7 +125,7 @@ import Testing
     @Test func lockTimeoutComesFromTheEnvironment() throws {
         let context = Support.context(environment: ["IAPSIM_LOCK_TIMEOUT": "0.5", "HOME": "/h"])
         #expect(try StateLocation.resolve(stateDirectory: nil, context: context).lockTimeout == 0.5)
-        #expect(throws: StoreError.invalidLockTimeout(value: "soon")) {
+        #expect(throws: StateError.invalidLockTimeout(value: "soon")) {
             try StateLocation.resolve(
                 stateDirectory: nil, context: Support.context(environment: ["IAPSIM_LOCK_TIMEOUT": "soon"]))
         }

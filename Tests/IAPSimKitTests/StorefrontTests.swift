@@ -45,7 +45,7 @@ import Testing
         #expect(
             throws: CatalogError.fractionalPrice(path: path, productID: "fy.coins", value: "1.5", currencyCode: "JPY")
         ) {
-            try StoreConfiguration.load(path: path)
+            try StoreKitConfiguration.load(path: path)
         }
     }
 
@@ -58,11 +58,11 @@ import Testing
 
     @Test func subscriptionOffersAreRead() throws {
         guard let corpus = Support.corpusDirectory else { return }
-        let store = try StoreConfiguration.load(path: corpus + "/storekit/revenuecat-purchasetester-swiftui.storekit")
+        let store = try StoreKitConfiguration.load(path: corpus + "/storekit/revenuecat-purchasetester-swiftui.storekit")
         let subscriptions = store.products.compactMap(\.subscription)
         #expect(subscriptions.reduce(0) { $0 + $1.offerCodes.count } == 8)
         #expect(subscriptions.reduce(0) { $0 + $1.promotionalOffers.count } == 5)
-        let winback = try StoreConfiguration.load(path: corpus + "/storekit/rn-purchases-tester-winback.storekit")
+        let winback = try StoreKitConfiguration.load(path: corpus + "/storekit/rn-purchases-tester-winback.storekit")
         #expect(winback.products.compactMap(\.subscription).reduce(0) { $0 + $1.winBackOffers.count } == 2)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// (`SKProductsResponse.invalidProductIdentifiers`).
 public struct Catalog: Sendable {
     public var source: CatalogSource
-    public var store: StoreConfiguration
+    public var store: StoreKitConfiguration
     /// The app's identifier list, or every store product when there is none.
     public var requestedIdentifiers: [String]
     /// `SKProductsResponse.products`, in the order requested, each once.
@@ -27,8 +27,8 @@ public struct Catalog: Sendable {
     /// - Parameter storefront: the buyer's storefront, if not the one the `.storekit` file
     ///   prices; prices then come from the pricing file beside it (`StorefrontPrices`).
     /// - Throws: `CatalogError` naming the file at fault.
-    public static func load(_ source: CatalogSource, storefront: Storefront? = nil) throws -> Catalog {
-        let store = try StoreConfiguration.load(path: source.storeKitPath)
+    public static func load(_ source: CatalogSource, storefront: Storefront? = nil) throws(CatalogError) -> Catalog {
+        let store = try StoreKitConfiguration.load(path: source.storeKitPath)
         let requested = try source.productIDsPath.map(ProductIdentifierList.load) ?? store.products.map(\.id)
         guard let storefront, storefront != store.storefront else {
             return Catalog(source: source, store: store, requestedIdentifiers: requested)
@@ -42,7 +42,7 @@ public struct Catalog: Sendable {
     ///   - storefront: nil for the `.storekit` file's own.
     ///   - prices: the other storefronts' prices; nil when there is no pricing file.
     public init(
-        source: CatalogSource, store: StoreConfiguration, requestedIdentifiers: [String],
+        source: CatalogSource, store: StoreKitConfiguration, requestedIdentifiers: [String],
         storefront: Storefront? = nil, prices: StorefrontPrices? = nil
     ) {
         self.source = source

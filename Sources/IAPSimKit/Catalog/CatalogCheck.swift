@@ -42,7 +42,7 @@ public enum CatalogCheck {
         var storeIDs: [String] = []
         do {
             let data = try CatalogFile.read(storePath)
-            guard let root = try? StoreConfiguration.document(data, path: storePath), root.objectValue != nil else {
+            guard let root = try? StoreKitConfiguration.document(data, path: storePath), root.objectValue != nil else {
                 report(storePath, "-", .notStoreKitFile, "not a StoreKit configuration file (malformed JSON or plist, or not an object)")
                 return findings
             }

@@ -8,7 +8,7 @@ import Foundation
 
 /// Reading a catalog file, with errors that name it.
 enum CatalogFile {
-    static func read(_ path: String) throws -> Data {
+    static func read(_ path: String) throws(CatalogError) -> Data {
         let data: Data?
         do {
             data = try POSIXFile.readIfPresent(path)

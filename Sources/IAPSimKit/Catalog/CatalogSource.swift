@@ -22,7 +22,7 @@ public struct CatalogSource: Sendable, Equatable {
     /// - Throws: `CatalogError.noCatalog` when no folder is named and none is found.
     public static func resolve(
         catalogDirectory: String?, storeKitFile: String?, productIDsFile: String?, context: Context
-    ) throws -> CatalogSource {
+    ) throws(CatalogError) -> CatalogSource {
         let named = catalogDirectory ?? context.value(of: .catalog)
         if let storeKitFile, named == nil {
             return CatalogSource(

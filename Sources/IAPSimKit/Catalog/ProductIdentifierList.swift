@@ -24,7 +24,7 @@ public enum ProductIdentifierList {
 
     /// Reads the list.
     /// - Throws: `CatalogError` naming the file and, for a bad element, its index.
-    public static func load(path: String) throws -> [String] {
+    public static func load(path: String) throws(CatalogError) -> [String] {
         let data = try CatalogFile.read(path)
         let root: JSONValue
         do {
@@ -50,8 +50,8 @@ public enum ProductIdentifierList {
         }
     }
 
-    private static func dictionaries(_ items: [JSONValue], path: String) throws -> [String] {
-        try items.enumerated().map { index, item in
+    private static func dictionaries(_ items: [JSONValue], path: String) throws(CatalogError) -> [String] {
+        try items.enumerated().map { (index, item) throws(CatalogError) -> String in
             guard case .object = item else {
                 throw CatalogError.malformed(
                     path: path, detail: "element \(index) is \(describe(item)); \(expectedShapes)")
@@ -65,7 +65,7 @@ public enum ProductIdentifierList {
         }
     }
 
-    private static func storeHelperIdentifiers(_ root: JSONValue, path: String) throws -> [String] {
+    private static func storeHelperIdentifiers(_ root: JSONValue, path: String) throws(CatalogError) -> [String] {
         var identifiers: [String] = []
         if let products = root["Products"] {
             guard let array = products.arrayValue else {
@@ -88,7 +88,7 @@ public enum ProductIdentifierList {
         return identifiers
     }
 
-    private static func strings(in array: [JSONValue], path: String, location: String?) throws -> [String] {
+    private static func strings(in array: [JSONValue], path: String, location: String?) throws(CatalogError) -> [String] {
         var result: [String] = []
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {

@@ -27,7 +27,7 @@ public struct StorefrontPrices: Sendable, Equatable {
 
     /// Reads the file, or returns nil if there is none.
     /// - Throws: `CatalogError` naming the file, product and storefront at fault.
-    public static func loadIfPresent(path: String) throws -> StorefrontPrices? {
+    public static func loadIfPresent(path: String) throws(CatalogError) -> StorefrontPrices? {
         guard FileSystem.exists(path) else { return nil }
         let data = try CatalogFile.read(path)
         guard let root = try? JSONValue.parse([UInt8](data)), let products = root.objectValue else {

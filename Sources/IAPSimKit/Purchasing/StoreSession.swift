@@ -11,10 +11,10 @@ public struct StoreSession: Sendable {
     /// The real clock; the simulated one is derived from it and the state.
     public let realNow: @Sendable () -> Date
     /// The catalog's `settings` block: the defaults under any `iapsim settings set`.
-    public let catalogSettings: StoreSettings
+    public let catalogSettings: CatalogSettings
 
     public init(
-        store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: StoreSettings = StoreSettings()
+        store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: CatalogSettings = CatalogSettings()
     ) {
         self.store = store
         self.realNow = now
@@ -57,7 +57,7 @@ public struct StoreSession: Sendable {
         guard store.exists else { return try lookInMemory(body) }
         do {
             return try transact(startingTheClock: false) { state, moment in try body(state, moment) }
-        } catch StoreError.cannotCreate {
+        } catch StateError.cannotCreate {
             return try lookInMemory(body)
         }
     }

@@ -172,7 +172,7 @@ public struct SessionSettings: Sendable, Equatable {
     public private(set) var values: [SettingKey: String]
     public private(set) var sources: [SettingKey: Source]
 
-    public init(catalog: StoreSettings, overrides: [SettingKey: String]) {
+    public init(catalog: CatalogSettings, overrides: [SettingKey: String]) {
         var values: [SettingKey: String] = [:]
         var sources: [SettingKey: Source] = [:]
         for key in SettingKey.allCases {

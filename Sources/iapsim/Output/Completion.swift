@@ -36,22 +36,12 @@ enum Completion {
     private static let catalogOptions = ["catalog", "storekit", "product-ids"]
 
     /// Values for options that take one from a known set.
-    private static let values: [(option: String, words: [String])] = [
-        (
-            "outcome",
-            [
-                "success", "cancel", "fail", "ask-to-buy", "interrupted", "fail=paymentCancelled",
-                "fail=paymentInvalid", "fail=cloudServiceNetworkConnectionFailed",
-            ]
-        ),
-        ("state", HistoryFilter.allCases.map(\.rawValue)),
-        ("reason", ["developerIssue", "other"]),
-        ("quantity", (1...10).map(String.init)),
-        ("storefront", SettingKey.storefront.suggestedValues),
-        ("locale", SettingKey.locale.suggestedValues),
-    ]
+    /// The options with a known set of values, from the parser's own table.
+    private static var values: [(option: String, words: [String])] {
+        OptionSpec.all.compactMap { $0.values.isEmpty ? nil : ($0.name, $0.values) }
+    }
 
-    private static let helpTopics = ["exit-codes", "environment", "errors", "settings-keys"]
+    private static var helpTopics: [String] { HelpTopic.named.map(\.word) }
     private static let clockActions = ["advance", "set", "freeze", "run", "reset"]
 
     private static func words(_ list: [String]) -> String { list.joined(separator: " ") }

@@ -12,7 +12,7 @@ enum ErrorReport {
             case .noCatalog, .fileNotFound, .unreadable: return (.noInput, line(error))
             default: return (.dataError, line(error))
             }
-        case let error as StoreError:
+        case let error as StateError:
             switch error {
             case .corrupt, .newerSchema: return (.dataError, line(error))
             case .cannotCreate, .noStateDirectory: return (.cannotCreate, line(error))

@@ -1,3 +1,5 @@
+import IAPSimKit
+
 /// One option: its spellings, whether it takes a value, and which commands accept it
 /// (nil: every command). Help text is generated from the same table the parser reads.
 struct OptionSpec: Sendable {
@@ -7,6 +9,8 @@ struct OptionSpec: Sendable {
     var valueName: String?
     var commands: Set<CommandName>?
     var help: String
+    /// The values it takes when they are a known set, for completion; empty otherwise.
+    var values: [String] = []
 
     var takesValue: Bool { valueName != nil }
 
@@ -23,27 +27,34 @@ struct OptionSpec: Sendable {
         OptionSpec(name: "storekit", valueName: "FILE", help: "The store's products: an Xcode .storekit file."),
         OptionSpec(name: "product-ids", valueName: "FILE", help: "The app's identifiers: a plist (an array, or a dictionary keyed by identifier)."),
         OptionSpec(name: "state-dir", valueName: "DIR", help: "Where purchases.json lives. Env: IAPSIM_STATE_DIR."),
-        OptionSpec(name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE."),
         OptionSpec(
-            name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3)."),
+            name: "locale", valueName: "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE.",
+            values: SettingKey.locale.suggestedValues),
+        OptionSpec(
+            name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3).",
+            values: SettingKey.storefront.suggestedValues),
         OptionSpec(name: "json", help: "Print the result as JSON on stdout."),
         OptionSpec(name: "quiet", short: "q", help: "Print nothing but errors; the exit status tells."),
         OptionSpec(name: "no-color", help: "No colour or symbols (also when NO_COLOR is set)."),
         OptionSpec(
             name: "quantity", valueName: "N", commands: [.buy],
-            help: "How many of a consumable to buy, 1–10 (default 1)."),
+            help: "How many of a consumable to buy, 1–10 (default 1).",
+            values: ArgumentParser.quantityRange.map(String.init)),
         OptionSpec(
             name: "outcome", valueName: "OUTCOME", commands: [.buy],
-            help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted."),
+            help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.",
+            values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.map { "fail=" + $0.name }),
         OptionSpec(
             name: "product", valueName: "ID", commands: [.transactions], help: "Only this product's transactions."),
         OptionSpec(
             name: "state", valueName: "STATE", commands: [.transactions],
-            help: "Only: purchased, pending, unfinished, expired, upgraded, revoked."),
+            help: "Only: purchased, pending, unfinished, expired, upgraded, revoked.",
+            values: HistoryFilter.allCases.map(\.rawValue)),
         OptionSpec(name: "unfinished", commands: [.transactions], help: "Only transactions the app has not finished."),
         OptionSpec(
             name: "reason", valueName: "REASON", commands: [.refund],
-            help: "revocationReason: developerIssue or other (default other)."),
+            help: "revocationReason: developerIssue or other (default other).",
+            values: Transaction.RevocationReason.allCases.map(\.rawValue)),
         OptionSpec(name: "undo", commands: [.cancelSubscription], help: "Turn auto-renew back on."),
         OptionSpec(
             name: "to", valueName: "DATE", commands: [.clock], help: "With advance: move to this ISO 8601 date."),

@@ -31,8 +31,8 @@ public struct StateStore: Sendable {
 
     /// The current state: the snapshot, with any journal lines past it replayed; an empty
     /// state if there is no file yet.
-    /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.
-    public func read() throws(StoreError) -> PurchaseState {
+    /// - Throws: `StateError.corrupt`, `.newerSchema` or `.io`.
+    public func read() throws(StateError) -> PurchaseState {
         let path = location.statePath
         let data: Data?
         do {
@@ -40,7 +40,7 @@ public struct StateStore: Sendable {
         } catch {
             throw .unreadable(path: path, reason: error.reason)
         }
-        var state = try data.map { data throws(StoreError) in try Self.decode(data, path: path) } ?? PurchaseState()
+        var state = try data.map { data throws(StateError) in try Self.decode(data, path: path) } ?? PurchaseState()
         try replayJournal(into: &state)
         return state
     }
@@ -48,7 +48,7 @@ public struct StateStore: Sendable {
     /// Applies `change` to the current state under the lock and saves the result, unless
     /// `change` left the state unchanged or threw.
     /// - Returns: what `change` returned.
-    /// - Throws: what `change` threw, or a `StoreError`.
+    /// - Throws: what `change` threw, or a `StateError`.
     public func update<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
         try prepareDirectory()
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
@@ -58,7 +58,7 @@ public struct StateStore: Sendable {
             do {
                 result = try change(&state)
             } catch let overflow as PurchaseState.Overflow {
-                throw StoreError.corrupt(path: location.statePath, detail: overflow.detail)
+                throw StateError.corrupt(path: location.statePath, detail: overflow.detail)
             }
             if state != before { try write(&state) }
             return result
@@ -66,14 +66,14 @@ public struct StateStore: Sendable {
     }
 
     /// Every transaction in the journal, each in its latest version, in identifier order.
-    public func transactions() throws(StoreError) -> [Transaction] {
+    public func transactions() throws(StateError) -> [Transaction] {
         var latest: [UInt64: Transaction] = [:]
         try forEachJournalLine(from: 0) { transaction, _ in latest[transaction.id] = transaction }
         return latest.values.sorted { $0.id < $1.id }
     }
 
     /// The latest version of transaction `id`, from the journal.
-    public func transaction(_ id: UInt64) throws(StoreError) -> Transaction? {
+    public func transaction(_ id: UInt64) throws(StateError) -> Transaction? {
         var found: Transaction?
         try forEachJournalLine(from: 0) { transaction, _ in
             if transaction.id == id { found = transaction }
@@ -88,7 +88,7 @@ public struct StateStore: Sendable {
         do {
             return try change(&state)
         } catch let overflow as PurchaseState.Overflow {
-            throw StoreError.corrupt(path: location.statePath, detail: overflow.detail)
+            throw StateError.corrupt(path: location.statePath, detail: overflow.detail)
         }
     }
 
@@ -100,7 +100,7 @@ public struct StateStore: Sendable {
     /// file stay.
     /// - Parameter force: also remove a newer-schema or unreadable state file.
     /// - Returns: the paths removed, in the order removed; empty when there was nothing.
-    /// - Throws: `StoreError.newerSchema` or `.io` (without `force`; nothing is removed),
+    /// - Throws: `StateError.newerSchema` or `.io` (without `force`; nothing is removed),
     ///   `.busy`, `.io` or `.cannotCreate` when a file cannot be removed.
     public func erase(force: Bool = false) throws -> [String] {
         guard FileSystem.exists(location.directory) else { return [] }
@@ -111,13 +111,13 @@ public struct StateStore: Sendable {
                 do throws(POSIXFile.Failure) {
                     data = try POSIXFile.readIfPresent(path)
                 } catch {
-                    throw StoreError.io(path: path, reason: error.reason + "; its schema cannot be told")
+                    throw StateError.io(path: path, reason: error.reason + "; its schema cannot be told")
                 }
                 if let data {
-                    do throws(StoreError) {
+                    do throws(StateError) {
                         _ = try Self.decode(data, path: path)
                     } catch .newerSchema(let path, let version) {
-                        throw StoreError.newerSchema(path: path, version: version)
+                        throw StateError.newerSchema(path: path, version: version)
                     } catch {
                         // Corrupt: this is what the erase is for.
                     }
@@ -141,7 +141,7 @@ public struct StateStore: Sendable {
 
     /// Replays journal lines past the snapshot's mark: a crash came between appending them
     /// and writing the snapshot. New transactions are delivered to the app's record.
-    private func replayJournal(into state: inout PurchaseState) throws(StoreError) {
+    private func replayJournal(into state: inout PurchaseState) throws(StateError) {
         let size = FileSystem.size(location.journalPath) ?? 0
         let mark = state.account.journalLength
         if size < mark {
@@ -180,7 +180,7 @@ public struct StateStore: Sendable {
     /// past it. A torn last line (no newline: a crash mid-append) is not a line.
     private func forEachJournalLine(
         from offset: UInt64, _ body: (Transaction, UInt64) -> Void
-    ) throws(StoreError) {
+    ) throws(StateError) {
         let path = location.journalPath
         let data: Data?
         do {
@@ -190,7 +190,7 @@ public struct StateStore: Sendable {
         }
         guard let data, !data.isEmpty else { return }
         var position = offset
-        var failure: StoreError?
+        var failure: StateError?
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var start = 0
             while start < bytes.count, failure == nil {
@@ -219,7 +219,7 @@ public struct StateStore: Sendable {
 
     // MARK: Writing
 
-    private func prepareDirectory() throws(StoreError) {
+    private func prepareDirectory() throws(StateError) {
         do {
             try POSIXFile.makeDirectory(location.directory)
         } catch {
@@ -229,7 +229,7 @@ public struct StateStore: Sendable {
 
     /// Appends the unsaved transactions to the journal, then writes the snapshot that
     /// includes them.
-    private func write(_ state: inout PurchaseState) throws(StoreError) {
+    private func write(_ state: inout PurchaseState) throws(StateError) {
         let journalMark = state.account.journalLength
         state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
         if !state.account.unsaved.isEmpty {
@@ -266,7 +266,7 @@ public struct StateStore: Sendable {
         }
     }
 
-    static func decode(_ data: Data, path: String) throws(StoreError) -> PurchaseState {
+    static func decode(_ data: Data, path: String) throws(StateError) -> PurchaseState {
         let json: JSONValue
         do {
             json = try JSONValue.parse([UInt8](data))

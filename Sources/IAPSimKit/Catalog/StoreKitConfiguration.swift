@@ -2,7 +2,7 @@ import Foundation
 
 /// The store's side of a catalog: every product a `.storekit` file defines, checked and
 /// typed, with the storefront and price locale its `settings` name.
-public struct StoreConfiguration: Sendable {
+public struct StoreKitConfiguration: Sendable {
     /// The file it was read from, as given.
     public var path: String
     /// Products in the order the file lists them: `products`, `nonRenewingSubscriptions`, then
@@ -13,18 +13,18 @@ public struct StoreConfiguration: Sendable {
     /// `_locale`, or the storefront's own locale.
     public var localeIdentifier: String
     /// The `SKTestSession` defaults stored with the file.
-    public var settings: StoreSettings
+    public var settings: CatalogSettings
 
     /// Reads and checks a `.storekit` file.
     /// - Throws: `CatalogError` naming the file and the product or key at fault.
-    public static func load(path: String) throws -> StoreConfiguration {
+    public static func load(path: String) throws(CatalogError) -> StoreKitConfiguration {
         // Each stage is let go as soon as the next is built: a 10,000-product file is a few
         // megabytes in each form.
         let file = try Self.read(path)
-        return try StoreConfiguration(file: file, path: path)
+        return try StoreKitConfiguration(file: file, path: path)
     }
 
-    private static func read(_ path: String) throws -> StoreKitConfigurationFile {
+    private static func read(_ path: String) throws(CatalogError) -> StoreKitConfigurationFile {
         let json = try document(try CatalogFile.read(path), path: path)
         do {
             return try StoreKitConfigurationFile(json)
@@ -36,7 +36,7 @@ public struct StoreConfiguration: Sendable {
     /// A `.storekit` file's document: JSON as Xcode writes it, or the same tree saved as an XML
     /// or binary property list, which reads the same.
     /// - Throws: `CatalogError.malformed` naming the file and where it stopped making sense.
-    static func document(_ data: Data, path: String) throws -> JSONValue {
+    static func document(_ data: Data, path: String) throws(CatalogError) -> JSONValue {
         if PropertyList.looksLikePropertyList(data) {
             do {
                 return try PropertyList.parse(data)
@@ -51,7 +51,7 @@ public struct StoreConfiguration: Sendable {
         }
     }
 
-    init(file: StoreKitConfigurationFile, path: String) throws {
+    init(file: StoreKitConfigurationFile, path: String) throws(CatalogError) {
         self.path = path
         let settings = file.settings
         if let code = settings?.storefront {
@@ -70,7 +70,7 @@ public struct StoreConfiguration: Sendable {
         } else {
             self.localeIdentifier = storefront.localeIdentifier
         }
-        self.settings = StoreSettings(
+        self.settings = CatalogSettings(
             file: settings, locale: settings?.locale != nil ? localeIdentifier : nil,
             storefront: settings?.storefront != nil ? storefront : nil)
 
@@ -90,7 +90,7 @@ public struct StoreConfiguration: Sendable {
         from entry: StoreKitConfigurationFile.ProductEntry,
         group: StoreKitConfigurationFile.SubscriptionGroup?,
         path: String, storefront: Storefront
-    ) throws -> Product {
+    ) throws(CatalogError) -> Product {
         guard let type = ProductType(storeKitConfigurationName: entry.type) else {
             throw CatalogError.unknownProductType(path: path, productID: entry.productID, value: entry.type)
         }
@@ -106,23 +106,18 @@ public struct StoreConfiguration: Sendable {
             guard let period = SubscriptionPeriod(iso8601: periodText) else {
                 throw CatalogError.invalidPeriod(path: path, productID: entry.productID, value: periodText)
             }
+            func offer(_ item: StoreKitConfigurationFile.Offer) throws(CatalogError) -> SubscriptionOffer {
+                try Self.offer(item, productID: entry.productID, path: path)
+            }
             subscription = SubscriptionInfo(
                 groupID: entry.subscriptionGroupID ?? group?.id ?? "",
                 groupName: group?.name ?? "",
                 groupLevel: entry.groupNumber ?? 1,
                 period: period,
-                introductoryOffer: try entry.introductoryOffer.map {
-                    try Self.offer($0, productID: entry.productID, path: path)
-                },
-                promotionalOffers: try (entry.adHocOffers ?? []).map {
-                    try Self.offer($0, productID: entry.productID, path: path)
-                },
-                offerCodes: try (entry.codeOffers ?? []).map {
-                    try Self.offer($0, productID: entry.productID, path: path)
-                },
-                winBackOffers: try (entry.winbackOffers ?? []).map {
-                    try Self.offer($0, productID: entry.productID, path: path)
-                })
+                introductoryOffer: try entry.introductoryOffer.map(offer),
+                promotionalOffers: try (entry.adHocOffers ?? []).map(offer),
+                offerCodes: try (entry.codeOffers ?? []).map(offer),
+                winBackOffers: try (entry.winbackOffers ?? []).map(offer))
         }
         return Product(
             id: entry.productID,
@@ -139,7 +134,7 @@ public struct StoreConfiguration: Sendable {
 
     private static func offer(
         _ offer: StoreKitConfigurationFile.Offer, productID: String, path: String
-    ) throws -> SubscriptionOffer {
+    ) throws(CatalogError) -> SubscriptionOffer {
         guard let period = SubscriptionPeriod(iso8601: offer.subscriptionPeriod) else {
             throw CatalogError.invalidPeriod(path: path, productID: productID, value: offer.subscriptionPeriod)
         }
@@ -147,13 +142,14 @@ public struct StoreConfiguration: Sendable {
             throw CatalogError.malformed(
                 path: path, detail: "\(productID): unknown introductory offer paymentMode \"\(offer.paymentMode)\"")
         }
-        let price = try offer.displayPrice.map { try Self.price($0, productID: productID, path: path) } ?? 0
+        var price: Decimal = 0
+        if let text = offer.displayPrice { price = try Self.price(text, productID: productID, path: path) }
         return SubscriptionOffer(
             id: offer.offerID, paymentMode: mode, period: period, periodCount: offer.numberOfPeriods ?? 1,
             price: mode == .freeTrial ? 0 : price)
     }
 
-    private static func price(_ text: String, productID: String, path: String) throws -> Decimal {
+    private static func price(_ text: String, productID: String, path: String) throws(CatalogError) -> Decimal {
         // Xcode saves a product whose price was never filled in with `"displayPrice" : ""`
         // (seen in a real file); it sells for nothing until one is set.
         if text.isEmpty { return 0 }
@@ -161,42 +157,5 @@ public struct StoreConfiguration: Sendable {
             throw CatalogError.invalidPrice(path: path, productID: productID, value: text)
         }
         return price
-    }
-}
-
-/// The `SKTestSession` defaults a `.storekit` file's `settings` block holds, as iapsim setting
-/// values; keys the file does not set are absent.
-public struct StoreSettings: Sendable, Equatable {
-    public var values: [SettingKey: String]
-
-    public init(values: [SettingKey: String] = [:]) {
-        self.values = values
-    }
-
-    public func value(for key: SettingKey) -> String? { values[key] }
-
-    init(file: StoreKitConfigurationFile.Settings?, locale: String?, storefront: Storefront?) {
-        var values: [SettingKey: String] = [:]
-        func flag(_ key: SettingKey, _ value: Bool?) {
-            if let value { values[key] = value ? "true" : "false" }
-        }
-        flag(.askToBuy, file?.askToBuyEnabled)
-        flag(.billingRetry, file?.renewalBillingIssuesEnabled)
-        flag(.gracePeriod, file?.billingGracePeriodEnabled)
-        if let raw = file?.timeRate, let rate = TimeRate(rawValue: raw) { values[.timeRate] = rate.name }
-        if file?.failTransactionsEnabled == true { values[.purchaseError] = "SKError.unknown" }
-        // Xcode 15's per-API errors: `{name: "Purchase", enabled: true, current: …}`.
-        let apis: [String: SettingKey] = [
-            "Purchase": .purchaseError, "Load Products": .loadProductsError, "App Store Sync": .appStoreSyncError,
-        ]
-        for entry in file?.storeKitErrors ?? [] {
-            guard let name = entry.name, let key = apis[name], let enabled = entry.enabled else { continue }
-            values[key] =
-                enabled
-                ? (entry.current.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
-        }
-        if let locale { values[.locale] = locale }
-        if let storefront { values[.storefront] = storefront.countryCode }
-        self.values = values
     }
 }

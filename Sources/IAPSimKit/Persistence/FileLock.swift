@@ -21,8 +21,8 @@ enum FileLock {
     }
 
     /// Waits up to `timeout` seconds for the lock.
-    /// - Throws: `StoreError.busy` after the timeout, `.cannotCreate` if the lock file cannot be made.
-    private static func acquire(path: String, timeout: Double) throws(StoreError) -> Int32 {
+    /// - Throws: `StateError.busy` after the timeout, `.cannotCreate` if the lock file cannot be made.
+    private static func acquire(path: String, timeout: Double) throws(StateError) -> Int32 {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if fd < 0 {
             throw POSIXFile.Failure(path: path, code: errno).storeError

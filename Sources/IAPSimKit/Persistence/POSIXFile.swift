@@ -18,7 +18,7 @@ enum POSIXFile {
         var isPermission: Bool { [EACCES, EPERM, EROFS, ENOTDIR, EISDIR].contains(code) }
 
         /// As the store reports it: 73 for "cannot create here", 74 for everything else.
-        var storeError: StoreError {
+        var storeError: StateError {
             isPermission ? .cannotCreate(path: path, reason: reason) : .io(path: path, reason: reason)
         }
     }

@@ -26,7 +26,7 @@ public struct PurchaseState: Sendable, Equatable {
 
     /// A number in the state that cannot grow by what an operation adds: past the largest
     /// value its type holds, so no transaction, count or balance can follow. `StateStore`
-    /// reports it as `StoreError.corrupt`, naming `field`; nothing is written.
+    /// reports it as `StateError.corrupt`, naming `field`; nothing is written.
     public struct Overflow: Error, Equatable, Sendable {
         /// Where the number is in `purchases.json`: `account.nextTransactionID`,
         /// `app.consumables.com.example.coins`.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why the state could not be read or written. Every case names the file.
-public enum StoreError: Error, Equatable, Sendable {
+public enum StateError: Error, Equatable, Sendable {
     /// The state file exists but is not a state file this iapsim can read. It is left as it is.
     case corrupt(path: String, detail: String)
     /// The state file was written by a newer iapsim. It is left as it is.
@@ -20,7 +20,7 @@ public enum StoreError: Error, Equatable, Sendable {
     case invalidLockTimeout(value: String)
 }
 
-extension StoreError: LocalizedError {
+extension StateError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .corrupt(let path, let detail):

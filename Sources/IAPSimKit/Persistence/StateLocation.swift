@@ -21,9 +21,9 @@ public struct StateLocation: Sendable, Equatable {
         self.lockTimeout = lockTimeout
     }
 
-    /// - Throws: `StoreError.noStateDirectory` when nothing names a folder,
+    /// - Throws: `StateError.noStateDirectory` when nothing names a folder,
     ///   `.invalidLockTimeout` for a bad `IAPSIM_LOCK_TIMEOUT`.
-    public static func resolve(stateDirectory: String?, context: Context) throws(StoreError) -> StateLocation {
+    public static func resolve(stateDirectory: String?, context: Context) throws(StateError) -> StateLocation {
         var timeout = defaultLockTimeout
         if let text = context.value(of: .lockTimeout) {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
