@@ -3,8 +3,8 @@ import Foundation
 /// UTCTime and GeneralizedTime as RFC 5280 §4.1.2.5 profiles them: UTC, whole seconds,
 /// "YYMMDDHHMMSSZ" for 1950–2049 and "YYYYMMDDHHMMSSZ" otherwise.
 ///
-/// Calendar arithmetic is done by hand on seconds since 1970 (the proleptic Gregorian
-/// civil-from-days algorithm) so results never depend on Foundation's calendar or time zone.
+/// Calendar arithmetic is `GregorianDate`'s, on seconds since 1970, so results never depend
+/// on Foundation's calendar or time zone.
 public enum ASN1Time {
     /// A broken-down UTC time.
     struct Components: Equatable {
@@ -76,7 +76,7 @@ public enum ASN1Time {
             year: year, month: number(yearDigits, 2), day: number(yearDigits + 2, 2),
             hour: number(yearDigits + 4, 2), minute: number(yearDigits + 6, 2), second: number(yearDigits + 8, 2))
         guard parts.month >= 1, parts.month <= 12,
-            parts.day >= 1, parts.day <= daysInMonth(year: parts.year, month: parts.month),
+            parts.day >= 1, parts.day <= GregorianDate.daysIn(month: Int(parts.month), year: Int(parts.year)),
             parts.hour <= 23, parts.minute <= 59, parts.second <= 59
         else { throw .derInvalidValue("a time names an impossible date or time") }
         return Date(timeIntervalSince1970: TimeInterval(seconds(from: parts)))
@@ -92,19 +92,8 @@ public enum ASN1Time {
         return Int64(interval)
     }
 
-    private static func isLeapYear(_ year: Int64) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
-
-    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Civil date from seconds since 1970 (H. Hinnant's civil_from_days), for years 0–9999.
+    /// Civil date from seconds since 1970, for years 0–9999 (the calendar arithmetic is
+    /// `GregorianDate`'s, shared with the state's dates).
     static func components(fromSeconds seconds: Int64) -> Components {
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
@@ -112,29 +101,15 @@ public enum ASN1Time {
             secondOfDay += 86_400
             days -= 1
         }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let civil = GregorianDate.civil(fromDays: Int(days))
         return Components(
-            year: year, month: month, day: day,
+            year: Int64(civil.year), month: Int64(civil.month), day: Int64(civil.day),
             hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60, second: secondOfDay % 60)
     }
 
-    /// Seconds since 1970 from a civil date (H. Hinnant's days_from_civil).
+    /// Seconds since 1970 from a civil date.
     static func seconds(from parts: Components) -> Int64 {
-        let year = parts.month <= 2 ? parts.year - 1 : parts.year
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let monthIndex = parts.month > 2 ? parts.month - 3 : parts.month + 9
-        let dayOfYear = (153 * monthIndex + 2) / 5 + parts.day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = Int64(GregorianDate.days(year: Int(parts.year), month: Int(parts.month), day: Int(parts.day)))
         return days * 86_400 + parts.hour * 3600 + parts.minute * 60 + parts.second
     }
 }
