@@ -20,13 +20,6 @@ public enum ASN1Time {
     static let earliestSeconds: Int64 = -62_167_219_200  // 0000-01-01T00:00:00Z
     static let latestSeconds: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
 
-    /// Whether RFC 5280 wants UTCTime (years 1950 through 2049) for `date`.
-    public static func usesUTCTime(_ date: Date) -> Bool {
-        guard let seconds = wholeSeconds(date) else { return false }
-        let year = components(fromSeconds: seconds).year
-        return year >= 1950 && year <= 2049
-    }
-
     /// The complete DER element (tag, length, contents) for `date` under RFC 5280's choice
     /// of UTCTime or GeneralizedTime.
     /// - Throws: `CryptoError.unencodableValue` for dates outside years 0–9999.

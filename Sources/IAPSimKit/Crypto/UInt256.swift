@@ -44,14 +44,6 @@ struct UInt256: Equatable, Sendable {
 
     var isZero: Bool { (w0 | w1 | w2 | w3) == 0 }
 
-    /// All-ones when zero, else all-zeros, computed without branching.
-    @inline(__always)
-    var zeroMask: UInt64 {
-        let any = w0 | w1 | w2 | w3
-        // (any | -any) has its top bit set exactly when any != 0.
-        return ((any | (0 &- any)) >> 63) &- 1
-    }
-
     /// Bit `index` (0 = least significant) as 0 or 1.
     @inline(__always)
     func bit(_ index: Int) -> UInt64 {

@@ -86,8 +86,6 @@ struct Reader {
         return number
     }
 
-    /// An optional member as an integer.
-    func optionalInt(_ key: String) throws(Failure) -> Int? { try optional(key)?.int() }
 
     func uint64() throws(Failure) -> UInt64 {
         guard case .number(let text) = value, let number = UInt64(text) else { throw fail("a whole number") }
