@@ -5,6 +5,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case stateDirectory = "IAPSIM_STATE_DIR"
     case locale = "IAPSIM_LOCALE"
     case lockTimeout = "IAPSIM_LOCK_TIMEOUT"
+    case certsDirectory = "IAPSIM_CERTS_DIR"
     case xdgConfigHome = "XDG_CONFIG_HOME"
     case home = "HOME"
     case noColor = "NO_COLOR"
@@ -22,6 +23,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
             "Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted)."
         case .lockTimeout:
             "Seconds to wait for another iapsim's lock (default \(Int(StateLocation.defaultLockTimeout)))."
+        case .certsDirectory: "Test certificates to sign with, when --certs is not given (default: the state folder's certs)."
         case .xdgConfigHome:
             "On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it is an absolute path,"
         case .home: "else $HOME/.config/iapsim (macOS: ~/Library/Application Support/iapsim)."

@@ -9,7 +9,7 @@ import Testing
         #expect(before == after)
         #expect(before.options.stateDirectory == "/s")
         #expect(before.options.json)
-        #expect(before.command == .status)
+        #expect(before.command == .status(withJWS: false))
     }
 
     @Test func buyTakesAnIdentifierQuantityAndYes() throws {

@@ -172,6 +172,7 @@ import Testing
                   IAPSIM_STATE_DIR     State folder, when --state-dir is not given.
                   IAPSIM_LOCALE        Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted).
                   IAPSIM_LOCK_TIMEOUT  Seconds to wait for another iapsim's lock (default 10).
+                  IAPSIM_CERTS_DIR     Test certificates to sign with, when --certs is not given (default: the state folder's certs).
                   XDG_CONFIG_HOME      On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it is an absolute path,
                   HOME                 else $HOME/.config/iapsim (macOS: ~/Library/Application Support/iapsim).
                   NO_COLOR             Set and not empty: no colour or symbols (no-color.org).

@@ -73,6 +73,12 @@ public struct PurchaseState: Sendable, Equatable {
         public private(set) var current: [Transaction]
         /// The bytes of the journal this snapshot includes.
         public var journalLength: UInt64
+        /// `appTransactionId`: the App Store's one identifier for this account and app. Set on
+        /// first use; absent in files written before signed data.
+        public var appTransactionID: String?
+        /// When the app was first used with this account: the app transaction's
+        /// `originalPurchaseDate`.
+        public var firstUseDate: Date?
         /// Transactions recorded since the state was read — new ones, and new versions of old
         /// ones — for the store to append to the journal. Not part of the snapshot.
         public internal(set) var unsaved: [Transaction] = []

@@ -27,6 +27,19 @@ public struct TestCertificateChain: Sendable {
     /// The chain leaf first, as JWS's "x5c" header lists it.
     public var certificatesLeafFirst: [X509Certificate] { [leaf, intermediate, root] }
 
+    /// A chain read back from its files; the caller has checked that it is one.
+    public init(
+        root: X509Certificate, intermediate: X509Certificate, leaf: X509Certificate, rootKey: P256PrivateKey,
+        intermediateKey: P256PrivateKey, leafKey: P256PrivateKey
+    ) {
+        self.root = root
+        self.intermediate = intermediate
+        self.leaf = leaf
+        self.rootKey = rootKey
+        self.intermediateKey = intermediateKey
+        self.leafKey = leafKey
+    }
+
     /// Builds the chain from given keys and serial numbers; deterministic, because ECDSA
     /// signing here uses RFC 6979 nonces.
     /// - Throws: `CryptoError` only for unencodable inputs (a zero or over-long serial).

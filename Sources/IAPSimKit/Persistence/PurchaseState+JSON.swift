@@ -190,12 +190,15 @@ extension PurchaseState {
             ),
             (
                 "account",
-                .object([
-                    ("nextTransactionID", .int(account.nextTransactionID)),
-                    ("transactionCount", .int(account.transactionCount)),
-                    ("journalLength", .int(account.journalLength)),
-                    ("current", .array(account.current.map(\.json))),
-                ])
+                .object(
+                    [
+                        ("nextTransactionID", .int(account.nextTransactionID)),
+                        ("transactionCount", .int(account.transactionCount)),
+                        ("journalLength", .int(account.journalLength)),
+                    ]
+                        + (account.appTransactionID.map { [("appTransactionID", JSONValue.string($0))] } ?? [])
+                        + (account.firstUseDate.map { [("firstUseDate", JSONValue.date($0))] } ?? [])
+                        + [("current", .array(account.current.map(\.json)))])
             ),
             ("simulation", simulation.json),
         ])
@@ -217,6 +220,8 @@ extension PurchaseState {
         } else {
             record.transactionCount = try account.required("transactionCount").nonNegativeInt()
             record.journalLength = try account.required("journalLength").uint64()
+            record.appTransactionID = try account.optional("appTransactionID")?.string()
+            record.firstUseDate = try account.optional("firstUseDate")?.date()
             record.restore(
                 current: try account.required("current").array { item throws(Reader.Failure) in try Transaction(item) })
         }

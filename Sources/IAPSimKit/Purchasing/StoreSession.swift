@@ -42,6 +42,11 @@ public struct StoreSession: Sendable {
             if startingTheClock, state.simulation.clock == nil {
                 state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
             }
+            if startingTheClock, state.account.appTransactionID == nil {
+                let first = state.simulation.clock.map { SimulatedClock.now($0, real: real, rate: .realTime) } ?? real
+                state.account.appTransactionID = Self.appTransactionID(firstUse: first)
+                state.account.firstUseDate = first
+            }
             let moment = self.moment(state, real: real)
             try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
             return try body(&state, moment)
@@ -69,6 +74,14 @@ public struct StoreSession: Sendable {
             try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
             return try body(state, moment)
         }
+    }
+
+    /// An `appTransactionId` for an account first used at `date`: Apple's are long decimal
+    /// numbers; this one is stable for a given first use, so fixed clocks give fixed ids.
+    static func appTransactionID(firstUse date: Date) -> String {
+        let milliseconds = max(0, Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        let digits = String(milliseconds % 10_000_000_000_000_000)
+        return "70" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
     }
 
     func moment(_ state: PurchaseState, real: Date) -> Moment {

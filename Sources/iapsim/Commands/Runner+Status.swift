@@ -2,9 +2,17 @@ import IAPSimKit
 
 extension Runner {
     /// `status`: what the app holds, and each subscription's state.
-    func status() throws -> Report {
+    /// - Parameter withJWS: add each entitlement's `jwsRepresentation`, signed.
+    func status(withJWS: Bool) throws -> Report {
         let (_, session) = try catalogAndSession()
         let status = try session.status()
+        let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: signer()) : [:]
+        func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
+            guard let jws = signed[transaction.id], case .object(let members) = JSON.transaction(transaction) else {
+                return .transaction(transaction)
+            }
+            return .object(members + [("jwsRepresentation", .string(jws))])
+        }
         var report = Report(
             json: .value(
                 .object([
@@ -14,7 +22,7 @@ extension Runner {
                         .object(status.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
                     ),
                     ("subscriptions", .array(status.subscriptions.map(JSON.subscription))),
-                    ("entitlements", .array(status.entitlements.map(JSON.transaction))),
+                    ("entitlements", .array(status.entitlements.map(entitlement))),
                     ("pending", .array(status.pending.map(JSON.pending))),
                     ("unfinishedTransactionIDs", .array(status.unfinishedTransactionIDs.map { JSON.int($0) })),
                     ("transactionCount", .int(status.transactionCount)),

@@ -4,9 +4,11 @@ import IAPSimKit
 extension Runner {
     /// `transactions`: the account's history, like Xcode's Transaction Manager, with the
     /// pending purchases that have no transaction yet.
-    func transactions(productID: String?, filter: HistoryFilter?) throws -> Report {
+    /// - Parameter withJWS: add each transaction's `jwsRepresentation`, signed.
+    func transactions(productID: String?, filter: HistoryFilter?, withJWS: Bool) throws -> Report {
         let (_, session) = try catalogAndSession()
         let history = try session.history(productID: productID, filter: filter)
+        let signed = withJWS ? try session.signedTransactions(history.entries.map(\.transaction), signer: signer()) : [:]
         return Report(
             json: .stream { stream in
                 stream.beginObject()
@@ -15,6 +17,7 @@ extension Runner {
                     guard case .object(var members) = JSON.transaction(entry.transaction) else { continue }
                     members.append(("state", .string(entry.state.rawValue)))
                     members.append(("isFinished", .bool(entry.isFinished)))
+                    if let jws = signed[entry.transaction.id] { members.append(("jwsRepresentation", .string(jws))) }
                     stream.value(.object(members))
                 }
                 stream.end()

@@ -25,10 +25,14 @@ struct Runner {
             return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome)
         case .restore:
             return try restore()
-        case .status:
-            return try status()
-        case .transactions(let productID, let filter):
-            return try transactions(productID: productID, filter: filter)
+        case .status(let withJWS):
+            return try status(withJWS: withJWS)
+        case .transactions(let productID, let filter, let withJWS):
+            return try transactions(productID: productID, filter: filter, withJWS: withJWS)
+        case .jws(let action):
+            return try jws(action)
+        case .certs(let action):
+            return try certs(action)
         case .approve(let id):
             return try approve(id)
         case .decline(let id):
@@ -90,6 +94,22 @@ struct Runner {
 
     func stateStore() throws -> StateStore {
         StateStore(location: try StateLocation.resolve(stateDirectory: options.stateDirectory, context: context))
+    }
+
+    /// Where the test certificates live: `--certs`, else `IAPSIM_CERTS_DIR`, else the state
+    /// folder's `certs`.
+    func certsDirectory() throws -> String {
+        if let named = options.certsDirectory ?? context.value(of: .certsDirectory) {
+            return context.absolutePath(named)
+        }
+        return try stateStore().location.directory + "/certs"
+    }
+
+    /// The identity to sign with, made on first use, and the environment asked for.
+    func signer() throws -> StoreSession.Signer {
+        let identity = try SigningIdentity.loadOrCreate(
+            in: try certsDirectory(), lockTimeout: try stateStore().location.lockTimeout)
+        return StoreSession.Signer(identity: identity, environment: options.environment)
     }
 
     /// The session over the state, with no catalog defaults (for `reset`).

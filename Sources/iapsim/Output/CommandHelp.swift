@@ -208,6 +208,42 @@ struct CommandHelp {
                     terminal unless --yes).
                     """,
                 examples: ["iapsim reset --local", "iapsim reset --yes"])
+        case .jws:
+            return CommandHelp(
+                abstract: "Signed data as the App Store signs it (JWS), and a decoder that checks it.",
+                usage:
+                    "iapsim jws transaction <id> | renewal <product-id|original-id> | app-transaction | decode [JWS] [options]",
+                discussion: """
+                    Prints a compact JWS (ES256) exactly as Apple's servers and StoreKit's
+                    jwsRepresentation give it: JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload
+                    or the AppTransaction, dated now on the simulated clock. Sandbox, Production and
+                    LocalTesting data carry a three-certificate chain to iapsim's test root in x5c, so
+                    Apple's SignedDataVerifier accepts it when it trusts that root ('iapsim certs export');
+                    Xcode data is signed as Xcode does, with one self-signed certificate.
+                    The environment is --environment, else 'settings set environment' (default Sandbox);
+                    bundleId comes from 'settings set bundle-id', appAppleId from 'settings set app-apple-id'.
+                    'decode' prints header and payload and whether the signature and chain verify against
+                    this state's certificates (exit 0), or not (exit 65); the JWS may come on stdin.
+                    """,
+                examples: [
+                    "iapsim buy com.example.app.pro.monthly && iapsim jws transaction 1",
+                    "iapsim jws renewal com.example.app.pro.monthly --environment Production --json",
+                    "iapsim jws app-transaction | iapsim jws decode",
+                ])
+        case .certs:
+            return CommandHelp(
+                abstract: "Show, export or replace the test certificates signed data uses.",
+                usage: "iapsim certs [export DIR | rotate] [--certs DIR] [options]",
+                discussion: """
+                    A root CA, an intermediate (OID 1.2.840.113635.100.6.2.1) and a leaf (OID
+                    1.2.840.113635.100.6.11.1), P-256, valid 1970–9999, plus an Xcode-style self-signed
+                    certificate: made on first use in the state folder's certs (or --certs DIR,
+                    IAPSIM_CERTS_DIR, to pin one chain across CI jobs), keys mode 0600. Every subject says
+                    iapsim TEST ONLY: they protect nothing. 'export DIR' writes root.pem, root.der,
+                    intermediate.pem, leaf.pem and xcode.pem for a backend's tests to trust;
+                    'rotate' makes a new chain.
+                    """,
+                examples: ["iapsim certs", "iapsim certs export ./trusted && openssl x509 -in trusted/root.pem -noout -subject"])
         case .completion:
             return CommandHelp(
                 abstract: "Print a shell completion script: bash, zsh or fish.",

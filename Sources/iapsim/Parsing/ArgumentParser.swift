@@ -68,9 +68,21 @@ enum ArgumentParser {
         let parsed = GlobalOptions(
             catalogDirectory: values["catalog"], storeKitFile: values["storekit"],
             productIDsFile: values["product-ids"], stateDirectory: values["state-dir"],
-            locale: values["locale"], storefront: values["storefront"], json: seen.contains { $0.spec.name == "json" })
+            locale: values["locale"], storefront: values["storefront"], certsDirectory: values["certs"],
+            environment: nil, json: seen.contains { $0.spec.name == "json" })
         let flags = Set(seen.map(\.spec.name))
         var options = parsed
+        if let text = values["environment"] {
+            guard let environment = AppStoreEnvironment.named(text) else {
+                throw UsageError(
+                    "--environment \(text): expected Sandbox, Production, Xcode or LocalTesting",
+                    command: commandName(in: positionals))
+            }
+            options.environment = environment
+        }
+        if flags.contains("jws"), !options.json {
+            throw UsageError("--jws goes with --json: it adds jwsRepresentation to the JSON", command: commandName(in: positionals))
+        }
         options.quiet = flags.contains("quiet")
         options.noColor = flags.contains("no-color")
 
@@ -133,7 +145,7 @@ enum ArgumentParser {
             return .check
         case .status:
             try expect(arguments, count: 0, for: name)
-            return .status
+            return .status(withJWS: flags.contains("jws"))
         case .transactions:
             try expect(arguments, count: 0, for: name)
             var filter: HistoryFilter? = flags.contains("unfinished") ? .unfinished : nil
@@ -147,7 +159,7 @@ enum ArgumentParser {
                 }
                 filter = state
             }
-            return .transactions(productID: values["product"], filter: filter)
+            return .transactions(productID: values["product"], filter: filter, withJWS: flags.contains("jws"))
         case .approve: return .approve(id: try transactionID())
         case .decline: return .decline(id: try transactionID())
         case .resolve: return .resolve(id: try transactionID())
@@ -182,6 +194,41 @@ enum ArgumentParser {
         case .reset:
             try expect(arguments, count: 0, for: name)
             return .reset(localOnly: flags.contains("local"), assumeYes: flags.contains("yes"))
+        case .jws:
+            switch arguments.first {
+            case "transaction":
+                guard arguments.count == 2, let id = UInt64(arguments[1]), id > 0 else {
+                    throw UsageError("usage: iapsim jws transaction <transaction-id>", command: name)
+                }
+                return .jws(.transaction(id))
+            case "renewal":
+                guard arguments.count == 2 else {
+                    throw UsageError("usage: iapsim jws renewal <product-id|original-transaction-id>", command: name)
+                }
+                return .jws(.renewal(arguments[1]))
+            case "app-transaction":
+                try expect(arguments, count: 1, for: name)
+                return .jws(.appTransaction)
+            case "decode":
+                try expect(arguments, count: 2, for: name)
+                return .jws(.decode(arguments.count == 2 && arguments[1] != "-" ? arguments[1] : nil))
+            case let other:
+                throw UsageError(
+                    "\(other.map { "unknown jws action '\($0)'" } ?? "missing jws action"); use transaction, renewal, app-transaction or decode",
+                    command: name)
+            }
+        case .certs:
+            switch arguments.first {
+            case nil: return .certs(.show)
+            case "export":
+                guard arguments.count == 2 else { throw UsageError("usage: iapsim certs export DIR", command: name) }
+                return .certs(.export(directory: arguments[1]))
+            case "rotate":
+                try expect(arguments, count: 1, for: name)
+                return .certs(.rotate)
+            case let other?:
+                throw UsageError("unknown certs action '\(other)'; use export or rotate", command: name)
+            }
         case .completion:
             let word = try one("shell")
             if word == "products" { return .completionProducts }

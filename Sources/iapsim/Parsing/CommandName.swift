@@ -17,6 +17,8 @@ enum CommandName: String, CaseIterable, Sendable {
     case clock
     case settings
     case reset
+    case jws
+    case certs
     case completion
     case help
 

@@ -15,6 +15,10 @@ struct GlobalOptions: Equatable, Sendable {
     var stateDirectory: String?
     var locale: String?
     var storefront: String?
+    /// `--certs DIR`: the test certificates to sign with.
+    var certsDirectory: String?
+    /// `--environment`: signed data's environment, over the `environment` setting.
+    var environment: AppStoreEnvironment?
     var json = false
     var quiet = false
     var noColor = false
@@ -26,8 +30,8 @@ enum Command: Equatable, Sendable {
     case check
     case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?)
     case restore
-    case status
-    case transactions(productID: String?, filter: HistoryFilter?)
+    case status(withJWS: Bool)
+    case transactions(productID: String?, filter: HistoryFilter?, withJWS: Bool)
     case approve(id: UInt64)
     case decline(id: UInt64)
     case resolve(id: UInt64)
@@ -39,6 +43,8 @@ enum Command: Equatable, Sendable {
     case clock(ClockAction)
     case settings(SettingsAction)
     case reset(localOnly: Bool, assumeYes: Bool)
+    case jws(JWSAction)
+    case certs(CertsAction)
     case completion(Shell)
     /// The product identifiers of the catalog, one a line, for the completion scripts (not
     /// listed in help).
@@ -72,6 +78,23 @@ enum ClockAction: Equatable, Sendable {
     case advance(DateComponents)
     case set(Date)
     case freeze, run, reset
+}
+
+/// `iapsim jws …`: signed data, as the App Store signs it.
+enum JWSAction: Equatable, Sendable {
+    case transaction(UInt64)
+    /// A subscription's renewal info, by product identifier or original transaction id.
+    case renewal(String)
+    case appTransaction
+    /// Decode and check a JWS; nil reads it from standard input.
+    case decode(String?)
+}
+
+/// `iapsim certs …`: the test certificates.
+enum CertsAction: Equatable, Sendable {
+    case show
+    case export(directory: String)
+    case rotate
 }
 
 enum SettingsAction: Equatable, Sendable {

@@ -33,6 +33,16 @@ struct OptionSpec: Sendable {
         OptionSpec(
             name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3).",
             values: SettingKey.storefront.suggestedValues),
+        OptionSpec(
+            name: "certs", valueName: "DIR", commands: [.jws, .certs, .transactions, .status],
+            help: "The test certificates to sign with (default: STATE_DIR/certs). Env: IAPSIM_CERTS_DIR."),
+        OptionSpec(
+            name: "environment", valueName: "ENV", commands: [.jws, .transactions, .status],
+            help: "Signed data's environment: Sandbox, Production, Xcode or LocalTesting.",
+            values: AppStoreEnvironment.allCases.map(\.rawValue)),
+        OptionSpec(
+            name: "jws", commands: [.transactions, .status],
+            help: "With --json: each transaction's jwsRepresentation, signed."),
         OptionSpec(name: "json", help: "Print the result as JSON on stdout."),
         OptionSpec(name: "quiet", short: "q", help: "Print nothing but errors; the exit status tells."),
         OptionSpec(name: "no-color", help: "No colour or symbols (also when NO_COLOR is set)."),

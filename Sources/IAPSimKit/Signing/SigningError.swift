@@ -1,0 +1,20 @@
+import Foundation
+
+/// Why signed data could not be made or read.
+public enum SigningError: Error, Equatable, Sendable {
+    /// A file of the test certificates cannot be used; it is left as it is.
+    case corruptIdentity(path: String, detail: String)
+    /// `iapsim jws decode` was given something that is not a compact JWS.
+    case malformedJWS(detail: String)
+}
+
+extension SigningError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .corruptIdentity(let path, let detail):
+            "\(path): not a usable iapsim test certificate (\(detail)); 'iapsim certs rotate' makes a new chain"
+        case .malformedJWS(let detail):
+            "not a compact JWS: \(detail)"
+        }
+    }
+}

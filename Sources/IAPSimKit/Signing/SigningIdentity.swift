@@ -1,0 +1,186 @@
+import Foundation
+
+/// The test certificates and keys iapsim signs with, kept in a folder (the state folder's
+/// `certs`, or one a team pins with `--certs` / `IAPSIM_CERTS_DIR`):
+///
+/// - `root.pem`, `intermediate.pem`, `leaf.pem` and their `.key` files: a chain shaped like
+///   the App Store's (root CA → intermediate marked 1.2.840.113635.100.6.2.1 → leaf marked
+///   1.2.840.113635.100.6.11.1), valid from 1970 to 9999 so it covers every date the
+///   simulated clock can reach. It signs `Sandbox`, `Production` and `LocalTesting` data.
+/// - `xcode.pem` and `xcode.key`: one self-signed certificate, as Xcode's StoreKit testing
+///   signs with, for the `Xcode` environment.
+///
+/// Every subject says "iapsim TEST ONLY"; keys are written mode 0600 in a 0700 folder. They
+/// protect nothing: a backend trusts them only in its tests.
+public struct SigningIdentity: Sendable {
+    public let directory: String
+    public let chain: TestCertificateChain
+    public let xcodeCertificate: X509Certificate
+    public let xcodeKey: P256PrivateKey
+
+    /// The files, in the order they are written and listed.
+    public static let fileNames = [
+        "root.pem", "root.key", "intermediate.pem", "intermediate.key", "leaf.pem", "leaf.key", "xcode.pem",
+        "xcode.key",
+    ]
+
+    /// The identity in `directory`, made there first if it has none, under a lock so two
+    /// processes never make two.
+    /// - Throws: `SigningError.corruptIdentity` for a file that cannot be used, `StateError`
+    ///   for a folder or file that cannot be made or read.
+    public static func loadOrCreate(in directory: String, lockTimeout: Double) throws -> SigningIdentity {
+        if let identity = try load(from: directory) { return identity }
+        return try create(in: directory, replacing: false, lockTimeout: lockTimeout)
+    }
+
+    /// Makes a new chain in `directory`; with `replacing`, over the one there.
+    public static func create(in directory: String, replacing: Bool, lockTimeout: Double) throws -> SigningIdentity {
+        do {
+            try POSIXFile.makeDirectory(directory)
+        } catch {
+            throw StateError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        return try FileLock.holding(path: directory + "/.lock", timeout: lockTimeout) {
+            if !replacing, let identity = try load(from: directory) { return identity }  // made meanwhile
+            let chain = try TestCertificateChain.generate()
+            let xcodeKey = try P256PrivateKey.generate()
+            let name = DistinguishedName(
+                commonName: "StoreKit Testing in Xcode (iapsim TEST ONLY)", organization: TestCertificateChain.organization)
+            let xcode = try X509CertificateBuilder(
+                serialNumber: [0x40] + Array(SHA256.hash(xcodeKey.publicKey.x963Representation).prefix(15)),
+                issuer: name, subject: name, notBefore: TestCertificateChain.defaultNotBefore,
+                notAfter: TestCertificateChain.defaultNotAfter, subjectPublicKey: xcodeKey.publicKey,
+                extensions: [
+                    .basicConstraints(isCertificateAuthority: false), .keyUsage([.digitalSignature]),
+                    .subjectKeyIdentifier(X509Extension.keyIdentifier(for: xcodeKey.publicKey)),
+                ]
+            ).sign(with: xcodeKey)
+            let contents = [
+                chain.root.pemRepresentation, chain.rootKey.pemRepresentation,
+                chain.intermediate.pemRepresentation, chain.intermediateKey.pemRepresentation,
+                chain.leaf.pemRepresentation, chain.leafKey.pemRepresentation, xcode.pemRepresentation,
+                xcodeKey.pemRepresentation,
+            ]
+            for (name, text) in zip(fileNames, contents) {
+                do {
+                    try POSIXFile.writeAtomically(Data(text.utf8), to: directory + "/" + name)
+                } catch let failure as POSIXFile.Failure {
+                    throw failure.storeError
+                }
+            }
+            return SigningIdentity(directory: directory, chain: chain, xcodeCertificate: xcode, xcodeKey: xcodeKey)
+        }
+    }
+
+    /// The identity in `directory`, or nil when it has none yet.
+    public static func load(from directory: String) throws -> SigningIdentity? {
+        guard FileSystem.exists(directory + "/leaf.key") else { return nil }
+        func text(_ name: String) throws -> (String, String) {
+            let path = directory + "/" + name
+            let data: Data?
+            do {
+                data = try POSIXFile.readIfPresent(path)
+            } catch {
+                throw StateError.unreadable(path: path, reason: error.reason)
+            }
+            guard let data else { throw SigningError.corruptIdentity(path: path, detail: "the file is missing") }
+            return (path, String(decoding: data, as: UTF8.self))
+        }
+        func certificate(_ name: String) throws -> X509Certificate {
+            let (path, pem) = try text(name)
+            do {
+                return try X509Certificate(pemRepresentation: pem)
+            } catch {
+                throw SigningError.corruptIdentity(path: path, detail: error.localizedDescription)
+            }
+        }
+        func key(_ name: String) throws -> P256PrivateKey {
+            let (path, pem) = try text(name)
+            do {
+                return try P256PrivateKey(pemRepresentation: pem)
+            } catch {
+                throw SigningError.corruptIdentity(path: path, detail: error.localizedDescription)
+            }
+        }
+        let (root, intermediate, leaf) = (
+            try certificate("root.pem"), try certificate("intermediate.pem"), try certificate("leaf.pem")
+        )
+        let (rootKey, intermediateKey, leafKey) = (
+            try key("root.key"), try key("intermediate.key"), try key("leaf.key")
+        )
+        let (xcode, xcodeKey) = (try certificate("xcode.pem"), try key("xcode.key"))
+        let pairs: [(String, X509Certificate, P256PrivateKey)] = [
+            ("root", root, rootKey), ("intermediate", intermediate, intermediateKey), ("leaf", leaf, leafKey),
+            ("xcode", xcode, xcodeKey),
+        ]
+        for (name, certificate, key) in pairs where (try? certificate.publicKey()) != key.publicKey {
+            throw SigningError.corruptIdentity(
+                path: directory + "/\(name).key", detail: "the key does not belong to \(name).pem")
+        }
+        guard leaf.isIssued(by: intermediate), intermediate.isIssued(by: root) else {
+            throw SigningError.corruptIdentity(
+                path: directory + "/leaf.pem", detail: "the certificates do not form a chain to root.pem")
+        }
+        return SigningIdentity(
+            directory: directory,
+            chain: TestCertificateChain(
+                root: root, intermediate: intermediate, leaf: leaf, rootKey: rootKey, intermediateKey: intermediateKey,
+                leafKey: leafKey),
+            xcodeCertificate: xcode, xcodeKey: xcodeKey)
+    }
+
+    /// Signs `payload` as the App Store would for `environment`: the three-certificate chain
+    /// in `x5c`, or for `Xcode` the self-signed certificate with Xcode's `kid` and `typ`.
+    /// - Returns: the compact JWS, `header.payload.signature`.
+    public func sign(_ payload: JSONValue, environment: AppStoreEnvironment) -> String {
+        let base64 = { (certificate: X509Certificate) in Data(certificate.derRepresentation).base64EncodedString() }
+        let header: JSONValue
+        let key: P256PrivateKey
+        if environment == .xcode {
+            header = .object([
+                ("kid", .string("Apple_Xcode_Key")), ("typ", .string("JWT")), ("alg", .string(ES256.algorithm)),
+                ("x5c", .array([.string(base64(xcodeCertificate))])),
+            ])
+            key = xcodeKey
+        } else {
+            header = .object([
+                ("alg", .string(ES256.algorithm)),
+                ("x5c", .array(chain.certificatesLeafFirst.map { .string(base64($0)) })),
+            ])
+            key = chain.leafKey
+        }
+        return ES256.compactSerialization(
+            header: header.bytes(compact: true), payload: payload.bytes(compact: true), key: key)
+    }
+}
+
+extension SigningIdentity {
+    /// Writes what a backend's tests trust into `directory`: `root.pem`, `root.der` (the
+    /// form Apple's libraries take), `intermediate.pem`, `leaf.pem` and `xcode.pem`. No key
+    /// leaves the identity's folder.
+    /// - Returns: the paths written.
+    public func export(to directory: String) throws -> [String] {
+        do {
+            try POSIXFile.makeDirectory(directory)
+        } catch {
+            throw StateError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        let files: [(String, [UInt8])] = [
+            ("root.pem", Array(chain.root.pemRepresentation.utf8)), ("root.der", chain.root.derRepresentation),
+            ("intermediate.pem", Array(chain.intermediate.pemRepresentation.utf8)),
+            ("leaf.pem", Array(chain.leaf.pemRepresentation.utf8)),
+            ("xcode.pem", Array(xcodeCertificate.pemRepresentation.utf8)),
+        ]
+        var written: [String] = []
+        for (name, bytes) in files {
+            let path = directory + "/" + name
+            do {
+                try POSIXFile.writeAtomically(Data(bytes), to: path)
+            } catch {
+                throw error.storeError
+            }
+            written.append(path)
+        }
+        return written
+    }
+}

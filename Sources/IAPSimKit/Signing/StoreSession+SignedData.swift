@@ -1,0 +1,88 @@
+import Foundation
+
+/// A signed item and what it says.
+public struct SignedData: Sendable, Equatable {
+    /// The compact JWS, as StoreKit's `jwsRepresentation` and the App Store Server API give it.
+    public var jws: String
+    /// Its decoded payload.
+    public var payload: JSONValue
+}
+
+extension StoreSession {
+    /// How to sign: the identity, and the environment when one is asked for over the
+    /// session's `environment` setting.
+    public struct Signer: Sendable {
+        public var identity: SigningIdentity
+        public var environment: AppStoreEnvironment?
+
+        public init(identity: SigningIdentity, environment: AppStoreEnvironment? = nil) {
+            self.identity = identity
+            self.environment = environment
+        }
+    }
+
+    /// Transaction `id` as a signed JWSTransaction, dated now on the simulated clock.
+    /// - Throws: `SimulationError.unknownTransaction` when the account has no such transaction.
+    public func signedTransaction(_ id: UInt64, signer: Signer) throws -> SignedData {
+        try transact { state, moment in
+            guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id)
+            else { throw SimulationError.unknownTransaction(id: id) }
+            return Self.sign(SignedPayloads.transaction(transaction, context: context(state, moment, signer)), signer)
+        }
+    }
+
+    /// The renewal info of the subscription chain whose current or next product is
+    /// `selector`, or whose original transaction identifier it is, as a signed JWSRenewalInfo.
+    /// - Throws: `SimulationError.notSubscribed` when no chain matches.
+    public func signedRenewalInfo(_ selector: String, signer: Signer) throws -> SignedData {
+        try transact { state, moment in
+            let chain = SubscriptionEngine.chains(in: state).last { info, _ in
+                info.currentProductID == selector || info.autoRenewProductID == selector
+                    || String(info.originalID) == selector
+            }
+            guard let (info, latest) = chain else { throw SimulationError.notSubscribed(productID: selector) }
+            let renewalState = SubscriptionEngine.renewalState(info, latest: latest, at: moment.now)
+            return Self.sign(
+                SignedPayloads.renewalInfo(
+                    info, latest: latest, state: renewalState, context: context(state, moment, signer)), signer)
+        }
+    }
+
+    /// The app transaction (`AppTransaction.shared`), signed.
+    public func signedAppTransaction(signer: Signer) throws -> SignedData {
+        try transact { state, moment in
+            let context = context(state, moment, signer)
+            return Self.sign(
+                SignedPayloads.appTransaction(
+                    originalPurchaseDate: state.account.firstUseDate ?? moment.now, context: context), signer)
+        }
+    }
+
+    /// The signed form of each of `transactions`, in one pass over the state, for
+    /// `jwsRepresentation` in lists.
+    public func signedTransactions(_ transactions: [Transaction], signer: Signer) throws -> [UInt64: String] {
+        try transact { state, moment in
+            let context = context(state, moment, signer)
+            var signed: [UInt64: String] = [:]
+            for transaction in transactions {
+                signed[transaction.id] = signer.identity.sign(
+                    SignedPayloads.transaction(transaction, context: context), environment: context.environment)
+            }
+            return signed
+        }
+    }
+
+    private func context(_ state: PurchaseState, _ moment: Moment, _ signer: Signer) -> SigningContext {
+        SigningContext(
+            bundleID: moment.settings.bundleID, appAppleID: moment.settings.appAppleID,
+            environment: signer.environment ?? moment.settings.environment, signedDate: moment.now,
+            appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now))
+    }
+
+    private static func sign(_ payload: JSONValue, _ signer: Signer) -> SignedData {
+        let environment: AppStoreEnvironment =
+            payload["environment"]?.stringValue.flatMap(AppStoreEnvironment.init(rawValue:))
+            ?? payload["receiptType"]?.stringValue.flatMap(AppStoreEnvironment.init(rawValue:)) ?? .sandbox
+        return SignedData(jws: signer.identity.sign(payload, environment: environment), payload: payload)
+    }
+}
