@@ -35,6 +35,8 @@ test:
 # Medians of iapsim against a floor program built the same way (bench/bench.py).
 bench: release
 	cd bench/Floor && swift build $(RELEASE_FLAGS)
+	cd bench/Crypto && swift build $(RELEASE_FLAGS)
+	CRYPTOBENCH="bench/Crypto/$$(cd bench/Crypto && swift build $(RELEASE_FLAGS) --show-bin-path | sed 's|.*/bench/Crypto/||')/CryptoBench" \
 	python3 bench/bench.py "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/iapsim" "bench/Floor/$$(cd bench/Floor && swift build $(RELEASE_FLAGS) --show-bin-path | sed 's|.*/bench/Floor/||')/Floor"
 
 # Runs the main job on the bundled catalog: `make run ARGS="buy com.example.app.book"`.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
-# prints catalog text, seeds them from the
+# prints catalog text, and the DER/PEM/JWS readers of signed data; seeds them from the
 # fixtures and the shared .storekit corpus beside the repository, and runs each for FUZZ_SECONDS (default 600), two at a time.
 # Crashing inputs land in fuzz/crashes/<target>/; keep each as a regression fixture.
 set -u
@@ -28,6 +28,7 @@ build state IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StateTar
 # are ignored with a warning).
 build arguments IAPSimKit $library $parsing "$root/fuzz/ArgumentsTarget.swift"
 build messages IAPSimKit $library $cli "$root/fuzz/FuzzFiles.swift" "$root/fuzz/MessagesTarget.swift"
+build signed IAPSimKit $library "$root/fuzz/SignedDataTarget.swift"
 
 seed() { # seed NAME FILES...
   local dir=$out/corpus-$1; shift
@@ -40,6 +41,7 @@ seed plist "$root"/Tests/IAPSimKitTests/Fixtures/*.plist "$root"/catalog/*.plist
 seed state "$root"/fuzz/seeds/state/*
 seed arguments "$root"/fuzz/seeds/arguments/*
 seed messages "$root"/Tests/IAPSimKitTests/Fixtures/*.storekit "$root"/catalog/*.storekit
+seed signed "$root"/fuzz/seeds/signed/*
 
 run() {
   local name=$1
@@ -51,7 +53,7 @@ run() {
     -artifact_prefix="$root/fuzz/crashes/$name/" -print_final_stats=1 >"$out/$name.log" 2>&1
   echo "fuzz $name: exit $?, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$out/$name.log" | grep -o '[0-9]*$') runs, $(ls "$root/fuzz/crashes/$name" | wc -l) crashes, ${seconds} s"
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments messages}
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed}
 set -- $targets
 while [ $# -gt 0 ]; do
   run "$1" & [ $# -gt 1 ] && run "$2" &

@@ -50,7 +50,7 @@ public enum CatalogCheck {
         } catch {
             report(
                 storePath, "-",
-                .unreadableFile, (error as? CatalogError)?.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)")
+                .unreadableFile, error.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)")
             return findings
         }
 
@@ -77,7 +77,7 @@ public enum CatalogCheck {
             } catch {
                 report(
                     plistPath, "-",
-                    .unreadableFile, (error as? CatalogError)?.errorDescription.map { Self.strip($0, plistPath) } ?? "\(error)")
+                    .unreadableFile, error.errorDescription.map { Self.strip($0, plistPath) } ?? "\(error)")
             }
         }
 
@@ -92,7 +92,7 @@ public enum CatalogCheck {
         } catch {
             report(
                 pricesPath, "-",
-                .unreadableFile, (error as? CatalogError)?.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
+                .unreadableFile, error.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
         }
         return findings
     }

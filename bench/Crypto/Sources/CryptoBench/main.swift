@@ -1,0 +1,58 @@
+import Foundation
+import IAPSimKit
+
+// Times ES256 as iapsim signs a JWS: SHA-256 of a ~1 KB signing input, then ECDSA P-256 sign
+// (RFC 6979 nonce) or verify; also a whole signed transaction (payload JSON + header + sign).
+// Prints one JSON object of microseconds per operation.
+// Usage: CryptoBench [iterations]
+
+let iterations = CommandLine.arguments.dropFirst().compactMap { Int($0) }.first ?? 3000
+
+func microseconds(_ duration: Duration) -> Double {
+    (Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18) * 1e6
+        / Double(iterations)
+}
+
+let clock = ContinuousClock()
+let key = try P256PrivateKey(rawRepresentation: SHA256.hash(Array("bench".utf8)))
+_ = key.signature(for: [0])  // builds the base-point table once, as the first signature of a run does
+var message = [UInt8](repeating: 0x61, count: 1024)
+var signatures: [ECDSASignature] = []
+signatures.reserveCapacity(iterations)
+let signing = clock.measure {
+    for index in 0..<iterations {
+        message[0] = UInt8(truncatingIfNeeded: index)
+        message[1] = UInt8(truncatingIfNeeded: index >> 8)
+        signatures.append(key.signature(for: message))
+    }
+}
+var verified = 0
+let verifying = clock.measure {
+    for index in 0..<iterations {
+        message[0] = UInt8(truncatingIfNeeded: index)
+        message[1] = UInt8(truncatingIfNeeded: index >> 8)
+        if key.publicKey.isValidSignature(signatures[index], for: message) { verified += 1 }
+    }
+}
+guard verified == iterations else {
+    FileHandle.standardError.write(Data("CryptoBench: \(verified) of \(iterations) signatures verified\n".utf8))
+    exit(1)
+}
+let folder = NSTemporaryDirectory() + "iapsim-cryptobench-\(getpid())"
+defer { try? FileManager().removeItem(atPath: folder) }
+let identity = try SigningIdentity.loadOrCreate(in: folder, lockTimeout: 5)
+let transaction = Transaction(
+    id: 1, originalID: 1, productID: "com.example.app.pro.monthly", productType: .autoRenewable,
+    purchaseDate: Date(timeIntervalSince1970: 1_800_000_000), originalPurchaseDate: Date(timeIntervalSince1970: 1_800_000_000),
+    expirationDate: Date(timeIntervalSince1970: 1_802_592_000), subscriptionGroupID: "G", price: Decimal(string: "2.99")!,
+    currency: "USD", storefrontCountryCode: "USA")
+let context = SigningContext(
+    bundleID: "com.example.app", appAppleID: nil, environment: .sandbox, signedDate: Date(timeIntervalSince1970: 1_800_000_000),
+    appTransactionID: "700000000000000001")
+var length = 0
+let whole = clock.measure {
+    for _ in 0..<iterations {
+        length &+= identity.sign(SignedPayloads.transaction(transaction, context: context), environment: .sandbox).count
+    }
+}
+print("{\"sign_us\": \(microseconds(signing)), \"verify_us\": \(microseconds(verifying)), \"jws_transaction_us\": \(microseconds(whole)), \"jws_length\": \(length / iterations)}")
