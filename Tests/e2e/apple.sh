@@ -24,6 +24,7 @@ if ! "$venv/bin/python" -c "import appstoreserverlibrary, importlib.metadata as 
 fi
 "$venv/bin/python" "$here/apple_signed_data.py" "$bin"
 status=$?
+"$venv/bin/python" "$here/apple_notifications.py" "$bin" || status=1
 # The docs' backend example, as written there.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -97,6 +97,9 @@ runs = [
     ("jws", ["jws", "app-transaction", "--environment", "LocalTesting"]),
     ("certs", ["certs"]),
     ("certs-export", ["certs", "export", os.path.join(state, "exported-certs")]),
+    ("notify-test", ["notify-test"]),
+    ("trigger", ["trigger", "DID_RENEW"]),
+    ("notifications", ["notifications"]),
     ("reset", ["reset", "--local"]),
     ("version", ["--version"]),
     ("reset", ["reset", "--yes"]),
@@ -110,6 +113,15 @@ for name, arguments in runs:
         print(f"FAIL: iapsim {' '.join(arguments)} --json vs {name}.schema.json:\n  " + "\n  ".join(problems[:5]))
     else:
         passed += 1
+# notifications show needs a UUID from the run above.
+uuid = output("notify-test")["testNotificationToken"]
+schema = json.load(open(os.path.join(ROOT, "docs/schemas/notifications-show.schema.json")))
+problems = validate(output("notifications", "show", uuid), schema, schema)
+if problems:
+    failed += 1
+    print("FAIL: iapsim notifications show --json vs notifications-show.schema.json:\n  " + "\n  ".join(problems[:5]))
+else:
+    passed += 1
 # The validator itself must be able to fail.
 schema = json.load(open(os.path.join(ROOT, "docs/schemas/restore.schema.json")))
 if validate({"restored": "x"}, schema, schema):

@@ -14,6 +14,8 @@ public struct PurchaseState: Sendable, Equatable {
     /// The test session: settings, clock, pending purchases, renewals. Absent in files
     /// written before the simulation controls; read as empty.
     public var simulation: SimulationState
+    /// App Store Server Notifications recorded and delivered (see `Outbox`).
+    public var outbox = Outbox()
 
     public init(
         account: Account = Account(), app: AppRecord = AppRecord(), simulation: SimulationState = SimulationState()

@@ -28,4 +28,6 @@ public struct RenewalInfo: Sendable, Equatable {
     public var billingRetryEndDate: Date?
     public var gracePeriodExpirationDate: Date?
     public var expirationReason: ExpirationReason?
+    /// Whether the chain's end has been notified (`EXPIRED`), so it is notified once.
+    public var expirationNotified: Bool = false
 }

@@ -90,6 +90,7 @@ extension RenewalInfo {
             ("isInBillingRetry", .bool(isInBillingRetry)), ("billingRetryEndDate", .date(billingRetryEndDate)),
             ("gracePeriodExpirationDate", .date(gracePeriodExpirationDate)),
             ("expirationReason", .optional(expirationReason?.rawValue)),
+            ("expirationNotified", .bool(expirationNotified)),
         ])
     }
 
@@ -110,6 +111,7 @@ extension RenewalInfo {
             billingRetryEndDate: try r.optional("billingRetryEndDate")?.date(),
             gracePeriodExpirationDate: try r.optional("gracePeriodExpirationDate")?.date(),
             expirationReason: try r.optional("expirationReason")?.raw(ExpirationReason.self))
+        expirationNotified = try r.optional("expirationNotified")?.bool() ?? false
     }
 }
 
@@ -201,6 +203,10 @@ extension PurchaseState {
                         + [("current", .array(account.current.map(\.json)))])
             ),
             ("simulation", simulation.json),
+            (
+                "notifications",
+                .object([("count", .int(outbox.count)), ("journalLength", .int(outbox.journalLength))])
+            ),
         ])
     }
 
@@ -238,5 +244,9 @@ extension PurchaseState {
                 try SimulationState(simulation)
             } ?? SimulationState())
         schemaVersion = try r.required("schemaVersion").int()
+        if let notifications = try r.optional("notifications") {
+            outbox.count = try notifications.required("count").nonNegativeInt()
+            outbox.journalLength = try notifications.required("journalLength").uint64()
+        }
     }
 }

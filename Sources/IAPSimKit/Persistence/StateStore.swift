@@ -42,6 +42,7 @@ public struct StateStore: Sendable {
         }
         var state = try data.map { data throws(StateError) in try Self.decode(data, path: path) } ?? PurchaseState()
         try replayJournal(into: &state)
+        try replayNotifications(into: &state)
         return state
     }
 
@@ -125,7 +126,7 @@ public struct StateStore: Sendable {
             }
             var removed: [String] = []
             do {
-                for candidate in [path, location.journalPath] where FileSystem.entryExists(candidate) {
+                for candidate in [path, location.journalPath, location.notificationsPath] where FileSystem.entryExists(candidate) {
                     try POSIXFile.remove(candidate)
                     removed.append(candidate)
                 }
@@ -138,6 +139,35 @@ public struct StateStore: Sendable {
     }
 
     // MARK: The journal
+
+    /// Every notification and delivery attempt in the notifications journal, oldest first.
+    public func notificationRecords() throws(StateError) -> [Outbox.Record] {
+        var records: [Outbox.Record] = []
+        try forEachLine(of: location.notificationsPath, from: 0, what: "a notification", parse: Outbox.Record.init) {
+            record, _ in records.append(record)
+        }
+        return records
+    }
+
+    /// Counts notification lines past the snapshot's mark, written by a change whose snapshot
+    /// a crash interrupted: they belong to the transactions replayed with them.
+    private func replayNotifications(into state: inout PurchaseState) throws(StateError) {
+        let size = FileSystem.size(location.notificationsPath) ?? 0
+        let mark = state.outbox.journalLength
+        if size < mark {
+            throw .corrupt(
+                path: location.notificationsPath,
+                detail: "it is \(size) bytes but \(StateLocation.fileName) includes \(mark)")
+        }
+        guard size > mark else { return }
+        var outbox = state.outbox
+        try forEachLine(of: location.notificationsPath, from: mark, what: "a notification", parse: Outbox.Record.init) {
+            record, end in
+            if case .notification = record { outbox.count += 1 }
+            outbox.journalLength = end
+        }
+        state.outbox = outbox
+    }
 
     /// Replays journal lines past the snapshot's mark: a crash came between appending them
     /// and writing the snapshot. New transactions are delivered to the app's record.
@@ -181,7 +211,15 @@ public struct StateStore: Sendable {
     private func forEachJournalLine(
         from offset: UInt64, _ body: (Transaction, UInt64) -> Void
     ) throws(StateError) {
-        let path = location.journalPath
+        try forEachLine(of: location.journalPath, from: offset, what: "a transaction", parse: Transaction.init, body)
+    }
+
+    /// Calls `body` with each complete line of the JSONL file at `path` from byte `offset`
+    /// on, parsed by `parse`, and the offset just past it.
+    private func forEachLine<Item>(
+        of path: String, from offset: UInt64, what: String, parse: (Reader) throws(Reader.Failure) -> Item,
+        _ body: (Item, UInt64) -> Void
+    ) throws(StateError) {
         let data: Data?
         do {
             data = try POSIXFile.readIfPresent(path, from: offset)
@@ -201,7 +239,7 @@ public struct StateStore: Sendable {
                 guard !line.isEmpty else { continue }
                 do {
                     let json = try JSONValue.parse(line)
-                    body(try Transaction(try Reader(json, at: "")), position)
+                    body(try parse(try Reader(json, at: "")), position)
                 } catch let error as JSONValue.SyntaxError {
                     failure = .corrupt(
                         path: path, detail: "the line ending at byte \(position) is not JSON: \(error.message)")
@@ -209,7 +247,7 @@ public struct StateStore: Sendable {
                     failure = .corrupt(
                         path: path,
                         detail:
-                            "the line ending at byte \(position) is not a transaction: \((error as? Reader.Failure)?.message ?? "\(error)")"
+                            "the line ending at byte \(position) is not \(what): \((error as? Reader.Failure)?.message ?? "\(error)")"
                     )
                 }
             }
@@ -231,6 +269,7 @@ public struct StateStore: Sendable {
     /// includes them.
     private func write(_ state: inout PurchaseState) throws(StateError) {
         let journalMark = state.account.journalLength
+        let outboxMark = state.outbox.journalLength
         state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
         if !state.account.unsaved.isEmpty {
             var lines: [UInt8] = []
@@ -252,6 +291,21 @@ public struct StateStore: Sendable {
             }
             state.account.unsaved = []
         }
+        if !state.outbox.unsaved.isEmpty {
+            var lines: [UInt8] = []
+            for record in state.outbox.unsaved {
+                record.json.write(to: &lines, indent: nil)
+                lines.append(UInt8(ascii: "\n"))
+            }
+            do {
+                try POSIXFile.append(Data(lines), to: location.notificationsPath, truncatingTo: outboxMark)
+            } catch {
+                POSIXFile.truncate(location.journalPath, to: journalMark)
+                throw error.storeError
+            }
+            state.outbox.journalLength = outboxMark + UInt64(lines.count)
+            state.outbox.unsaved = []
+        }
         let data = Data(state.json.bytes() + [0x0A])
         do {
             // Temp files of writes a crash or a kill interrupted: only a writer holding the
@@ -262,6 +316,7 @@ public struct StateStore: Sendable {
             // The lines just appended belong to a change that is reported as failed: take them
             // back, or the next read would replay a purchase the buyer was told did not happen.
             POSIXFile.truncate(location.journalPath, to: journalMark)
+            POSIXFile.truncate(location.notificationsPath, to: outboxMark)
             throw error.storeError
         }
     }

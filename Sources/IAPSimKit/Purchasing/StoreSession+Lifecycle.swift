@@ -50,7 +50,8 @@ extension StoreSession {
             var info = state.simulation.renewals[index]
             let inGrace = (info.gracePeriodExpirationDate ?? .distantPast) > moment.now
             let start = inGrace ? (latest.expirationDate ?? moment.now) : moment.now
-            let renewal = try SubscriptionEngine.renew(&state, &info, from: start, settings: moment.settings)
+            let renewal = try SubscriptionEngine.renew(
+                &state, &info, from: start, settings: moment.settings, recovery: true)
             state.simulation.renewals[index] = info
             return .recovered(renewal)
         }
@@ -128,9 +129,15 @@ extension StoreSession {
                 ) {
                     state.simulation.renewals[renewal].willAutoRenew = false
                     state.simulation.renewals[renewal].isInBillingRetry = false
+                    state.simulation.renewals[renewal].expirationNotified = true
                 }
                 state.app.revoke(transaction.productID)
             }
+            let renewal = state.simulation.renewals.first { $0.originalID == transaction.originalID }
+            state.notify(
+                .refund, at: moment.now, transaction: transaction,
+                renewal: transaction.productType == .autoRenewable ? renewal : nil,
+                status: transaction.productType == .autoRenewable ? .revoked : nil)
             return transaction
         }
     }

@@ -10,18 +10,30 @@ extension StoreSession {
     /// Turns auto-renew off (`disableAutoRenewForTransaction`): the subscription stays active
     /// to the end of its period, then expires.
     public func cancelSubscription(_ productID: String) throws -> SubscriptionChange {
-        try changeChain(productID) { info, _, _, _ in
+        try changeChain(productID) { info, state, latest, moment in
+            let wasOn = info.willAutoRenew
             info.willAutoRenew = false
             info.expirationReason = .autoRenewDisabled
             info.autoRenewProductID = info.currentProductID
+            if wasOn {
+                state.notify(
+                    .didChangeRenewalStatus, .autoRenewDisabled, at: moment.now, transaction: latest, renewal: info,
+                    status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
+            }
         }
     }
 
     /// Turns auto-renew back on (`enableAutoRenewForTransaction`).
     public func resumeSubscription(_ productID: String) throws -> SubscriptionChange {
-        try changeChain(productID) { info, _, _, _ in
+        try changeChain(productID) { info, state, latest, moment in
+            let wasOff = !info.willAutoRenew
             info.willAutoRenew = true
             info.expirationReason = nil
+            if wasOff {
+                state.notify(
+                    .didChangeRenewalStatus, .autoRenewEnabled, at: moment.now, transaction: latest, renewal: info,
+                    status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
+            }
         }
     }
 
@@ -34,6 +46,12 @@ extension StoreSession {
             info.gracePeriodExpirationDate = nil
             info.expirationReason = .autoRenewDisabled
             state.app.revoke(info.currentProductID)
+            if !info.expirationNotified {
+                info.expirationNotified = true
+                state.notify(
+                    .expired, .voluntary, at: moment.now, transaction: state.account.chainLatest(info.originalID),
+                    renewal: info, status: .expired)
+            }
         }
     }
 

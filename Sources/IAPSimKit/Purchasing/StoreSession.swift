@@ -172,6 +172,9 @@ public struct StoreSession: Sendable {
                 state.simulation.renewals[index].autoRenewProductID = current.productID
                 state.simulation.renewals[index].willAutoRenew = true
                 state.simulation.renewals[index].expirationReason = nil
+                state.notify(
+                    .didChangeRenewalPref, at: moment.now, transaction: current,
+                    renewal: state.simulation.renewals[index], status: .active)
             }
             state.app.deliver(product.id)
             return .alreadySubscribed(current)
@@ -183,6 +186,9 @@ public struct StoreSession: Sendable {
                 state.simulation.renewals[index].autoRenewPeriod = subscription.period
                 state.simulation.renewals[index].autoRenewPrice = product.price
                 state.simulation.renewals[index].willAutoRenew = true
+                state.notify(
+                    .didChangeRenewalPref, .downgrade, at: moment.now, transaction: current,
+                    renewal: state.simulation.renewals[index], status: .active)
             }
             return .downgradeScheduled(current: current, productID: product.id)
         case .purchase, .introductoryOffer, .upgrade:
@@ -213,12 +219,35 @@ public struct StoreSession: Sendable {
             originalPurchaseDate: moment.now, purchasedQuantity: quantity,
             price: product.price * Decimal(quantity), currency: storefront.currencyCode,
             storefrontCountryCode: storefront.countryCode)
+        var notification: (ServerNotification.Kind, ServerNotification.Subtype?)?
         if let subscription = product.subscription {
+            // Which SUBSCRIBED or DID_CHANGE_RENEWAL_PREF this is, from the group before the
+            // purchase changes it.
+            let group = subscription.groupID
+            if SubscriptionEngine.isEligibleForIntroOffer(group: group, in: state) {
+                notification = (.subscribed, .initialBuy)
+            } else if SubscriptionEngine.chains(in: state).contains(where: { info, latest in
+                info.subscriptionGroupID == group
+                    && [.subscribed, .inGracePeriod].contains(
+                        SubscriptionEngine.renewalState(info, latest: latest, at: moment.now))
+            }) {
+                notification = (.didChangeRenewalPref, .upgrade)
+            } else {
+                notification = (.subscribed, .resubscribe)
+            }
             try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
                 settings: moment.settings)
+        } else if moment.settings.oneTimeChargeNotifications {
+            notification = (.oneTimeCharge, nil)
         }
         try state.account.record(transaction, isNew: true)
+        if let (kind, subtype) = notification {
+            let renewal = state.simulation.renewals.first { $0.originalID == transaction.originalID && product.subscription != nil }
+            state.notify(
+                kind, subtype, at: moment.now, transaction: transaction, renewal: renewal,
+                status: renewal == nil ? nil : .active)
+        }
         if product.type == .consumable {
             try state.app.add(quantity, of: product.id)
         } else {

@@ -30,18 +30,28 @@ enum SubscriptionEngine {
     }
 
     /// Brings every chain up to `date`: renewals while auto-renew is on, or billing retry
-    /// when renewals have billing issues; billing retry that ran out expires.
+    /// when renewals have billing issues; a grace period or billing retry that ran out ends,
+    /// and a chain that stopped renewing expires. Each event is notified at its own time.
     static func advance(_ state: inout PurchaseState, to date: Date, settings: SessionSettings) throws {
         for index in state.simulation.renewals.indices {
             var info = state.simulation.renewals[index]
             guard var latest = state.account.chainLatest(info.originalID), latest.revocationDate == nil
             else { continue }
             if info.isInBillingRetry {
+                // Apple, "Reducing involuntary subscriber churn": access ends with the grace
+                // period; billing retry goes on until it succeeds or gives up.
+                if let grace = info.gracePeriodExpirationDate, grace <= date {
+                    info.gracePeriodExpirationDate = nil
+                    state.notify(
+                        .gracePeriodExpired, at: grace, transaction: latest, renewal: info, status: .billingRetry)
+                }
                 if let end = info.billingRetryEndDate, end <= date {
                     info.isInBillingRetry = false
                     info.willAutoRenew = false
                     info.gracePeriodExpirationDate = nil
                     info.expirationReason = .billingError
+                    info.expirationNotified = true
+                    state.notify(.expired, .billingRetry, at: end, transaction: latest, renewal: info, status: .expired)
                 }
                 state.simulation.renewals[index] = info
                 continue
@@ -50,10 +60,29 @@ enum SubscriptionEngine {
             while info.willAutoRenew, let end = latest.expirationDate, end <= date, renewals < renewalLimit {
                 if settings.billingRetry {
                     info.isInBillingRetry = true
+                    // Apple's RenewalInfo in billing retry: expirationReason billingError.
+                    info.expirationReason = .billingError
                     info.billingRetryEndDate = ISO8601Date.clamped(end + settings.timeRate.billingRetryPeriod)
                     if settings.gracePeriod {
                         info.gracePeriodExpirationDate = ISO8601Date.clamped(
                             end + settings.timeRate.gracePeriod(for: info.autoRenewPeriod))
+                    }
+                    state.notify(
+                        .didFailToRenew, settings.gracePeriod ? .gracePeriod : nil, at: end, transaction: latest,
+                        renewal: info, status: settings.gracePeriod ? .gracePeriod : .billingRetry)
+                    // A grace period already over by `date` ends now too.
+                    if let grace = info.gracePeriodExpirationDate, grace <= date {
+                        info.gracePeriodExpirationDate = nil
+                        state.notify(
+                            .gracePeriodExpired, at: grace, transaction: latest, renewal: info, status: .billingRetry)
+                    }
+                    if let retryEnd = info.billingRetryEndDate, retryEnd <= date {
+                        info.isInBillingRetry = false
+                        info.willAutoRenew = false
+                        info.gracePeriodExpirationDate = nil
+                        info.expirationNotified = true
+                        state.notify(
+                            .expired, .billingRetry, at: retryEnd, transaction: latest, renewal: info, status: .expired)
                     }
                     break
                 }
@@ -65,14 +94,22 @@ enum SubscriptionEngine {
                 latest = try renew(&state, &info, from: start, settings: settings)
                 renewals += 1
             }
+            if !info.willAutoRenew, !info.isInBillingRetry, !info.expirationNotified, let end = latest.expirationDate,
+                end <= date
+            {
+                info.expirationNotified = true
+                state.notify(.expired, .voluntary, at: end, transaction: latest, renewal: info, status: .expired)
+            }
             state.simulation.renewals[index] = info
         }
     }
 
     /// A renewal transaction starting at `start`, for the chain's auto-renew product.
     @discardableResult
+    /// - Parameter recovery: the renewal ends billing retry (`DID_RENEW` / `BILLING_RECOVERY`).
     static func renew(
-        _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings
+        _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings,
+        recovery: Bool = false
     ) throws -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
         let (period, price, offer) = nextPeriod(info)
@@ -96,8 +133,13 @@ enum SubscriptionEngine {
         info.isInBillingRetry = false
         info.billingRetryEndDate = nil
         info.gracePeriodExpirationDate = nil
+        info.expirationReason = nil
+        info.expirationNotified = false
         try state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
+        state.notify(
+            .didRenew, recovery ? .billingRecovery : nil, at: start, transaction: transaction, renewal: info,
+            status: .active)
         return transaction
     }
 

@@ -73,6 +73,10 @@ extension StoreSession {
     }
 
     private func context(_ state: PurchaseState, _ moment: Moment, _ signer: Signer) -> SigningContext {
+        signingContext(state, moment, signer)
+    }
+
+    func signingContext(_ state: PurchaseState, _ moment: Moment, _ signer: Signer) -> SigningContext {
         SigningContext(
             bundleID: moment.settings.bundleID, appAppleID: moment.settings.appAppleID,
             environment: signer.environment ?? moment.settings.environment, signedDate: moment.now,

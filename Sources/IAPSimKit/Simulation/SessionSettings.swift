@@ -31,6 +31,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case storefront
     /// Where signed data says it comes from: Sandbox, Production, Xcode or LocalTesting.
     case environment
+    /// Whether consumables, non-consumables and non-renewing subscriptions raise
+    /// `ONE_TIME_CHARGE` notifications (the App Store Connect option; on by default here).
+    case oneTimeChargeNotifications = "one-time-charge-notifications"
     /// The app's bundle identifier in signed data (`bundleId`).
     case bundleID = "bundle-id"
     /// The app's Apple ID (`appAppleId`), which Production verifiers require.
@@ -51,6 +54,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .locale: "Price and text locale. e.g. en_US"
         case .storefront: "The buyer's storefront (ISO 3166-1 alpha-3). e.g. USA, JPN"
         case .environment: "Signed data's environment. Sandbox | Production | Xcode | LocalTesting"
+        case .oneTimeChargeNotifications: "ONE_TIME_CHARGE notifications for one-time purchases. true | false"
         case .bundleID: "The app's bundle identifier in signed data. e.g. com.example.app"
         case .appAppleID: "The app's Apple ID in signed data (Production needs one). none | NUMBER"
         }
@@ -61,7 +65,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// open ones (locale, storefront). Each is one `canonicalValue(_:)` accepts.
     public var suggestedValues: [String] {
         switch self {
-        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod: ["true", "false"]
+        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod,
+            .oneTimeChargeNotifications:
+            ["true", "false"]
         case .purchaseError, .loadProductsError, .appStoreSyncError: ["none"] + SimulatedError.all.map(\.qualifiedName)
         case .finishTransactions: ["auto", "manual"]
         case .timeRate: TimeRate.allCases.map(\.name)
@@ -81,7 +87,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// - Throws: `SettingsError.invalidValue` naming the key and the value.
     public func canonicalValue(_ value: String) throws(SettingsError) -> String {
         switch self {
-        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod:
+        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod,
+            .oneTimeChargeNotifications:
             switch value.lowercased() {
             case "true", "on", "yes", "1": return "true"
             case "false", "off", "no", "0": return "false"
@@ -201,6 +208,7 @@ public struct SessionSettings: Sendable, Equatable {
         case .locale: "en_US"
         case .storefront: "USA"
         case .environment: AppStoreEnvironment.sandbox.rawValue
+        case .oneTimeChargeNotifications: "true"
         case .bundleID: "com.example.app"
         case .appAppleID: "none"
         }
@@ -222,6 +230,7 @@ public struct SessionSettings: Sendable, Equatable {
     public var finishesTransactions: Bool { self[.finishTransactions] == "auto" }
     public var timeRate: TimeRate { TimeRate.named(self[.timeRate]) ?? .realTime }
 
+    public var oneTimeChargeNotifications: Bool { flag(.oneTimeChargeNotifications) }
     /// Where signed data comes from.
     public var environment: AppStoreEnvironment { AppStoreEnvironment(rawValue: self[.environment]) ?? .sandbox }
     public var bundleID: String { self[.bundleID] }

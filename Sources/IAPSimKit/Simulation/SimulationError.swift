@@ -11,6 +11,10 @@ public enum SimulationError: Error, Equatable, Sendable {
     case notSubscribed(productID: String)
     /// A pending purchase's product is no longer in the catalog.
     case productGone(productID: String)
+    /// No notification has this UUID.
+    case unknownNotification(uuid: String)
+    /// `iapsim trigger` cannot make this notification happen on the current state.
+    case cannotTrigger(name: String, reason: String)
     /// A simulated error set for an API other than purchase (load products, App Store sync).
     case simulated(api: String, error: SimulatedError)
 }
@@ -30,6 +34,10 @@ extension SimulationError: LocalizedError {
             "\(productID): no subscription to it on this account; buy it first"
         case .productGone(let productID):
             "\(productID): the catalog no longer has this product"
+        case .unknownNotification(let uuid):
+            "no notification \(uuid); see 'iapsim notifications'"
+        case .cannotTrigger(let name, let reason):
+            "cannot trigger \(name): \(reason)"
         case .simulated(let api, let error):
             "\(api) failed with \(error.qualifiedName)\(error.code.map { " (\($0))" } ?? "") as the session settings ask; 'iapsim settings' shows them"
         }

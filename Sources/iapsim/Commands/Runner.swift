@@ -33,6 +33,14 @@ struct Runner {
             return try jws(action)
         case .certs(let action):
             return try certs(action)
+        case .notifications(let action):
+            return try notifications(action)
+        case .listen(let request):
+            return try listen(request)
+        case .trigger(let name, let productID):
+            return try trigger(name, productID: productID)
+        case .notifyTest:
+            return try notifyTest()
         case .approve(let id):
             return try approve(id)
         case .decline(let id):

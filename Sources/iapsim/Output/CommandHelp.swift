@@ -244,6 +244,68 @@ struct CommandHelp {
                     'rotate' makes a new chain.
                     """,
                 examples: ["iapsim certs", "iapsim certs export ./trusted && openssl x509 -in trusted/root.pem -noout -subject"])
+        case .notifications:
+            return CommandHelp(
+                abstract: "List the App Store Server Notifications the account raised, and their deliveries.",
+                usage:
+                    "iapsim notifications [--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--since DATE] [--until DATE] | show <uuid>",
+                discussion: """
+                    Every event the App Store notifies a backend of is recorded as it happens, on the
+                    simulated clock and in the same locked write as the change: SUBSCRIBED (INITIAL_BUY,
+                    RESUBSCRIBE), DID_RENEW (BILLING_RECOVERY), DID_FAIL_TO_RENEW (GRACE_PERIOD),
+                    GRACE_PERIOD_EXPIRED, EXPIRED (VOLUNTARY, BILLING_RETRY), DID_CHANGE_RENEWAL_STATUS,
+                    DID_CHANGE_RENEWAL_PREF (UPGRADE, DOWNGRADE), REFUND, ONE_TIME_CHARGE and TEST; renewals
+                    caught up by 'clock advance' each get their own, at their own time. The list shows
+                    each one's delivery attempts ('iapsim listen' makes them); 'show' prints the signed
+                    payload as it is POSTed and its decoded form.
+                    """,
+                examples: [
+                    "iapsim buy com.example.app.pro.monthly && iapsim clock advance P1M && iapsim notifications",
+                    "iapsim notifications --type DID_RENEW --json",
+                    "iapsim notifications show \"$(iapsim notifications --json | jq -r '.notifications[0].notificationUUID')\"",
+                ])
+        case .listen:
+            return CommandHelp(
+                abstract: "Deliver notifications to a webhook, as the App Store does (stripe listen for Apple).",
+                usage:
+                    "iapsim listen --forward-to URL [--drain] [--events TYPE,…] [--timeout S] [--header 'K: V'] [options]",
+                discussion: """
+                    POSTs each due notification, in order, as {"signedPayload": "<JWS>"} (Content-Type:
+                    application/json) to URL, and prints one line per attempt. HTTP 200-206 is success;
+                    any other status, a timeout or a refused connection is a failed attempt, recorded
+                    with Apple's sendAttemptResult and retried on Apple's schedule on the simulated clock:
+                    in Production 1, 12, 24, 48 and 72 hours after the previous attempt (so 'clock advance
+                    P3D' replays them), in the sandbox never. Without --drain it runs until SIGINT or
+                    SIGTERM, picking up what other iapsim processes append; with --drain it delivers
+                    what is due and exits, for scripts and CI. Plain http:// only: the static build has
+                    no TLS. Payloads are signed at delivery with the test certificates ('iapsim certs').
+                    """,
+                examples: [
+                    "iapsim buy com.example.app.book; iapsim listen --forward-to http://127.0.0.1:9/hook --drain --timeout 1"
+                ])
+        case .trigger:
+            return CommandHelp(
+                abstract: "Make the events happen that raise one notification (stripe trigger for Apple).",
+                usage: "iapsim trigger TYPE[/SUBTYPE] [--product ID] | --list",
+                discussion: """
+                    Runs, on the current state, the purchases, clock moves, renewals and refunds that lead
+                    to the notification, so 'iapsim trigger DID_FAIL_TO_RENEW/GRACE_PERIOD' is one command;
+                    settings it needs on the way (billing retry, grace period) are put back after. It
+                    prints every notification the events raised. --list shows what it can trigger.
+                    """,
+                examples: [
+                    "iapsim trigger --list", "iapsim trigger DID_FAIL_TO_RENEW/GRACE_PERIOD",
+                    "iapsim trigger REFUND --product com.example.app.book --json",
+                ])
+        case .notifyTest:
+            return CommandHelp(
+                abstract: "Queue a TEST notification (Request a Test Notification).",
+                usage: "iapsim notify-test [options]",
+                discussion: """
+                    Queues a TEST notification, whose data holds only the app and the environment, and
+                    prints its token (its notificationUUID); 'iapsim listen' delivers it.
+                    """,
+                examples: ["iapsim notify-test && iapsim notifications --type TEST"])
         case .completion:
             return CommandHelp(
                 abstract: "Print a shell completion script: bash, zsh or fish.",

@@ -9,6 +9,7 @@ enum ArgumentParser {
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var positionals: [String] = []
         var values: [String: String] = [:]
+        var repeated: [String: [String]] = [:]  // every value of a repeatable option
         var seen: [(spec: OptionSpec, spelling: String)] = []
         var index = 0
         while index < arguments.count {
@@ -41,7 +42,7 @@ enum ArgumentParser {
                 continue
             }
             if spec.takesValue {
-                if values[spec.name] != nil {
+                if values[spec.name] != nil, !spec.repeatable {
                     throw UsageError(
                         "option '--\(spec.name)' given twice; it takes one value", command: commandName(in: positionals))
                 }
@@ -59,6 +60,7 @@ enum ArgumentParser {
                     throw UsageError(
                         "option '--\(spec.name)' needs a non-empty value", command: commandName(in: positionals))
                 }
+                if spec.repeatable { repeated[spec.name, default: []].append(values[spec.name]!) }
             } else if inlineValue != nil {
                 throw UsageError("option '--\(spec.name)' takes no value", command: commandName(in: positionals))
             }
@@ -106,12 +108,13 @@ enum ArgumentParser {
             }
         }
         let arguments = Array(positionals.dropFirst())
-        let command = try parseCommand(name, arguments: arguments, values: values, flags: flags)
+        let command = try parseCommand(name, arguments: arguments, values: values, repeated: repeated, flags: flags)
         return Invocation(options: options, command: command)
     }
 
     private static func parseCommand(
-        _ name: CommandName, arguments: [String], values: [String: String], flags: Set<String>
+        _ name: CommandName, arguments: [String], values: [String: String], repeated: [String: [String]],
+        flags: Set<String>
     ) throws(UsageError) -> Command {
         func one(_ what: String) throws(UsageError) -> String {
             guard let first = arguments.first else {
@@ -229,6 +232,67 @@ enum ArgumentParser {
             case let other?:
                 throw UsageError("unknown certs action '\(other)'; use export or rotate", command: name)
             }
+        case .notifications:
+            switch arguments.first {
+            case nil:
+                return .notifications(.list(try notificationFilter(values: values, flags: flags)))
+            case "show":
+                guard arguments.count == 2 else {
+                    throw UsageError("usage: iapsim notifications show <notification-uuid>", command: name)
+                }
+                return .notifications(.show(uuid: arguments[1].lowercased()))
+            case let other?:
+                throw UsageError("unknown notifications action '\(other)'; use show", command: name)
+            }
+        case .listen:
+            try expect(arguments, count: 0, for: name)
+            guard let url = values["forward-to"] else {
+                throw UsageError("missing --forward-to URL: where to POST the notifications", command: name)
+            }
+            let endpoint: HTTPEndpoint
+            do {
+                endpoint = try HTTPEndpoint(url)
+            } catch {
+                throw UsageError("--forward-to \(url): \(error.message)", command: name)
+            }
+            var timeout = 10.0
+            if let text = values["timeout"] {
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
+                    throw UsageError("--timeout \(text): expected seconds from 0 to 600, such as 5 or 0.5", command: name)
+                }
+                timeout = seconds
+            }
+            var headers: [HTTPHeader] = []
+            for text in repeated["header"] ?? [] {
+                guard let header = HTTPHeader(text) else {
+                    throw UsageError("--header \(text): expected 'Name: value'", command: name)
+                }
+                headers.append(header)
+            }
+            var kinds: Set<ServerNotification.Kind>?
+            if let text = values["events"] {
+                kinds = []
+                for word in text.split(separator: ",") {
+                    guard let kind = ServerNotification.Kind(rawValue: word.trimmingCharacters(in: .whitespaces).uppercased())
+                    else {
+                        throw UsageError(
+                            "--events \(word): not a notification type; expected e.g. DID_RENEW,EXPIRED", command: name)
+                    }
+                    kinds?.insert(kind)
+                }
+            }
+            return .listen(
+                ListenRequest(
+                    endpoint: endpoint, drain: flags.contains("drain"), kinds: kinds, timeout: timeout, headers: headers))
+        case .trigger:
+            if flags.contains("list") {
+                try expect(arguments, count: 0, for: name)
+                return .trigger(name: nil, productID: nil)
+            }
+            return .trigger(name: try one("type[/subtype]"), productID: values["product"])
+        case .notifyTest:
+            try expect(arguments, count: 0, for: name)
+            return .notifyTest
         case .completion:
             let word = try one("shell")
             if word == "products" { return .completionProducts }
@@ -240,6 +304,41 @@ enum ArgumentParser {
             if arguments.count > 1 { throw UsageError("unexpected argument '\(arguments[1])'", command: name) }
             return .help(try arguments.first.map(helpTopic))
         }
+    }
+
+    private static func notificationFilter(values: [String: String], flags: Set<String>) throws(UsageError)
+        -> NotificationFilter
+    {
+        var filter = NotificationFilter(onlyFailures: flags.contains("only-failures"))
+        if let text = values["type"] {
+            let parts = text.uppercased().split(separator: "/", maxSplits: 1).map(String.init)
+            guard let kind = ServerNotification.Kind(rawValue: parts[0]) else {
+                throw UsageError("--type \(text): not a notification type such as DID_RENEW", command: .notifications)
+            }
+            filter.kind = kind
+            if parts.count == 2 {
+                guard let subtype = ServerNotification.Subtype(rawValue: parts[1]) else {
+                    throw UsageError("--type \(text): not a subtype such as GRACE_PERIOD", command: .notifications)
+                }
+                filter.subtype = subtype
+            }
+        }
+        if let text = values["transaction"] {
+            guard let id = UInt64(text), id > 0 else {
+                throw UsageError("--transaction \(text): not a transaction identifier", command: .notifications)
+            }
+            filter.transactionID = id
+        }
+        for (option, keyPath) in [("since", \NotificationFilter.start), ("until", \NotificationFilter.end)] {
+            if let text = values[option] {
+                guard let date = ISO8601Date.date(text) else {
+                    throw UsageError(
+                        "--\(option) \(text): expected an ISO 8601 date such as 2027-01-01T00:00:00Z", command: .notifications)
+                }
+                filter[keyPath: keyPath] = date
+            }
+        }
+        return filter
     }
 
     private static func helpTopic(_ word: String) throws(UsageError) -> HelpTopic {

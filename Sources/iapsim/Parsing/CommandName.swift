@@ -19,6 +19,10 @@ enum CommandName: String, CaseIterable, Sendable {
     case reset
     case jws
     case certs
+    case notifications
+    case listen
+    case trigger
+    case notifyTest = "notify-test"
     case completion
     case help
 

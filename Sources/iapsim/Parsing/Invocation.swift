@@ -44,6 +44,11 @@ enum Command: Equatable, Sendable {
     case settings(SettingsAction)
     case reset(localOnly: Bool, assumeYes: Bool)
     case jws(JWSAction)
+    case notifications(NotificationsAction)
+    case listen(ListenRequest)
+    /// `trigger TYPE[/SUBTYPE]`; nil name for `trigger --list`.
+    case trigger(name: String?, productID: String?)
+    case notifyTest
     case certs(CertsAction)
     case completion(Shell)
     /// The product identifiers of the catalog, one a line, for the completion scripts (not
@@ -88,6 +93,37 @@ enum JWSAction: Equatable, Sendable {
     case appTransaction
     /// Decode and check a JWS; nil reads it from standard input.
     case decode(String?)
+}
+
+/// `iapsim notifications …`.
+enum NotificationsAction: Equatable, Sendable {
+    case list(NotificationFilter)
+    case show(uuid: String)
+}
+
+/// `iapsim listen`: where and how to deliver.
+struct ListenRequest: Equatable, Sendable {
+    var endpoint: HTTPEndpoint
+    /// Deliver what is due, then exit.
+    var drain: Bool
+    var kinds: Set<ServerNotification.Kind>?
+    var timeout: Double
+    var headers: [HTTPHeader]
+}
+
+/// `--header 'Name: value'`.
+struct HTTPHeader: Equatable, Sendable {
+    var name: String
+    var value: String
+
+    init?(_ text: String) {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let token = name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0 != ":" && $0.value < 0x7F }
+        guard !name.isEmpty, token, !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
+    }
 }
 
 /// `iapsim certs …`: the test certificates.

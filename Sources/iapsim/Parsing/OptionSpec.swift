@@ -11,6 +11,8 @@ struct OptionSpec: Sendable {
     var help: String
     /// The values it takes when they are a known set, for completion; empty otherwise.
     var values: [String] = []
+    /// May be given more than once, each value kept (`--header`).
+    var repeatable = false
 
     var takesValue: Bool { valueName != nil }
 
@@ -34,10 +36,10 @@ struct OptionSpec: Sendable {
             name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3).",
             values: SettingKey.storefront.suggestedValues),
         OptionSpec(
-            name: "certs", valueName: "DIR", commands: [.jws, .certs, .transactions, .status],
+            name: "certs", valueName: "DIR", commands: [.jws, .certs, .transactions, .status, .notifications, .listen],
             help: "The test certificates to sign with (default: STATE_DIR/certs). Env: IAPSIM_CERTS_DIR."),
         OptionSpec(
-            name: "environment", valueName: "ENV", commands: [.jws, .transactions, .status],
+            name: "environment", valueName: "ENV", commands: [.jws, .transactions, .status, .notifications, .listen],
             help: "Signed data's environment: Sandbox, Production, Xcode or LocalTesting.",
             values: AppStoreEnvironment.allCases.map(\.rawValue)),
         OptionSpec(
@@ -55,7 +57,34 @@ struct OptionSpec: Sendable {
             help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.",
             values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.map { "fail=" + $0.name }),
         OptionSpec(
-            name: "product", valueName: "ID", commands: [.transactions], help: "Only this product's transactions."),
+            name: "product", valueName: "ID", commands: [.transactions, .trigger],
+            help: "Only this product's transactions; with trigger, the product to use."),
+        OptionSpec(
+            name: "type", valueName: "TYPE", commands: [.notifications],
+            help: "Only notifications of this TYPE or TYPE/SUBTYPE, e.g. DID_RENEW.",
+            values: ServerNotification.Kind.allCases.map(\.rawValue)),
+        OptionSpec(
+            name: "transaction", valueName: "ID", commands: [.notifications],
+            help: "Only notifications about this transaction or its subscription."),
+        OptionSpec(name: "only-failures", commands: [.notifications], help: "Only notifications not delivered."),
+        OptionSpec(
+            name: "since", valueName: "DATE", commands: [.notifications], help: "Only notifications from this date on."),
+        OptionSpec(
+            name: "until", valueName: "DATE", commands: [.notifications], help: "Only notifications before this date."),
+        OptionSpec(
+            name: "forward-to", valueName: "URL", commands: [.listen],
+            help: "The webhook to POST notifications to: an http:// URL."),
+        OptionSpec(name: "drain", commands: [.listen], help: "Deliver what is due, retries included, then exit."),
+        OptionSpec(
+            name: "events", valueName: "TYPES", commands: [.listen],
+            help: "Only these notification types, comma-separated."),
+        OptionSpec(
+            name: "timeout", valueName: "SECONDS", commands: [.listen],
+            help: "Give up on a delivery after this long (default 10)."),
+        OptionSpec(
+            name: "header", valueName: "'NAME: VALUE'", commands: [.listen],
+            help: "Add this header to each POST (repeatable).", repeatable: true),
+        OptionSpec(name: "list", commands: [.trigger], help: "List what trigger can produce."),
         OptionSpec(
             name: "state", valueName: "STATE", commands: [.transactions],
             help: "Only: purchased, pending, unfinished, expired, upgraded, revoked.",

@@ -1,0 +1,82 @@
+import Foundation
+
+/// One App Store Server Notification V2, as the App Store records it when the event happens:
+/// its type and subtype, its UUID, the simulated time of the event (its `signedDate`), and the
+/// transaction and renewal info it concerns as they were then. It is signed only when it is
+/// delivered, so recording one costs a purchase nothing but a line in the outbox.
+public struct ServerNotification: Sendable, Equatable {
+    /// `notificationType`.
+    public enum Kind: String, Sendable, CaseIterable {
+        case subscribed = "SUBSCRIBED"
+        case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+        case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
+        case didRenew = "DID_RENEW"
+        case didFailToRenew = "DID_FAIL_TO_RENEW"
+        case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
+        case expired = "EXPIRED"
+        case refund = "REFUND"
+        case oneTimeCharge = "ONE_TIME_CHARGE"
+        case test = "TEST"
+    }
+
+    /// `subtype`.
+    public enum Subtype: String, Sendable, CaseIterable {
+        case initialBuy = "INITIAL_BUY"
+        case resubscribe = "RESUBSCRIBE"
+        case upgrade = "UPGRADE"
+        case downgrade = "DOWNGRADE"
+        case billingRecovery = "BILLING_RECOVERY"
+        case gracePeriod = "GRACE_PERIOD"
+        case voluntary = "VOLUNTARY"
+        case billingRetry = "BILLING_RETRY"
+        case autoRenewEnabled = "AUTO_RENEW_ENABLED"
+        case autoRenewDisabled = "AUTO_RENEW_DISABLED"
+    }
+
+    /// `data.status` for subscriptions: 1 active, 2 expired, 3 billing retry, 4 grace
+    /// period, 5 revoked.
+    public enum Status: Int, Sendable {
+        case active = 1, expired, billingRetry, gracePeriod, revoked
+    }
+
+    /// `notificationUUID`: the same on every delivery attempt.
+    public var uuid: String
+    public var kind: Kind
+    public var subtype: Subtype?
+    /// When the event happened on the simulated clock: the notification's `signedDate`.
+    public var date: Date
+    /// The transaction it concerns, as it was at `date`.
+    public var transaction: Transaction?
+    /// The subscription's renewal info at `date`, for subscription events.
+    public var renewal: RenewalInfo?
+    public var status: Status?
+
+    public init(
+        uuid: String, kind: Kind, subtype: Subtype?, date: Date, transaction: Transaction?, renewal: RenewalInfo?,
+        status: Status?
+    ) {
+        self.uuid = uuid
+        self.kind = kind
+        self.subtype = subtype
+        self.date = date
+        self.transaction = transaction
+        self.renewal = renewal
+        self.status = status
+    }
+
+    /// `TYPE` or `TYPE/SUBTYPE`, as `iapsim trigger` and the listings name it.
+    public var name: String { subtype.map { kind.rawValue + "/" + $0.rawValue } ?? kind.rawValue }
+}
+
+extension ServerNotification.Status {
+    /// The status of a chain in `state`.
+    init(_ state: AccountStatus.SubscriptionStatus.State) {
+        switch state {
+        case .subscribed: self = .active
+        case .expired: self = .expired
+        case .inBillingRetryPeriod: self = .billingRetry
+        case .inGracePeriod: self = .gracePeriod
+        case .revoked: self = .revoked
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// A notification with its delivery attempts, for listings and delivery.
+public struct NotificationEntry: Sendable, Equatable {
+    public var notification: ServerNotification
+    public var attempts: [DeliveryAttempt]
+
+    /// Delivered: one attempt succeeded.
+    public var isDelivered: Bool { attempts.contains { $0.result == .success } }
+}
+
+/// Which notifications to list, as Apple's Get Notification History filters them.
+public struct NotificationFilter: Sendable, Equatable {
+    public var kind: ServerNotification.Kind?
+    public var subtype: ServerNotification.Subtype?
+    /// Notifications about this transaction or its subscription chain.
+    public var transactionID: UInt64?
+    public var onlyFailures = false
+    public var start: Date?
+    public var end: Date?
+
+    public init(
+        kind: ServerNotification.Kind? = nil, subtype: ServerNotification.Subtype? = nil, transactionID: UInt64? = nil,
+        onlyFailures: Bool = false, start: Date? = nil, end: Date? = nil
+    ) {
+        self.kind = kind
+        self.subtype = subtype
+        self.transactionID = transactionID
+        self.onlyFailures = onlyFailures
+        self.start = start
+        self.end = end
+    }
+
+    func matches(_ entry: NotificationEntry) -> Bool {
+        let n = entry.notification
+        if let kind, n.kind != kind { return false }
+        if let subtype, n.subtype != subtype { return false }
+        if let transactionID, n.transaction?.id != transactionID, n.transaction?.originalID != transactionID {
+            return false
+        }
+        if onlyFailures, entry.isDelivered || entry.attempts.isEmpty { return false }
+        if let start, n.date < start { return false }
+        if let end, n.date >= end { return false }
+        return true
+    }
+}
+
+extension StoreSession {
+    /// The App Store's retry schedule for a notification that was not delivered (Apple,
+    /// "Responding to App Store Server Notifications"): in Production five retries, 1, 12,
+    /// 24, 48 and 72 hours after the previous attempt; in the sandbox none.
+    public static func retryDelays(_ environment: AppStoreEnvironment) -> [TimeInterval] {
+        environment == .production ? [1, 12, 24, 48, 72].map { $0 * 3600 } : []
+    }
+
+    /// Every notification with its attempts, oldest first, brought up to date (renewals
+    /// caught up by the clock notify too).
+    public func notifications(_ filter: NotificationFilter = NotificationFilter()) throws -> [NotificationEntry] {
+        _ = try snapshot()  // time brought up to date, its notifications saved
+        var entries: [NotificationEntry] = []
+        var index: [String: Int] = [:]
+        for record in try store.notificationRecords() {
+            switch record {
+            case .notification(let notification):
+                index[notification.uuid] = entries.count
+                entries.append(NotificationEntry(notification: notification, attempts: []))
+            case .attempt(let attempt):
+                if let position = index[attempt.uuid] { entries[position].attempts.append(attempt) }
+            }
+        }
+        return entries.filter(filter.matches)
+    }
+
+    /// The notification `uuid`, signed as it is delivered.
+    public func notification(_ uuid: String, signer: Signer) throws -> (entry: NotificationEntry, signed: SignedData) {
+        guard let entry = try notifications().first(where: { $0.notification.uuid == uuid }) else {
+            throw SimulationError.unknownNotification(uuid: uuid)
+        }
+        let (state, moment) = try snapshot()
+        let signed = NotificationPayload.signedPayload(
+            entry.notification, context: signingContext(state, moment, signer), identity: signer.identity)
+        return (entry, SignedData(jws: signed.jws, payload: signed.payload))
+    }
+
+    /// `TEST`: what "Request a Test Notification" queues.
+    public func sendTestNotification() throws -> ServerNotification {
+        try transact { state, moment in
+            state.notify(.test, at: moment.now, transaction: nil)
+            guard case .notification(let test)? = state.outbox.unsaved.last else {
+                preconditionFailure("notify appends a notification")
+            }
+            return test
+        }
+    }
+
+    /// A notification due for delivery now, signed.
+    public struct Delivery: Sendable {
+        public var notification: ServerNotification
+        /// The body to POST: `{"signedPayload": "<JWS>"}`.
+        public var body: [UInt8]
+        /// The attempt this is: 1 for the first.
+        public var attempt: Int
+    }
+
+    /// The notifications to deliver now: never attempted, or failed with a retry due on the
+    /// simulated clock by the environment's schedule. At most `limit`, oldest first.
+    public func dueDeliveries(
+        signer: Signer, kinds: Set<ServerNotification.Kind>? = nil, limit: Int = 100
+    ) throws -> (deliveries: [Delivery], date: Date) {
+        let entries = try notifications()
+        let (state, moment) = try snapshot()
+        let context = signingContext(state, moment, signer)
+        let delays = Self.retryDelays(context.environment)
+        var due: [Delivery] = []
+        for entry in entries where !entry.isDelivered {
+            if let kinds, !kinds.contains(entry.notification.kind) { continue }
+            let attempts = entry.attempts.count
+            if attempts > 0 {
+                guard attempts <= delays.count, let last = entry.attempts.last,
+                    last.date.addingTimeInterval(delays[attempts - 1]) <= moment.now
+                else { continue }
+            }
+            let signed = NotificationPayload.signedPayload(entry.notification, context: context, identity: signer.identity)
+            let body = JSONValue.object([("signedPayload", .string(signed.jws))]).bytes(compact: true)
+            due.append(Delivery(notification: entry.notification, body: body, attempt: attempts + 1))
+            if due.count >= limit { break }
+        }
+        return (due, moment.now)
+    }
+
+    /// Records delivery attempts, in one locked write.
+    public func record(_ attempts: [DeliveryAttempt]) throws {
+        guard !attempts.isEmpty else { return }
+        try transact { state, _ in attempts.forEach { state.outbox.record($0) } }
+    }
+}

@@ -1,0 +1,194 @@
+"""App Store Server Notifications V2 from iapsim, judged by Apple's library at a webhook.
+
+Usage: apple_notifications.py path/to/iapsim   (run by Tests/e2e/apple.sh in the virtual
+environment that has app-store-server-library)
+
+A webhook on 127.0.0.1 (port 0) receives what `iapsim listen --forward-to … --drain` POSTs and
+decodes each with Apple's SignedDataVerifier.verify_and_decode_notification: Sandbox against
+iapsim's exported root, and Production with app_apple_id. The events: first subscription,
+resubscribe, renewal, billing-retry recovery, failed renewal with and without grace, grace
+expiry, voluntary and billing-retry expiry, auto-renew off and on, upgrade, downgrade, refund,
+one-time charge, test. A webhook answering 500 then 200 shows two attempts in Production and
+one in the sandbox; a SIGKILL of a listener loses nothing and delivers nothing twice.
+"""
+import http.server
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+iapsim = os.path.abspath(sys.argv[1])
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUNDLE, APP_APPLE_ID = "com.example.app", 1234567890
+passed = failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {name} {detail}")
+
+
+class Webhook:
+    """A loopback endpoint that records bodies and answers from a script of statuses."""
+
+    def __init__(self):
+        self.bodies, self.answers, self.lock = [], [], threading.Lock()
+        hook = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                with hook.lock:
+                    hook.bodies.append((self.headers.get("Content-Type"), self.headers.get("X-Test"), body))
+                    status = hook.answers.pop(0) if hook.answers else 200
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/apple"
+
+    def take(self):
+        with self.lock:
+            bodies, self.bodies = self.bodies, []
+        return bodies
+
+
+def session(environment):
+    work = tempfile.mkdtemp(prefix="iapsim-notifications-")
+    env = dict(os.environ, IAPSIM_STATE_DIR=work + "/state", IAPSIM_CATALOG=root + "/catalog")
+    env.pop("IAPSIM_CERTS_DIR", None)
+
+    def run(*args, ok=(0,)):
+        result = subprocess.run([iapsim, *args], env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                timeout=120)
+        if result.returncode not in ok:
+            raise SystemExit(f"FAIL: iapsim {' '.join(args)} exited {result.returncode}: {result.stderr.strip()}")
+        return result.stdout
+
+    run("clock", "freeze")
+    run("clock", "set", "2030-01-01T00:00:00Z")
+    run("settings", "set", "environment", environment)
+    run("settings", "set", "app-apple-id", str(APP_APPLE_ID))
+    run("certs", "export", work + "/trusted")
+    with open(work + "/trusted/root.der", "rb") as f:
+        trusted = f.read()
+    return run, env, trusted
+
+
+def decode_all(bodies, verifier):
+    decoded = []
+    for content_type, _, body in bodies:
+        check("Content-Type is application/json", content_type == "application/json", content_type)
+        payload = verifier.verify_and_decode_notification(json.loads(body)["signedPayload"])
+        decoded.append(payload)
+    return decoded
+
+
+hook = Webhook()
+expected = {
+    ("SUBSCRIBED", "INITIAL_BUY"), ("SUBSCRIBED", "RESUBSCRIBE"), ("DID_RENEW", None), ("DID_RENEW", "BILLING_RECOVERY"),
+    ("DID_FAIL_TO_RENEW", None), ("DID_FAIL_TO_RENEW", "GRACE_PERIOD"), ("GRACE_PERIOD_EXPIRED", None),
+    ("EXPIRED", "VOLUNTARY"), ("EXPIRED", "BILLING_RETRY"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"),
+    ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), ("DID_CHANGE_RENEWAL_PREF", "UPGRADE"),
+    ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"), ("REFUND", None), ("ONE_TIME_CHARGE", None), ("TEST", None),
+}
+for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Production", Environment.PRODUCTION)]:
+    run, env, trusted = session(environment)
+    verifier = SignedDataVerifier([trusted], False, library_environment, BUNDLE,
+                                  APP_APPLE_ID if library_environment == Environment.PRODUCTION else None)
+    for name in ["SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
+                 "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "EXPIRED/VOLUNTARY", "SUBSCRIBED/RESUBSCRIBE",
+                 "DID_FAIL_TO_RENEW", "EXPIRED/BILLING_RETRY", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
+                 "DID_RENEW/BILLING_RECOVERY", "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
+                 "REFUND", "ONE_TIME_CHARGE", "TEST"]:
+        raised = json.loads(run("trigger", name, "--json"))["notifications"]
+        kinds = {n["notificationType"] + ("/" + n["subtype"] if n["subtype"] else "") for n in raised}
+        check(f"{environment}: trigger {name} raises it", name in kinds, str(kinds))
+    recorded = json.loads(run("notifications", "--json"))["notifications"]
+    run("listen", "--forward-to", hook.url, "--drain", "--header", "X-Test: yes")
+    bodies = hook.take()
+    check(f"{environment}: every notification POSTed once", len(bodies) == len(recorded), f"{len(bodies)} vs {len(recorded)}")
+    check(f"{environment}: --header is sent", all(h == "yes" for _, h, _ in bodies))
+    decoded = decode_all(bodies, verifier)
+    seen = {(d.rawNotificationType, d.rawSubtype) for d in decoded}
+    for pair in sorted(expected, key=str):
+        check(f"{environment}: {pair[0]}/{pair[1]} decoded by Apple's verifier", pair in seen)
+    check(f"{environment}: UUIDs as recorded, in order",
+          [d.notificationUUID for d in decoded] == [n["notificationUUID"] for n in recorded])
+    check(f"{environment}: signedDate is the event's simulated time",
+          all(d.signedDate == int(round(time.mktime(time.strptime(n["date"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone) * 1000)
+              for d, n in zip(decoded, recorded)))
+    for d in decoded:
+        if d.rawNotificationType == "TEST":
+            check(f"{environment}: TEST has no transaction", d.data.signedTransactionInfo is None)
+        else:
+            transaction = verifier.verify_and_decode_signed_transaction(d.data.signedTransactionInfo)
+            check(f"{environment}: {d.rawNotificationType} carries its signed transaction",
+                  transaction.bundleId == BUNDLE and d.data.rawEnvironment == environment)
+            if d.data.signedRenewalInfo:
+                verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo)
+    # Nothing is delivered twice: a second drain has nothing to do.
+    run("listen", "--forward-to", hook.url, "--drain")
+    check(f"{environment}: a second drain delivers nothing", hook.take() == [])
+
+    # A webhook that answers 500 then 200.
+    run("notify-test")
+    hook.answers = [500]
+    run("listen", "--forward-to", hook.url, "--drain")
+    first = hook.take()
+    run("clock", "advance", "PT2H")
+    run("listen", "--forward-to", hook.url, "--drain")
+    second = hook.take()
+    test = json.loads(run("notifications", "--type", "TEST", "--json"))["notifications"][-1]
+    results = [a["sendAttemptResult"] for a in test["sendAttempts"]]
+    if environment == "Production":
+        check("Production: 500 then 200 is two attempts", results == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"]
+              and len(first) == 1 and len(second) == 1, str(results))
+    else:
+        check("Sandbox: 500 is one attempt, no retry", results == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"]
+              and len(first) == 1 and second == [], str(results))
+        failures = json.loads(run("notifications", "--only-failures", "--json"))["notifications"]
+        check("Sandbox: --only-failures lists it", [n["notificationUUID"] for n in failures] == [test["notificationUUID"]])
+
+# A listener killed with SIGKILL loses nothing and delivers nothing twice.
+run, env, trusted = session("Sandbox")
+listener = subprocess.Popen([iapsim, "listen", "--forward-to", hook.url], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+run("buy", "com.example.app.book")
+deadline = time.time() + 20
+while time.time() < deadline and not hook.bodies:
+    time.sleep(0.05)
+listener.send_signal(signal.SIGKILL)
+listener.wait(timeout=10)
+run("buy", "com.example.app.coins100")
+run("listen", "--forward-to", hook.url, "--drain")
+received = [json.loads(body)["signedPayload"] for _, _, body in hook.take()]
+recorded = json.loads(run("notifications", "--json"))["notifications"]
+check("SIGKILL: every notification delivered exactly once", len(received) == len(recorded) == 2,
+      f"{len(received)} received, {len(recorded)} recorded")
+
+# SIGTERM stops a listener cleanly (exit 0).
+listener = subprocess.Popen([iapsim, "listen", "--forward-to", hook.url], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+time.sleep(0.5)
+listener.send_signal(signal.SIGTERM)
+check("SIGTERM: listen exits 0", listener.wait(timeout=10) == 0)
+hook.server.shutdown()
+print(f"notifications: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
