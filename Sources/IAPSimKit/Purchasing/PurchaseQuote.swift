@@ -64,7 +64,8 @@ extension StoreSession {
     private func quote(product find: () throws -> Product, quantity: Int, in catalog: Catalog) throws
         -> PurchaseQuote
     {
-        let (state, moment) = try snapshot()
+        // No lock: the purchase quotes again under it, on the state as it is then.
+        let (state, moment) = try peek { state, moment in (state, moment) }
         if let error = moment.settings.simulatedError(.loadProductsError) {
             throw SimulationError.simulated(api: "Loading products", error: error)
         }

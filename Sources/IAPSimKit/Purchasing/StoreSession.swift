@@ -67,6 +67,12 @@ public struct StoreSession: Sendable {
         }
     }
 
+    /// Like `look`, without the lock and without saving: time is brought up to date in
+    /// memory only. For a quote, which `purchase` makes again under the lock.
+    func peek<Result>(_ body: (PurchaseState, Moment) throws -> Result) throws -> Result {
+        try lookInMemory(body)
+    }
+
     private func lookInMemory<Result>(_ body: (PurchaseState, Moment) throws -> Result) throws -> Result {
         let real = realNow()
         return try store.view { state in
