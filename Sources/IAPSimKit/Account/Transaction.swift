@@ -43,6 +43,8 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     public var currency: String
     /// `Transaction.storefront.countryCode`.
     public var storefrontCountryCode: String
+    /// `Transaction.appAccountToken`: the UUID the app or its server tied to the purchase.
+    public var appAccountToken: String? = nil
 
     public init(
         id: UInt64, originalID: UInt64, productID: String, productType: ProductType,
@@ -77,5 +79,21 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         guard revocationDate == nil, !isUpgraded, productType != .consumable else { return false }
         if let expirationDate { return expirationDate > date }
         return true
+    }
+}
+
+extension Transaction {
+    /// The order ID on the customer's receipt for this purchase or renewal, which "Look Up
+    /// Order ID" takes: like Apple's, ten letters and digits; derived from the transaction's
+    /// identifier, so it is stable and unique in the account.
+    public var orderID: String {
+        let digits = Array("0123456789ABCDEFGHJKLMNPQRSTUVWXYZ")
+        var value = id
+        var text = ""
+        repeat {
+            text.insert(digits[Int(value % UInt64(digits.count))], at: text.startIndex)
+            value /= UInt64(digits.count)
+        } while value > 0
+        return "M" + String(repeating: "0", count: max(0, 9 - text.count)) + text
     }
 }

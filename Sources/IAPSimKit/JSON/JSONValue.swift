@@ -42,6 +42,11 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// The items of an array; nil for anything else.
+    public var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+
     public var arrayValue: [JSONValue]? {
         if case .array(let items) = self { return items }
         return nil

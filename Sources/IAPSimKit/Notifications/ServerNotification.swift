@@ -17,6 +17,8 @@ public struct ServerNotification: Sendable, Equatable {
         case refund = "REFUND"
         case oneTimeCharge = "ONE_TIME_CHARGE"
         case test = "TEST"
+        case renewalExtended = "RENEWAL_EXTENDED"
+        case renewalExtension = "RENEWAL_EXTENSION"
     }
 
     /// `subtype`.
@@ -31,6 +33,7 @@ public struct ServerNotification: Sendable, Equatable {
         case billingRetry = "BILLING_RETRY"
         case autoRenewEnabled = "AUTO_RENEW_ENABLED"
         case autoRenewDisabled = "AUTO_RENEW_DISABLED"
+        case summary = "SUMMARY"
     }
 
     /// `data.status` for subscriptions: 1 active, 2 expired, 3 billing retry, 4 grace

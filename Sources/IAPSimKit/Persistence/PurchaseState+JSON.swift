@@ -32,6 +32,7 @@ extension Transaction {
             ("currency", .string(currency)),
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
+        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
         return .object(members)
     }
 
@@ -53,6 +54,7 @@ extension Transaction {
             storefrontCountryCode: try r.required("storefrontCountryCode").string())
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
+        appAccountToken = try r.optional("appAccountToken")?.string()
     }
 }
 

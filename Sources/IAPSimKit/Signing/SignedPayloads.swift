@@ -125,6 +125,7 @@ public enum SignedPayloads {
             ("price", milliunits(transaction.price)),
             ("appTransactionId", .string(context.appTransactionID)),
         ]
+        if let token = transaction.appAccountToken { members.append(("appAccountToken", .string(token))) }
         return .object(members)
     }
 

@@ -17,6 +17,7 @@ extension Runner {
                     guard case .object(var members) = JSON.transaction(entry.transaction) else { continue }
                     members.append(("state", .string(entry.state.rawValue)))
                     members.append(("isFinished", .bool(entry.isFinished)))
+                    members.append(("orderID", .string(entry.transaction.orderID)))
                     if let jws = signed[entry.transaction.id] { members.append(("jwsRepresentation", .string(jws))) }
                     stream.value(.object(members))
                 }

@@ -1,0 +1,226 @@
+"""The App Store Server API on localhost, judged by Apple's own Python client.
+
+Usage: apple_api.py path/to/iapsim   (run by Tests/e2e/apple.sh in its virtual environment)
+
+After a script of purchases, renewals, a refund and an upgrade, `iapsim serve --port 0` answers
+Apple's AppStoreServerAPIClient (Environment.LOCAL_TESTING, its base URL pointed at the
+server) on every endpoint; each answer is checked against `iapsim transactions --json` and
+`status --json`, and every signed item decoded with SignedDataVerifier (Sandbox, iapsim's
+root). Errors must surface in the client as the right APIError. The server must verify
+tokens signed with the developer's key (`--key-file`), and refuse others with 401.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
+from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+iapsim = os.path.abspath(sys.argv[1])
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+work = tempfile.mkdtemp(prefix="iapsim-api-")
+env = dict(os.environ, IAPSIM_STATE_DIR=work + "/state", IAPSIM_CATALOG=root + "/catalog")
+env.pop("IAPSIM_CERTS_DIR", None)
+BUNDLE, APP_APPLE_ID = "com.example.app", 1234567890
+passed = failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {name} {detail}")
+
+
+def run(*args, ok=(0,)):
+    result = subprocess.run([iapsim, *args], env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    if result.returncode not in ok:
+        raise SystemExit(f"FAIL: iapsim {' '.join(args)} exited {result.returncode}: {result.stderr.strip()}")
+    return result.stdout
+
+
+def api_error(call):
+    try:
+        call()
+    except APIException as error:
+        return error.http_status_code, error.raw_api_error
+    return None
+
+
+# The developer's key, as App Store Connect hands out a .p8 (PKCS#8 PEM).
+key = ec.generate_private_key(ec.SECP256R1())
+pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+with open(work + "/AuthKey_TESTKEY123.p8", "wb") as f:
+    f.write(pem)
+
+run("clock", "freeze")
+run("clock", "set", "2030-01-01T00:00:00Z")
+run("settings", "set", "app-apple-id", str(APP_APPLE_ID))
+run("buy", "com.example.app.book")                       # 1
+run("buy", "com.example.app.coins100", "--quantity", "2")  # 2
+run("buy", "com.example.app.pro.monthly")                # 3, a free week
+run("clock", "advance", "P10D")                          # 4, a renewal
+run("buy", "com.example.app.pro.yearly")                 # 5, an upgrade
+run("refund", "1")
+for i in range(25):                                      # enough for two pages of history
+    run("buy", "com.example.app.gems500")
+run("certs", "export", work + "/trusted")
+with open(work + "/trusted/root.der", "rb") as f:
+    verifier = SignedDataVerifier([f.read()], False, Environment.SANDBOX, BUNDLE, None)
+transactions = {t["id"]: t for t in json.loads(run("transactions", "--json"))["transactions"]}
+
+port_file = work + "/port"
+server = subprocess.Popen([iapsim, "serve", "--port", "0", "--port-file", port_file, "--key-file",
+                           work + "/AuthKey_TESTKEY123.p8", "--key-id", "TESTKEY123", "--issuer-id", "issuer-1"],
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+deadline = time.time() + 30
+while time.time() < deadline and not (os.path.exists(port_file) and open(port_file).read().strip()):
+    time.sleep(0.05)
+port = int(open(port_file).read().strip())
+first_line = server.stdout.readline().strip()
+check("serve prints where it listens", first_line == f"Listening on http://127.0.0.1:{port}", first_line)
+
+client = AppStoreServerAPIClient(pem, "TESTKEY123", "issuer-1", BUNDLE, Environment.LOCAL_TESTING)
+client._base_url = f"http://127.0.0.1:{port}"
+
+# Get Transaction Info
+for tid, t in list(transactions.items())[:6]:
+    info = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(str(tid)).signedTransactionInfo)
+    check(f"transaction {tid}", info.transactionId == str(tid) and info.productId == t["productID"]
+          and (info.revocationDate is not None) == (t["revocationDate"] is not None))
+check("unknown transaction is TransactionIdNotFound", api_error(lambda: client.get_transaction_info("999")) == (404, 4040010))
+check("bad transaction id is InvalidTransactionId", api_error(lambda: client.get_transaction_info("abc")) == (400, 4000006))
+
+# Get Transaction History v2: two pages, then filters and sort
+request = TransactionHistoryRequest(sort=Order.ASCENDING)
+first = client.get_transaction_history("1", None, request, GetTransactionHistoryVersion.V2)
+second = client.get_transaction_history("1", first.revision, request, GetTransactionHistoryVersion.V2)
+ids = [verifier.verify_and_decode_signed_transaction(s).transactionId for s in first.signedTransactions + second.signedTransactions]
+check("history: 20 a page, hasMore, then the rest",
+      len(first.signedTransactions) == 20 and first.hasMore and not second.hasMore and len(ids) == len(transactions),
+      f"{len(first.signedTransactions)} {first.hasMore} {second.hasMore} {len(ids)}")
+check("history: every transaction once, in order", ids == [str(i) for i in sorted(transactions)], str(ids[:8]))
+check("history: bundleId, environment", first.bundleId == BUNDLE and first.rawEnvironment == "Sandbox")
+subs = client.get_transaction_history("1", None, TransactionHistoryRequest(
+    productTypes=[ProductType.AUTO_RENEWABLE], sort=Order.DESCENDING), GetTransactionHistoryVersion.V2)
+decoded = [verifier.verify_and_decode_signed_transaction(s) for s in subs.signedTransactions]
+expected = sorted((t for t in transactions.values() if t["productType"] == "autoRenewable"),
+                  key=lambda t: (t["purchaseDate"], t["id"]), reverse=True)
+check("history: productType filter and DESCENDING", [d.transactionId for d in decoded] == [str(t["id"]) for t in expected])
+revoked = client.get_transaction_history("1", None, TransactionHistoryRequest(revoked=True), GetTransactionHistoryVersion.V2)
+check("history: revoked filter", [verifier.verify_and_decode_signed_transaction(s).transactionId
+                                  for s in revoked.signedTransactions] == ["1"])
+check("history: a bad revision is InvalidRequestRevision",
+      api_error(lambda: client.get_transaction_history("1", "nonsense", request, GetTransactionHistoryVersion.V2)) == (400, 4000005))
+
+# Get All Subscription Statuses
+status = json.loads(run("status", "--json"))
+statuses = client.get_all_subscription_statuses("3")
+group = statuses.data[0]
+last = group.lastTransactions[0]
+renewal = verifier.verify_and_decode_renewal_info(last.signedRenewalInfo)
+expected_sub = status["subscriptions"][0]
+check("statuses: the group, its chain and state",
+      group.subscriptionGroupIdentifier == expected_sub["subscriptionGroupID"]
+      and last.originalTransactionId == str(expected_sub["originalID"]) and last.rawStatus == 1
+      and renewal.autoRenewProductId == expected_sub["autoRenewProductID"], repr(group))
+check("statuses: a status filter", client.get_all_subscription_statuses("3", [ ]).data is not None)
+
+# Get Refund History
+refunds = client.get_refund_history("1", None)
+check("refund history", [verifier.verify_and_decode_signed_transaction(s).transactionId for s in refunds.signedTransactions] == ["1"]
+      and refunds.hasMore is False)
+
+# Look Up Order ID
+order = transactions[2]["orderID"]
+lookup = client.look_up_order_id(order)
+check("order lookup: valid", lookup.rawStatus == 0 and [verifier.verify_and_decode_signed_transaction(s).transactionId
+                                                        for s in lookup.signedTransactions] == ["2"])
+check("order lookup: unknown is invalid", client.look_up_order_id("MNOSUCHORD").rawStatus == 1)
+
+# Send Consumption Information
+client.send_consumption_information("2", ConsumptionRequest(customerConsented=True, sampleContentProvided=False,
+                                                            deliveryStatus=DeliveryStatus.DELIVERED))
+check("consumption information accepted", True)
+
+# Extend a Subscription Renewal Date
+before = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("5").signedTransactionInfo).expiresDate
+extended = client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(extendByDays=7, extendReasonCode=1,
+                                                                                requestIdentifier=str(uuid.uuid4())))
+check("extend: success, 7 days later", extended.success and extended.effectiveDate == before + 7 * 86400000,
+      f"{extended.effectiveDate} vs {before}")
+check("extend: too many days is InvalidExtendByDays",
+      api_error(lambda: client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(
+          extendByDays=91, extendReasonCode=1, requestIdentifier="x"))) == (400, 4000009))
+check("extend: unknown chain is OriginalTransactionIdNotFound",
+      api_error(lambda: client.extend_subscription_renewal_date("999", ExtendRenewalDateRequest(
+          extendByDays=1, extendReasonCode=1, requestIdentifier="x"))) == (404, 4040005))
+mass_id = str(uuid.uuid4())
+client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+    extendByDays=1, extendReasonCode=1, requestIdentifier=mass_id, productId="com.example.app.pro.yearly"))
+mass = client.get_status_of_subscription_renewal_date_extensions(mass_id, "com.example.app.pro.yearly")
+check("mass extension and its status", mass.complete and mass.succeededCount == 1 and mass.failedCount == 0, repr(mass))
+
+# Get App Transaction Info
+app = client.get_app_transaction_info("1")
+check("app transaction", verifier.verify_and_decode_app_transaction(app.signedAppTransactionInfo).bundleId == BUNDLE)
+
+# Set App Account Token
+token = str(uuid.uuid4())
+client.set_app_account_token("2", UpdateAppAccountTokenRequest(appAccountToken=token))
+info = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("2").signedTransactionInfo)
+check("app account token set", str(info.appAccountToken) == token, repr(info.appAccountToken))
+
+# Test notifications and the notification history
+test = client.request_test_notification()
+test_status = client.get_test_notification_status(test.testNotificationToken)
+check("test notification", verifier.verify_and_decode_notification(test_status.signedPayload).rawNotificationType == "TEST")
+check("test notification: unknown token",
+      api_error(lambda: client.get_test_notification_status(str(uuid.uuid4()))) == (404, 4040008))
+start, end = 1893456000000, 1893456000000 + 400 * 86400000
+history = client.get_notification_history(None, NotificationHistoryRequest(startDate=start, endDate=end))
+kinds = [verifier.verify_and_decode_notification(item.signedPayload).rawNotificationType for item in history.notificationHistory]
+check("notification history: first page of 20", len(kinds) == 20 and history.hasMore and "SUBSCRIBED" in kinds, str(kinds))
+renewals = client.get_notification_history(None, NotificationHistoryRequest(startDate=start, endDate=end,
+                                                                           notificationType="DID_RENEW"))
+check("notification history: a type filter",
+      [verifier.verify_and_decode_notification(i.signedPayload).rawNotificationType for i in renewals.notificationHistory] == ["DID_RENEW"])
+
+# Authentication: a token signed with another key is refused.
+other = ec.generate_private_key(ec.SECP256R1()).private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                              serialization.NoEncryption())
+stranger = AppStoreServerAPIClient(other, "TESTKEY123", "issuer-1", BUNDLE, Environment.LOCAL_TESTING)
+stranger._base_url = client._base_url
+check("a token from another key is 401", api_error(lambda: stranger.get_transaction_info("1")) == (401, None))
+wrong_app = AppStoreServerAPIClient(pem, "TESTKEY123", "issuer-1", "com.other.app", Environment.LOCAL_TESTING)
+wrong_app._base_url = client._base_url
+check("a token for another bundle is 401", api_error(lambda: wrong_app.get_transaction_info("1")) == (401, None))
+
+# A purchase made by the CLI while the server runs is visible to the next request.
+run("buy", "com.example.app.seasonpass")
+newest = max(int(k) for k in json.loads(run("transactions", "--json"))["transactions"] and
+             [t["id"] for t in json.loads(run("transactions", "--json"))["transactions"]])
+check("the server sees the CLI's purchase", verifier.verify_and_decode_signed_transaction(
+    client.get_transaction_info(str(newest)).signedTransactionInfo).productId == "com.example.app.seasonpass")
+
+server.terminate()
+check("serve exits 0 on SIGTERM", server.wait(timeout=10) == 0)
+print(f"api: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
