@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One client connection, served on its own thread: requests one after another (keep-alive,
+/// pipelined ones in order), each read within `requestTimeout` of its first byte, with at
+/// most `idleTimeout` between them.
+struct HTTPConnection {
+    let fd: Int32
+    let id: Int
+    let configuration: HTTPServer.Configuration
+    let registry: ConnectionRegistry
+    let handler: HTTPServer.Handler
+
+    /// How long a closing connection keeps reading (and dropping) after its last response.
+    static let drainTime: Duration = .seconds(1)
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    func run() {
+        defer { registry.close(id) }
+        var parser = HTTPRequestParser(limits: configuration.limits)
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var clock = HTTPDate()
+        while true {
+            if !parser.hasPartialRequest {
+                guard registry.enter(id, .idle(since: .now)),
+                    SocketIO.wait(fd, for: Int32(POLLIN), until: .now + configuration.idleTimeout) == .ready
+                else { return }
+            }
+            guard registry.enter(id, .reading) else { return }
+            let deadline = ContinuousClock.now + configuration.requestTimeout
+            var request: HTTPRequest?
+            while request == nil {
+                do {
+                    request = try parser.nextRequest()
+                } catch {
+                    return finish(with: .error(error), clock: &clock)
+                }
+                if request != nil { break }
+                if parser.takeContinueRequest(), !SocketIO.send(fd, Self.continueLine, until: deadline) { return }
+                switch SocketIO.receive(fd, into: &buffer, until: deadline) {
+                case .bytes(let count):
+                    parser.append(buffer[0..<count])
+                case .closed:
+                    // A client that half-closes mid-request can still read why it failed.
+                    guard parser.hasPartialRequest else { return }
+                    return finish(with: .text("the request ended before it was complete\n", status: .badRequest), clock: &clock)
+                case .timedOut:
+                    guard parser.hasPartialRequest else { return }
+                    return finish(with: .status(.requestTimeout), clock: &clock)
+                case .failed:
+                    return
+                }
+            }
+            guard let request, registry.enter(id, .handling) else { return }
+            var response = handler(request)
+            let keepAlive = request.keepAlive && !response.closesConnection && !registry.isStopping
+            if !response.headers.contains("Date") { response.headers.add(name: "Date", value: clock.now()) }
+            let bytes = response.serialized(
+                closing: !keepAlive, keepAliveHeader: keepAlive && request.version == .http10,
+                headOnly: request.method == "HEAD")
+            guard SocketIO.send(fd, bytes, until: .now + configuration.writeTimeout) else { return }
+            if !keepAlive {
+                SocketIO.drainBeforeClose(fd, for: Self.drainTime)
+                return
+            }
+        }
+    }
+
+    /// Sends a last response (`Connection: close`) and drains the connection for closing.
+    private func finish(with response: HTTPResponse, clock: inout HTTPDate) {
+        var response = response
+        response.headers.add(name: "Date", value: clock.now())
+        guard registry.enter(id, .handling),
+            SocketIO.send(fd, response.serialized(closing: true), until: .now + configuration.writeTimeout)
+        else { return }
+        SocketIO.drainBeforeClose(fd, for: Self.drainTime)
+    }
+}
