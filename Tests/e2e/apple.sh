@@ -25,6 +25,7 @@ fi
 "$venv/bin/python" "$here/apple_signed_data.py" "$bin"
 status=$?
 "$venv/bin/python" "$here/apple_notifications.py" "$bin" || status=1
+"$venv/bin/python" "$here/apple_api.py" "$bin" || status=1
 # The docs' backend example, as written there.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -22,7 +22,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
@@ -141,7 +143,11 @@ check("statuses: the group, its chain and state",
       group.subscriptionGroupIdentifier == expected_sub["subscriptionGroupID"]
       and last.originalTransactionId == str(expected_sub["originalID"]) and last.rawStatus == 1
       and renewal.autoRenewProductId == expected_sub["autoRenewProductID"], repr(group))
-check("statuses: a status filter", client.get_all_subscription_statuses("3", [ ]).data is not None)
+expired = client.get_all_subscription_statuses("3", [Status.EXPIRED])
+active = client.get_all_subscription_statuses("3", [Status.ACTIVE])
+check("statuses: a status filter", expired.data == [] and len(active.data) == 1, f"{expired.data!r} {len(active.data)}")
+check("statuses: a bad status is InvalidStatus",
+      api_error(lambda: client._make_request("/inApps/v1/subscriptions/3", "GET", {"status": ["9"]}, None, None)) == (400, 4000031))
 
 # Get Refund History
 refunds = client.get_refund_history("1", None)
@@ -162,19 +168,19 @@ check("consumption information accepted", True)
 
 # Extend a Subscription Renewal Date
 before = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("5").signedTransactionInfo).expiresDate
-extended = client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(extendByDays=7, extendReasonCode=1,
+extended = client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION,
                                                                                 requestIdentifier=str(uuid.uuid4())))
 check("extend: success, 7 days later", extended.success and extended.effectiveDate == before + 7 * 86400000,
       f"{extended.effectiveDate} vs {before}")
 check("extend: too many days is InvalidExtendByDays",
       api_error(lambda: client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(
-          extendByDays=91, extendReasonCode=1, requestIdentifier="x"))) == (400, 4000009))
+          extendByDays=91, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="x"))) == (400, 4000009))
 check("extend: unknown chain is OriginalTransactionIdNotFound",
       api_error(lambda: client.extend_subscription_renewal_date("999", ExtendRenewalDateRequest(
-          extendByDays=1, extendReasonCode=1, requestIdentifier="x"))) == (404, 4040005))
+          extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="x"))) == (404, 4040005))
 mass_id = str(uuid.uuid4())
 client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
-    extendByDays=1, extendReasonCode=1, requestIdentifier=mass_id, productId="com.example.app.pro.yearly"))
+    extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=mass_id, productId="com.example.app.pro.yearly"))
 mass = client.get_status_of_subscription_renewal_date_extensions(mass_id, "com.example.app.pro.yearly")
 check("mass extension and its status", mass.complete and mass.succeededCount == 1 and mass.failedCount == 0, repr(mass))
 

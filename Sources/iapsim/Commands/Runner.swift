@@ -41,6 +41,8 @@ struct Runner {
             return try trigger(name, productID: productID)
         case .notifyTest:
             return try notifyTest()
+        case .serve(let request):
+            return try serve(request)
         case .approve(let id):
             return try approve(id)
         case .decline(let id):

@@ -306,6 +306,28 @@ struct CommandHelp {
                     prints its token (its notificationUUID); 'iapsim listen' delivers it.
                     """,
                 examples: ["iapsim notify-test && iapsim notifications --type TEST"])
+        case .serve:
+            return CommandHelp(
+                abstract: "Serve the App Store Server API on this machine, from this state.",
+                usage:
+                    "iapsim serve [--port N] [--host ADDRESS] [--port-file FILE] [--key-file FILE --key-id ID --issuer-id ID]",
+                discussion: """
+                    Answers Apple's App Store Server API (paths, bodies and error codes as Apple's) from
+                    the state the CLI writes, so a backend's tests run Apple's own client against a
+                    local, scriptable App Store: Get Transaction Info, Get Transaction History (v1, v2),
+                    Get All Subscription Statuses, Get Refund History, Look Up Order ID, Send Consumption
+                    Information, Request a Test Notification and its status, Get Notification History,
+                    Extend a Subscription Renewal Date (one, or all active subscribers and its status),
+                    Get App Transaction Info and Set App Account Token. A purchase made with 'iapsim buy'
+                    in another shell is visible to the next request. Signed items are signed as 'iapsim
+                    jws' signs them. Requests need 'Authorization: Bearer <ES256 JWT>' with aud
+                    appstoreconnect-v1, bid the bundle id and exp within the hour; with --key-file (the
+                    .p8 App Store Connect gives), the signature must verify with that key, else any
+                    well-formed token is accepted and the server says so. It prints 'Listening on
+                    http://HOST:PORT' (--port 0, the default, picks a free port; --port-file writes
+                    it) and serves until SIGINT or SIGTERM, then exits 0.
+                    """,
+                examples: ["iapsim serve --port 0 --port-file /tmp/iapsim.port & sleep 1; kill %1"])
         case .completion:
             return CommandHelp(
                 abstract: "Print a shell completion script: bash, zsh or fish.",

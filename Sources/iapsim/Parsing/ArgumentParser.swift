@@ -293,6 +293,22 @@ enum ArgumentParser {
         case .notifyTest:
             try expect(arguments, count: 0, for: name)
             return .notifyTest
+        case .serve:
+            try expect(arguments, count: 0, for: name)
+            var port: UInt16 = 0
+            if let text = values["port"] {
+                guard let number = UInt16(text), text.allSatisfy(\.isNumber) else {
+                    throw UsageError("--port \(text): expected a port from 0 to 65535 (0 picks a free one)", command: name)
+                }
+                port = number
+            }
+            if values["key-id"] != nil || values["issuer-id"] != nil, values["key-file"] == nil {
+                throw UsageError("--key-id and --issuer-id go with --key-file", command: name)
+            }
+            return .serve(
+                ServeRequest(
+                    host: values["host"] ?? "127.0.0.1", port: port, portFile: values["port-file"],
+                    keyFile: values["key-file"], keyID: values["key-id"], issuerID: values["issuer-id"]))
         case .completion:
             let word = try one("shell")
             if word == "products" { return .completionProducts }

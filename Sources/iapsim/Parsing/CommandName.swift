@@ -23,6 +23,7 @@ enum CommandName: String, CaseIterable, Sendable {
     case listen
     case trigger
     case notifyTest = "notify-test"
+    case serve
     case completion
     case help
 

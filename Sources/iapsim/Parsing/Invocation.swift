@@ -49,6 +49,7 @@ enum Command: Equatable, Sendable {
     /// `trigger TYPE[/SUBTYPE]`; nil name for `trigger --list`.
     case trigger(name: String?, productID: String?)
     case notifyTest
+    case serve(ServeRequest)
     case certs(CertsAction)
     case completion(Shell)
     /// The product identifiers of the catalog, one a line, for the completion scripts (not
@@ -109,6 +110,16 @@ struct ListenRequest: Equatable, Sendable {
     var kinds: Set<ServerNotification.Kind>?
     var timeout: Double
     var headers: [HTTPHeader]
+}
+
+/// `iapsim serve`: where to listen and how to check tokens.
+struct ServeRequest: Equatable, Sendable {
+    var host: String
+    var port: UInt16
+    var portFile: String?
+    var keyFile: String?
+    var keyID: String?
+    var issuerID: String?
 }
 
 /// `--header 'Name: value'`.

@@ -36,10 +36,10 @@ struct OptionSpec: Sendable {
             name: "storefront", valueName: "CODE", help: "The buyer's storefront, e.g. JPN (ISO 3166-1 alpha-3).",
             values: SettingKey.storefront.suggestedValues),
         OptionSpec(
-            name: "certs", valueName: "DIR", commands: [.jws, .certs, .transactions, .status, .notifications, .listen],
+            name: "certs", valueName: "DIR", commands: [.jws, .certs, .transactions, .status, .notifications, .listen, .serve],
             help: "The test certificates to sign with (default: STATE_DIR/certs). Env: IAPSIM_CERTS_DIR."),
         OptionSpec(
-            name: "environment", valueName: "ENV", commands: [.jws, .transactions, .status, .notifications, .listen],
+            name: "environment", valueName: "ENV", commands: [.jws, .transactions, .status, .notifications, .listen, .serve],
             help: "Signed data's environment: Sandbox, Production, Xcode or LocalTesting.",
             values: AppStoreEnvironment.allCases.map(\.rawValue)),
         OptionSpec(
@@ -85,6 +85,17 @@ struct OptionSpec: Sendable {
             name: "header", valueName: "'NAME: VALUE'", commands: [.listen],
             help: "Add this header to each POST (repeatable).", repeatable: true),
         OptionSpec(name: "list", commands: [.trigger], help: "List what trigger can produce."),
+        OptionSpec(
+            name: "port", valueName: "N", commands: [.serve], help: "The port to listen on; 0 (the default) picks a free one."),
+        OptionSpec(
+            name: "host", valueName: "ADDRESS", commands: [.serve], help: "The address to listen on (default 127.0.0.1)."),
+        OptionSpec(
+            name: "port-file", valueName: "FILE", commands: [.serve], help: "Write the port there once listening, for scripts."),
+        OptionSpec(
+            name: "key-file", valueName: "FILE", commands: [.serve],
+            help: "The developer's .p8 key: bearer tokens must be signed with it."),
+        OptionSpec(name: "key-id", valueName: "ID", commands: [.serve], help: "With --key-file: the key's id (kid)."),
+        OptionSpec(name: "issuer-id", valueName: "ID", commands: [.serve], help: "With --key-file: the issuer id (iss)."),
         OptionSpec(
             name: "state", valueName: "STATE", commands: [.transactions],
             help: "Only: purchased, pending, unfinished, expired, upgraded, revoked.",
