@@ -186,7 +186,33 @@ for attempt in range(5):
     subprocess.run([IAPSIM, "listen", "--forward-to", f"http://127.0.0.1:{sink.server_address[1]}/", "--drain"],
                    env=environment(copy), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     drains.append(time.perf_counter() - start)
+# Memory over a long history: 100,000 notifications already delivered and 10 pending.
+def delivered(state, count):
+    history(state, 10)
+    path = os.path.join(state, "notifications.jsonl")
+    with open(path, "w") as out:
+        for i in range(count):
+            uuid = f"{i:08x}-0000-4000-8000-000000000000"
+            out.write(json.dumps({"notification": {"notificationUUID": uuid, "notificationType": "TEST",
+                                                   "date": "1767225600"}}, separators=(",", ":")) + "\n")
+            if i < count - 10:
+                out.write(json.dumps({"attempt": {"notificationUUID": uuid, "date": "1767225600",
+                                                  "sendAttemptResult": "SUCCESS", "httpStatus": 200}},
+                                     separators=(",", ":")) + "\n")
+    snapshot_path = os.path.join(state, "purchases.json")
+    snapshot = json.load(open(snapshot_path))
+    snapshot["notifications"] = {"count": count, "journalLength": os.path.getsize(path)}
+    json.dump(snapshot, open(snapshot_path, "w"))
+peaks_by_count = {}
+for count in (1_000, 100_000):
+    state = os.path.join(work, f"delivered{count}")
+    delivered(state, count)
+    _, peaks_by_count[count] = run([IAPSIM, "listen", "--forward-to", f"http://127.0.0.1:{sink.server_address[1]}/", "--drain"],
+                                   environment(state))
 sink.shutdown()
+rows.append(f"| `listen --drain` peak memory, 100,000 notifications in the journal vs 1,000 | {peaks_by_count[100_000]:.1f} MB | "
+            f"{peaks_by_count[100_000] / peaks_by_count[1_000]:.2f}× | ≤ 2× | "
+            f"{'yes' if peaks_by_count[100_000] <= 2 * peaks_by_count[1_000] else '**no**'} | {peaks_by_count[1_000]:.1f} MB at 1,000 | |")
 per = statistics.median(drains) / 1000
 note = f"{1 / per:.0f} notifications/s (target ≥ 1,000/s)"
 if os.path.exists(crypto) and openssl:

@@ -107,8 +107,29 @@ extension StoreSession {
     public func dueDeliveries(
         signer: Signer, kinds: Set<ServerNotification.Kind>? = nil, limit: Int = 100
     ) throws -> (deliveries: [Delivery], date: Date) {
-        let entries = try notifications()
         let (state, moment) = try snapshot()
+        // Only the notifications not delivered yet are kept while the journal is read, so
+        // memory follows what is pending, not the whole history.
+        var pending: [Int: NotificationEntry] = [:]
+        var number: [String: Int] = [:]
+        var count = 0
+        try store.forEachNotificationRecord { record in
+            switch record {
+            case .notification(let notification):
+                count += 1
+                pending[count] = NotificationEntry(notification: notification, attempts: [])
+                number[notification.uuid] = count
+            case .attempt(let attempt):
+                guard let position = number[attempt.uuid] else { return }
+                if attempt.result == .success {
+                    pending[position] = nil
+                    number[attempt.uuid] = nil
+                } else {
+                    pending[position]?.attempts.append(attempt)
+                }
+            }
+        }
+        let entries = pending.keys.sorted().compactMap { pending[$0] }
         let context = signingContext(state, moment, signer)
         let delays = Self.retryDelays(context.environment)
         var due: [Delivery] = []

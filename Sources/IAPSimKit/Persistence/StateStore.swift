@@ -143,10 +143,16 @@ public struct StateStore: Sendable {
     /// Every notification and delivery attempt in the notifications journal, oldest first.
     public func notificationRecords() throws(StateError) -> [Outbox.Record] {
         var records: [Outbox.Record] = []
-        try forEachLine(of: location.notificationsPath, from: 0, what: "a notification", parse: Outbox.Record.init) {
-            record, _ in records.append(record)
-        }
+        try forEachNotificationRecord { records.append($0) }
         return records
+    }
+
+    /// Calls `body` with each record of the notifications journal, oldest first, holding one
+    /// at a time.
+    public func forEachNotificationRecord(_ body: (Outbox.Record) -> Void) throws(StateError) {
+        try forEachLine(of: location.notificationsPath, from: 0, what: "a notification", parse: Outbox.Record.init) {
+            record, _ in body(record)
+        }
     }
 
     /// Counts notification lines past the snapshot's mark, written by a change whose snapshot
