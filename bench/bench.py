@@ -221,6 +221,83 @@ if os.path.exists(crypto) and openssl:
 else:
     row("1,000 notifications drained to a loopback sink (per notification)", per, per, None, None, note)
 
+# 7. The App Store Server API: Get Transaction Info under wrk, against nginx serving the same
+#    bytes from a file (the practical limit of this machine); history at scale.
+wrk, nginx = shutil.which("wrk"), shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+if wrk and nginx:
+    import base64, urllib.request
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    token = ".".join([b64(b'{"alg":"ES256","kid":"K","typ":"JWT"}'),
+                      b64(json.dumps({"iss": "i", "bid": "com.example.app", "aud": "appstoreconnect-v1",
+                                      "exp": int(time.time()) + 3000}).encode()), b64(b"unsigned")])
+    def serve(state):
+        port_file = os.path.join(work, f"port-{os.path.basename(state)}")
+        proc = subprocess.Popen([IAPSIM, "serve", "--port", "0", "--port-file", port_file], env=environment(state),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while time.time() < deadline and not (os.path.exists(port_file) and open(port_file).read().strip()):
+            time.sleep(0.05)
+        return proc, int(open(port_file).read())
+    def get(port, path):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": "Bearer " + token})
+        return urllib.request.urlopen(request, timeout=30).read()
+    def wrk_run(url, headers):
+        out = subprocess.run([wrk, "-t2", "-c32", "-d10s", "--latency"] + sum((["-H", h] for h in headers), []) + [url],
+                             capture_output=True, text=True, check=True).stdout
+        rps = float(next(l for l in out.splitlines() if l.startswith("Requests/sec")).split()[1])
+        p99 = next(l for l in out.splitlines() if l.strip().startswith("99%")).split()[1]
+        value = float(p99.rstrip("usm"))
+        ms = value / 1000 if p99.endswith("us") else value * 1000 if p99.endswith("s") and not p99.endswith("ms") else value
+        return rps, ms
+    api_state = os.path.join(work, "api")
+    subprocess.run([IAPSIM, "buy", "com.example.app.pro.monthly", "--yes"], env=environment(api_state), check=True,
+                   stdout=subprocess.DEVNULL)
+    server, port = serve(api_state)
+    body = get(port, "/inApps/v1/transactions/1")
+    site = os.path.join(work, "www")
+    os.makedirs(site + "/inApps/v1/transactions", exist_ok=True)
+    open(site + "/inApps/v1/transactions/1", "wb").write(body)
+    conf = os.path.join(work, "nginx.conf")
+    open(conf, "w").write(f"""worker_processes 2; daemon off; pid {work}/nginx.pid; error_log {work}/nginx.err;
+events {{ worker_connections 1024; }}
+http {{ access_log off; default_type application/json; client_body_temp_path {work}/tmp; proxy_temp_path {work}/tmp;
+fastcgi_temp_path {work}/tmp; uwsgi_temp_path {work}/tmp; scgi_temp_path {work}/tmp;
+server {{ listen 127.0.0.1:0; root {site}; }} }}""")
+    # nginx cannot pick a port by itself: take a free one from the OS.
+    import socket
+    probe = socket.socket(); probe.bind(("127.0.0.1", 0)); free = probe.getsockname()[1]; probe.close()
+    open(conf, "w").write(open(conf).read().replace("listen 127.0.0.1:0", f"listen 127.0.0.1:{free}"))
+    os.makedirs(work + "/tmp", exist_ok=True)
+    web = subprocess.Popen([nginx, "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    nginx_rps, nginx_p99 = wrk_run(f"http://127.0.0.1:{free}/inApps/v1/transactions/1", [])
+    web.terminate(); web.wait()
+    api_rps, api_p99 = wrk_run(f"http://127.0.0.1:{port}/inApps/v1/transactions/1", ["Authorization: Bearer " + token])
+    rss_before = int(open(f"/proc/{server.pid}/status").read().split("VmRSS:")[1].split()[0]) / 1024
+    for _ in range(3):
+        wrk_run(f"http://127.0.0.1:{port}/inApps/v1/transactions/1", ["Authorization: Bearer " + token])
+    rss_after = int(open(f"/proc/{server.pid}/status").read().split("VmRSS:")[1].split()[0]) / 1024
+    server.terminate(); server.wait()
+    rows.append(f"| Get Transaction Info, wrk 32 connections 10 s, vs nginx serving the same bytes | {api_rps:.0f} req/s | "
+                f"{api_rps / nginx_rps:.2f}× | ≥ 0.25× | {'yes' if api_rps >= 0.25 * nginx_rps else '**no**'} | | "
+                f"nginx {nginx_rps:.0f} req/s; p99 {api_p99:.1f} ms (≤ 10 ms: {'yes' if api_p99 <= 10 else 'no'}) |")
+    rows.append(f"| `serve` RSS after 3 more wrk runs vs after the first | {rss_after:.1f} MB | {rss_after / rss_before:.2f}× | flat | | | {rss_before:.1f} MB before |")
+    history_times = {}
+    for count in (10, 100_000):
+        state = os.path.join(work, f"api{count}")
+        history(state, count)
+        server, port = serve(state)
+        get(port, "/inApps/v2/history/1")
+        samples = []
+        for _ in range(11):
+            start = time.perf_counter(); get(port, "/inApps/v2/history/1?sort=DESCENDING"); samples.append(time.perf_counter() - start)
+        history_times[count] = statistics.median(samples)
+        server.terminate(); server.wait()
+    row("Get Transaction History v2, 100,000 transactions vs 10 (one page)", history_times[100_000], history_times[10], 2)
+else:
+    rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.25× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
+
 print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; medians of {RUNS} runs.\n")
 print("| measurement | median | ratio | target | met | peak RSS | note |")
 print("|---|---|---|---|---|---|---|")

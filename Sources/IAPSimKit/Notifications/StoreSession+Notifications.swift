@@ -149,6 +149,42 @@ extension StoreSession {
         return (due, moment.now)
     }
 
+    /// Delivers what is due now to `endpoint`, in order, as the App Store POSTs it, and records
+    /// every attempt: HTTP 200–206 is success, anything else (another status, a timeout, a
+    /// refused connection) a failed attempt with Apple's `sendAttemptResult`.
+    /// - Parameter report: called after each attempt, with how long it took.
+    /// - Returns: how many notifications were due (0 when there was nothing to do).
+    public func deliverDueNotifications(
+        to endpoint: HTTPEndpoint, headers: [(String, String)] = [], timeout: Double, signer: Signer,
+        kinds: Set<ServerNotification.Kind>? = nil, shouldStop: () -> Bool = { false },
+        report: (Delivery, DeliveryAttempt, Duration) -> Void
+    ) throws -> Int {
+        let (due, now) = try dueDeliveries(signer: signer, kinds: kinds, limit: 100)
+        var attempts: [DeliveryAttempt] = []
+        defer { try? record(attempts) }  // what was sent is recorded even if a later step fails
+        let clock = ContinuousClock()
+        for delivery in due where !shouldStop() {
+            var outcome = HTTPClient.Outcome.failed(.other, detail: "")
+            let elapsed = clock.measure {
+                outcome = HTTPClient.post(endpoint, body: delivery.body, headers: headers, timeout: timeout)
+            }
+            let attempt: DeliveryAttempt
+            switch outcome {
+            case .response(let status):
+                attempt = DeliveryAttempt(
+                    uuid: delivery.notification.uuid, date: now,
+                    result: (200...206).contains(status) ? .success : .unsuccessfulHTTPResponseCode, httpStatus: status)
+            case .failed(let result, _):
+                attempt = DeliveryAttempt(uuid: delivery.notification.uuid, date: now, result: result, httpStatus: nil)
+            }
+            attempts.append(attempt)
+            report(delivery, attempt, elapsed)
+        }
+        try record(attempts)
+        attempts = []
+        return due.count
+    }
+
     /// Records delivery attempts, in one locked write.
     public func record(_ attempts: [DeliveryAttempt]) throws {
         guard !attempts.isEmpty else { return }

@@ -84,42 +84,31 @@ extension Runner {
             console.out("Forwarding notifications to http://\(request.endpoint.host):\(request.endpoint.port)\(request.endpoint.path) (Ctrl-C stops)")
         }
         while !ListenSignals.stopRequested {
-            let (due, now) = try session.dueDeliveries(signer: signer, kinds: request.kinds, limit: 100)
-            var attempts: [DeliveryAttempt] = []
-            for delivery in due where !ListenSignals.stopRequested {
-                let start = Date()
-                let outcome = HTTPClient.post(request.endpoint, body: delivery.body, headers: headers, timeout: request.timeout)
-                let milliseconds = Int(Date().timeIntervalSince(start) * 1000)
-                let attempt: DeliveryAttempt
-                switch outcome {
-                case .response(let status):
-                    attempt = DeliveryAttempt(
-                        uuid: delivery.notification.uuid, date: now,
-                        result: (200...206).contains(status) ? .success : .unsuccessfulHTTPResponseCode,
-                        httpStatus: status)
-                case .failed(let result, _):
-                    attempt = DeliveryAttempt(uuid: delivery.notification.uuid, date: now, result: result, httpStatus: nil)
-                }
-                attempts.append(attempt)
+            let due = try session.deliverDueNotifications(
+                to: request.endpoint, headers: headers, timeout: request.timeout, signer: signer, kinds: request.kinds,
+                shouldStop: { ListenSignals.stopRequested }
+            ) { delivery, attempt, elapsed in
                 if attempt.result == .success { delivered += 1 } else { failed += 1 }
-                let answer = attempt.httpStatus.map(String.init) ?? attempt.result.rawValue
+                let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+                let notification = delivery.notification
                 if options.json {
                     console.out(
                         bytes: JSON.object([
-                            ("date", .date(delivery.notification.date)), ("notificationType", .string(delivery.notification.kind.rawValue)),
-                            ("subtype", .optional(delivery.notification.subtype?.rawValue)),
-                            ("notificationUUID", .string(delivery.notification.uuid)), ("attempt", .int(delivery.attempt)),
+                            ("date", .date(notification.date)), ("notificationType", .string(notification.kind.rawValue)),
+                            ("subtype", .optional(notification.subtype?.rawValue)),
+                            ("notificationUUID", .string(notification.uuid)), ("attempt", .int(delivery.attempt)),
                             ("sendAttemptResult", .string(attempt.result.rawValue)),
-                            ("httpStatus", attempt.httpStatus.map { JSON.int($0) } ?? .null), ("milliseconds", .int(milliseconds)),
+                            ("httpStatus", attempt.httpStatus.map { JSON.int($0) } ?? .null),
+                            ("milliseconds", .int(milliseconds)),
                         ]).bytes(compact: true) + [0x0A])
                 } else {
+                    let answer = attempt.httpStatus.map(String.init) ?? attempt.result.rawValue
                     console.out(
-                        "\(ISO8601Date.string(delivery.notification.date))  \(delivery.notification.name)  [\(delivery.notification.uuid)]  --> \(answer) (\(milliseconds) ms)"
+                        "\(ISO8601Date.string(notification.date))  \(notification.name)  [\(notification.uuid)]  --> \(answer) (\(milliseconds) ms)"
                     )
                 }
             }
-            try session.record(attempts)
-            if due.isEmpty {
+            if due == 0 {
                 if request.drain { break }
                 ListenSignals.sleep(seconds: 0.25)
             }
