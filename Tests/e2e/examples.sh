@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every example in the help pages runs as written, in order, on a fresh state: each page's
-# examples in a new state folder and HOME, with the bundled catalog, from the repository's
-# root. An example passes when it exits with a status a purchase flow may end with (0–3,
+# examples in a new state folder and HOME (also the working folder), with the bundled
+# catalog. An example passes when it exits with a status a purchase flow may end with (0–3,
 # and 65 for `check`, which reports the bundled catalog's retired identifier); a usage,
 # data or internal error (64, 66, 70, …) fails it.
 # Usage: Tests/e2e/examples.sh [path/to/iapsim]   (run by `make test`)
@@ -25,10 +25,11 @@ for page in "${pages[@]}"; do
   else text=$("$bin" help "$page") || { echo "FAIL: iapsim help $page"; exit 1; }; fi
   home="$work/home-$page"
   mkdir -p "$home"
+  ln -s "$root/catalog" "$home/catalog"  # examples name catalog/… as seen from the repository
   while IFS= read -r example; do
     example=${example#  }
     [ -n "$example" ] || continue
-    (cd "$root" && HOME=$home PATH="$work/bin:$PATH" IAPSIM_STATE_DIR="$home/state" IAPSIM_CATALOG="$root/catalog" \
+    (cd "$home" && HOME=$home PATH="$work/bin:$PATH" IAPSIM_STATE_DIR="$home/state" IAPSIM_CATALOG="$root/catalog" \
       bash -c "$example" </dev/null >"$work/out" 2>"$work/err")
     status=$?
     allowed=" 0 1 2 3 "
@@ -40,6 +41,28 @@ for page in "${pages[@]}"; do
       echo "FAIL: help $page: '$example' exited $status: $(head -c 300 "$work/err")"
     fi
   done < <(printf '%s\n' "$text" | sed -n '/^EXAMPLES:/,$p' | sed '1d')
+done
+# The docs' sh blocks, each as one script on a fresh state, in a fresh folder;
+# background jobs a block starts (a server) are ended with it. README's set-up block is run by
+# ReadmeTests, not here (it builds).
+for doc in "$root"/docs/*.md; do
+  index=0
+  while IFS= read -r -d $'\x1e' block; do
+    index=$((index + 1))
+    home="$work/home-$(basename "$doc" .md)-$index"
+    mkdir -p "$home"
+    ln -s "$root/catalog" "$home/catalog"  # docs name catalog/… as seen from the repository
+    (cd "$home" && HOME=$home PATH="$work/bin:$PATH" IAPSIM_STATE_DIR="$home/state" IAPSIM_CATALOG="$root/catalog" \
+      bash -c "trap 'kill \$(jobs -p) 2>/dev/null; wait' EXIT; set -e
+$block" </dev/null >"$work/out" 2>"$work/err")
+    status=$?
+    if [ "$status" -le 3 ]; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+      echo "FAIL: $(basename "$doc") sh block $index exited $status: $(head -c 300 "$work/err")"
+    fi
+  done < <(awk '/^```sh$/ {inside=1; next} /^```$/ && inside {inside=0; printf "\x1e"; next} inside {print}' "$doc")
 done
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
