@@ -133,22 +133,26 @@ import Testing
     }
 
     @Test func stopLetsARunningHandlerAnswer() async throws {
-        let server = try startServer()
-        let answer = Collected<HTTPTestClient.Response?>()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await onThreads(1) { _ in
-                    let client = HTTPTestClient(port: server.port)
-                    client?.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
-                    answer.append(client?.readResponse())
-                }
-            }
-            try? await Task.sleep(for: .milliseconds(100))
-            await onThreads(1) { _ in server.stop() }
+        let handlerStarted = DispatchSemaphore(value: 0)
+        let server = try HTTPServer { _ in
+            handlerStarted.signal()
+            Thread.sleep(forTimeInterval: 0.3)
+            return .text("slow")
         }
-        let response = try #require(answer.all.first ?? nil)
-        #expect(response.text == "slow")
-        #expect(response.header("Connection") == "close")
+        let answer = Collected<HTTPTestClient.Response?>()
+        await onThreads(2) { index in
+            if index == 0 {
+                let client = HTTPTestClient(port: server.port)
+                client?.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+                answer.append(client?.readResponse())
+            } else {
+                _ = handlerStarted.wait(timeout: .now() + 5)
+                server.stop()
+            }
+        }
+        let response = answer.all.first ?? nil
+        #expect(response?.text == "slow")
+        #expect(response?.header("Connection") == "close")
     }
 
     @Test func aPortInUseIsRefusedWithAReason() throws {

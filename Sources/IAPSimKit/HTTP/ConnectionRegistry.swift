@@ -19,6 +19,9 @@ final class ConnectionRegistry: @unchecked Sendable {
         case reading
         /// The handler runs or the response is being written: left to finish.
         case handling
+        /// The last response is written; the client's last bytes are being drained. The
+        /// first to be closed to make room.
+        case closing
     }
 
     enum Admission: Equatable {
@@ -48,20 +51,21 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// The number of connections open now, evicted ones included.
     var openCount: Int { condition.withLock { entries.count } }
 
+    /// The number of connections with part of a request in, or a response in hand.
+    var busyCount: Int {
+        condition.withLock { entries.values.filter { $0.activity == .reading || $0.activity == .handling }.count }
+    }
+
     /// Registers a new connection if there is room, making room by shutting down the
     /// connection idle the longest when there is none.
     func admit(_ fd: Int32) -> Admission {
         condition.withLock {
             if stopping { return .stopping }
             if admittedCount >= limit {
-                let idle = entries.compactMap { id, entry -> (id: Int, since: ContinuousClock.Instant)? in
-                    guard !entry.evicted, case .idle(let since) = entry.activity else { return nil }
-                    return (id, since)
-                }
-                guard let oldest = idle.min(by: { $0.since < $1.since }) else { return .full }
-                entries[oldest.id]?.evicted = true
+                guard let victim = leastNeeded() else { return .full }
+                entries[victim]?.evicted = true
                 admittedCount -= 1
-                _ = shutdown(entries[oldest.id]!.fd, Int32(SHUT_RDWR))
+                _ = shutdown(entries[victim]!.fd, Int32(SHUT_RDWR))
             }
             nextID += 1
             entries[nextID] = Entry(fd: fd, activity: .idle(since: .now))
@@ -70,12 +74,26 @@ final class ConnectionRegistry: @unchecked Sendable {
         }
     }
 
+    /// A connection that is closing anyway, else the one idle the longest; nil when every
+    /// connection is mid-request or mid-response. Called under the lock.
+    private func leastNeeded() -> Int? {
+        var oldest: (id: Int, since: ContinuousClock.Instant)?
+        for (id, entry) in entries where !entry.evicted {
+            switch entry.activity {
+            case .closing: return id
+            case .idle(let since) where oldest.map({ since < $0.since }) ?? true: oldest = (id, since)
+            default: continue
+            }
+        }
+        return oldest?.id
+    }
+
     /// Records what connection `id` does next; false when it should close instead (it was
     /// evicted, or the server is stopping and it is not mid-response).
     func enter(_ id: Int, _ activity: Activity) -> Bool {
         condition.withLock {
             guard let entry = entries[id], !entry.evicted else { return false }
-            if stopping, activity != .handling { return false }
+            if stopping, activity != .handling, activity != .closing { return false }
             entries[id]?.activity = activity
             return true
         }

@@ -64,10 +64,7 @@ struct HTTPConnection {
                 closing: !keepAlive, keepAliveHeader: keepAlive && request.version == .http10,
                 headOnly: request.method == "HEAD")
             guard SocketIO.send(fd, bytes, until: .now + configuration.writeTimeout) else { return }
-            if !keepAlive {
-                SocketIO.drainBeforeClose(fd, for: Self.drainTime)
-                return
-            }
+            if !keepAlive { return drain() }
         }
     }
 
@@ -78,6 +75,11 @@ struct HTTPConnection {
         guard registry.enter(id, .handling),
             SocketIO.send(fd, response.serialized(closing: true), until: .now + configuration.writeTimeout)
         else { return }
+        drain()
+    }
+
+    private func drain() {
+        guard registry.enter(id, .closing) else { return }
         SocketIO.drainBeforeClose(fd, for: Self.drainTime)
     }
 }

@@ -101,6 +101,9 @@ public final class HTTPServer: Sendable {
     /// How many connections are open now.
     public var openConnections: Int { registry.openCount }
 
+    /// How many connections are mid-request or mid-response (the rest are idle).
+    public var busyConnections: Int { registry.busyCount }
+
     /// Stops listening, closes idle connections, lets running handlers finish and write
     /// their responses (with `Connection: close`) for up to `shutdownGrace`, then closes
     /// the rest. Returns when the port is closed and every connection has ended; calling it
