@@ -183,3 +183,30 @@ import Testing
                 """)
     }
 }
+
+/// Apple, "Product.SubscriptionInfo.RenewalInfo" (`isInBillingRetry`, `expirationReason`,
+/// `gracePeriodExpirationDate`) through a billing issue: in the grace period the renewal info
+/// is in billing retry with `billingError` and a grace date; after it, still `billingError`,
+/// and no grace date.
+@Suite struct BillingRetryRenewalInfoTests {
+    @Test func renewalInfoFollowsTheGracePeriodThenBillingRetry() throws {
+        let harness = Harness()
+        defer { try? FileManager().removeItem(atPath: harness.stateDirectory) }
+        _ = harness.run("clock", "freeze")
+        _ = harness.run("settings", "set", "billing-retry", "true")
+        _ = harness.run("settings", "set", "grace-period", "true")
+        _ = harness.run("buy", "com.example.app.pro.yearly")
+        _ = harness.run("clock", "advance", "P1Y")
+        let grace = try #require((try harness.json("status")["subscriptions"] as? [[String: Any]])?.first)
+        #expect(grace["state"] as? String == "inGracePeriod")
+        #expect(grace["isInBillingRetry"] as? Bool == true)
+        #expect(grace["expirationReason"] as? String == "billingError")
+        #expect(grace["gracePeriodExpirationDate"] as? String != nil)
+        _ = harness.run("clock", "advance", "P20D")
+        let retry = try #require((try harness.json("status")["subscriptions"] as? [[String: Any]])?.first)
+        #expect(retry["state"] as? String == "inBillingRetryPeriod")
+        #expect(retry["isInBillingRetry"] as? Bool == true)
+        #expect(retry["expirationReason"] as? String == "billingError")
+        #expect(retry["gracePeriodExpirationDate"] is NSNull)
+    }
+}

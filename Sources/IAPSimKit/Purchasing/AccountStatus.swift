@@ -33,6 +33,8 @@ public struct AccountStatus: Sendable, Equatable {
         public var autoRenewProductID: String
         public var gracePeriodExpirationDate: Date?
         public var expirationReason: RenewalInfo.ExpirationReason?
+        /// `RenewalInfo.isInBillingRetry`: true in the grace period and in billing retry.
+        public var isInBillingRetry: Bool
     }
 
     public init(state: PurchaseState, at date: Date) {
@@ -54,7 +56,7 @@ public struct AccountStatus: Sendable, Equatable {
                 expirationDate: latest.expirationDate, originalID: info.originalID,
                 willAutoRenew: info.willAutoRenew && renewalState != .revoked && renewalState != .expired,
                 autoRenewProductID: info.autoRenewProductID, gracePeriodExpirationDate: info.gracePeriodExpirationDate,
-                expirationReason: info.expirationReason)
+                expirationReason: info.expirationReason, isInBillingRetry: info.isInBillingRetry)
         }
         self.entitlements = entitlements
     }

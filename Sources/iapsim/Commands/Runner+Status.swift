@@ -86,6 +86,7 @@ extension JSON {
             ("autoRenewProductID", .string(subscription.autoRenewProductID)),
             ("gracePeriodExpirationDate", .date(subscription.gracePeriodExpirationDate)),
             ("expirationReason", .optional(subscription.expirationReason?.rawValue)),
+            ("isInBillingRetry", .bool(subscription.isInBillingRetry)),
             ("originalID", .int(subscription.originalID)),
         ])
     }
