@@ -1,0 +1,95 @@
+import Foundation
+
+/// The endpoints that change the account or page through notifications: extensions and the
+/// notification history.
+extension AppStoreServerAPI {
+    func extend(_ segment: String, _ request: APIRequest) throws -> APIResponse {
+        guard let original = UInt64(segment), original > 0 else { throw APIError.invalidOriginalTransactionId }
+        let body = try jsonBody(request)
+        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else { throw APIError.invalidExtendByDays }
+        guard let reason = body["extendReasonCode"]?.intValue, (0...3).contains(reason) else {
+            throw APIError.invalidExtendReasonCode
+        }
+        guard let identifier = body["requestIdentifier"]?.stringValue, !identifier.isEmpty, identifier.count <= 128 else {
+            throw APIError.invalidRequestIdentifier
+        }
+        do {
+            let result = try session.extendRenewalDate(originalID: original, days: days)
+            return .json(
+                .object([
+                    ("originalTransactionId", .string(String(result.originalID))),
+                    ("webOrderLineItemId", .string(result.webOrderLineItemID)), ("success", .bool(true)),
+                    ("effectiveDate", SignedPayloads.milliseconds(result.effectiveDate)),
+                ]))
+        } catch StoreSession.ExtensionRefusal.notFound {
+            throw APIError.originalTransactionIdNotFound
+        } catch StoreSession.ExtensionRefusal.ineligible {
+            throw APIError.subscriptionExtensionIneligible
+        }
+    }
+
+    func massExtend(_ request: APIRequest) throws -> APIResponse {
+        let body = try jsonBody(request)
+        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else { throw APIError.invalidExtendByDays }
+        guard let reason = body["extendReasonCode"]?.intValue, (0...3).contains(reason) else {
+            throw APIError.invalidExtendReasonCode
+        }
+        guard let identifier = body["requestIdentifier"]?.stringValue, !identifier.isEmpty, identifier.count <= 128 else {
+            throw APIError.invalidRequestIdentifier
+        }
+        guard let productID = body["productId"]?.stringValue, !productID.isEmpty else { throw APIError.invalidProductId }
+        if let codes = body["storefrontCountryCodes"], codes.arrayValue?.isEmpty == true {
+            throw APIError.invalidEmptyStorefrontCountryCodeList
+        }
+        let (succeeded, failed) = try session.extendAllRenewalDates(productID: productID, days: days)
+        massExtensions.set(
+            identifier,
+            MassExtensions.Record(productID: productID, date: try session.clockReading().now, succeeded: succeeded, failed: failed))
+        return .json(.object([("requestIdentifier", .string(identifier))]))
+    }
+
+    /// Get Notification History: filtered by the body, 20 a page.
+    func notificationHistory(_ request: APIRequest) throws -> APIResponse {
+        let body = try jsonBody(request)
+        guard let startText = body["startDate"], case .number(let startNumber) = startText, let startMS = Int64(startNumber)
+        else { throw APIError.invalidStartDate }
+        guard let endText = body["endDate"], case .number(let endNumber) = endText, let endMS = Int64(endNumber) else {
+            throw APIError.invalidEndDate
+        }
+        let start = Date(timeIntervalSince1970: Double(startMS) / 1000)
+        let end = Date(timeIntervalSince1970: Double(endMS) / 1000)
+        if start > end { throw APIError.startDateAfterEndDate }
+        var filter = NotificationFilter(start: start, end: end)
+        if let type = body["notificationType"]?.stringValue {
+            guard let kind = ServerNotification.Kind(rawValue: type) else { throw APIError.invalidNotificationType }
+            filter.kind = kind
+        }
+        if let subtype = body["notificationSubtype"]?.stringValue {
+            guard let value = ServerNotification.Subtype(rawValue: subtype) else { throw APIError.invalidNotificationType }
+            filter.subtype = value
+        }
+        if let id = body["transactionId"]?.stringValue {
+            guard let value = UInt64(id), value > 0 else { throw APIError.invalidTransactionId }
+            if filter.kind != nil { throw APIError.multipleFiltersSupplied }
+            filter.transactionID = value
+        }
+        filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
+        let entries = try session.notifications(filter)
+        let (page, token, hasMore) = try Self.page(entries, revision: request.value("paginationToken"))
+        let items = try page.map { entry -> JSONValue in
+            let signed = try session.notification(entry.notification.uuid, signer: signer).signed
+            return .object([("signedPayload", .string(signed.jws)), ("sendAttempts", .array(entry.attempts.map(Self.attempt)))])
+        }
+        return .json(
+            .object([
+                ("paginationToken", .string(token)), ("hasMore", .bool(hasMore)), ("notificationHistory", .array(items)),
+            ]))
+    }
+
+    static func attempt(_ attempt: DeliveryAttempt) -> JSONValue {
+        .object([
+            ("attemptDate", SignedPayloads.milliseconds(attempt.date)),
+            ("sendAttemptResult", .string(attempt.result.rawValue)),
+        ])
+    }
+}
