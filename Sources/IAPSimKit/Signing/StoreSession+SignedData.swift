@@ -8,6 +8,9 @@ public struct SignedData: Sendable, Equatable {
     public var payload: JSONValue
 }
 
+/// Signing only reads: the snapshot is read whole without the lock (it is replaced
+/// atomically) and time is brought up to date in memory, so a server signing under load never
+/// queues behind the CLI's lock.
 extension StoreSession {
     /// How to sign: the identity, and the environment when one is asked for over the
     /// session's `environment` setting.
@@ -24,7 +27,7 @@ extension StoreSession {
     /// Transaction `id` as a signed JWSTransaction, dated now on the simulated clock.
     /// - Throws: `SimulationError.unknownTransaction` when the account has no such transaction.
     public func signedTransaction(_ id: UInt64, signer: Signer) throws -> SignedData {
-        try transact { state, moment in
+        try peek { state, moment in
             guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id)
             else { throw SimulationError.unknownTransaction(id: id) }
             return Self.sign(SignedPayloads.transaction(transaction, context: context(state, moment, signer)), signer)
@@ -35,7 +38,7 @@ extension StoreSession {
     /// `selector`, or whose original transaction identifier it is, as a signed JWSRenewalInfo.
     /// - Throws: `SimulationError.notSubscribed` when no chain matches.
     public func signedRenewalInfo(_ selector: String, signer: Signer) throws -> SignedData {
-        try transact { state, moment in
+        try peek { state, moment in
             let chain = SubscriptionEngine.chains(in: state).last { info, _ in
                 info.currentProductID == selector || info.autoRenewProductID == selector
                     || String(info.originalID) == selector
@@ -50,7 +53,7 @@ extension StoreSession {
 
     /// The app transaction (`AppTransaction.shared`), signed.
     public func signedAppTransaction(signer: Signer) throws -> SignedData {
-        try transact { state, moment in
+        try peek { state, moment in
             let context = context(state, moment, signer)
             return Self.sign(
                 SignedPayloads.appTransaction(
@@ -61,7 +64,7 @@ extension StoreSession {
     /// The signed form of each of `transactions`, in one pass over the state, for
     /// `jwsRepresentation` in lists.
     public func signedTransactions(_ transactions: [Transaction], signer: Signer) throws -> [UInt64: String] {
-        try transact { state, moment in
+        try peek { state, moment in
             let context = context(state, moment, signer)
             var signed: [UInt64: String] = [:]
             for transaction in transactions {
