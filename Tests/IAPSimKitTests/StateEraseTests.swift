@@ -51,7 +51,7 @@ import Testing
     @Test func aReadableStateIsErasedToo() throws {
         let store = Support.store()
         try store.update { try $0.account.record(Self.transaction(1), isNew: true) }
-        #expect(try store.erase() == [store.location.statePath, store.location.journalPath])
+        #expect(try store.erase() == [store.location.statePath, store.location.journalPath, store.location.indexPath])
         #expect(try store.erase().isEmpty)
         #expect(try Support.store(in: Support.temporaryDirectory() + "/never-made").erase().isEmpty)
     }

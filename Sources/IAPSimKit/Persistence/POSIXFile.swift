@@ -79,6 +79,44 @@ enum POSIXFile {
         syncDirectory(folder)
     }
 
+    /// Replaces `path` with the file `write` fills, through a temp file beside it and a
+    /// rename, without fsync: for a file that is rebuilt when a crash leaves it torn (the
+    /// index), so a reader with the old one open keeps reading it whole.
+    static func replaceUnsynced(_ path: String, writing write: (Int32) throws(Failure) -> Void) throws(Failure) {
+        let folder = (path as NSString).deletingLastPathComponent
+        var template = Array((folder + "/." + (path as NSString).lastPathComponent + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw Failure(path: folder, code: errno) }
+        let temporary = String(cString: template)
+        var succeeded = false
+        defer { if !succeeded { unlink(temporary) } }
+        do {
+            defer { close(fd) }
+            if fchmod(fd, 0o600) != 0 { throw Failure(path: temporary, code: errno) }
+            try write(fd)
+        }
+        if rename(temporary, path) != 0 { throw Failure(path: path, code: errno) }
+        succeeded = true
+    }
+
+    /// Writes all of `bytes` at `offset` of the open file `fd`.
+    static func writeAt(_ bytes: [UInt8], to fd: Int32, at offset: UInt64, path: String) throws(Failure) {
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var done = 0
+            while done < raw.count {
+                let written = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                done += written
+            }
+        }
+        if failure != 0 { throw Failure(path: path, code: failure) }
+    }
+
     /// Removes the temp files `writeAtomically` leaves beside `path` when it is interrupted
     /// (`.purchases.json.XXXXXX`, mkstemp's six letters and digits). Call it only while holding
     /// the lock that every writer takes, so that none of them is in use.

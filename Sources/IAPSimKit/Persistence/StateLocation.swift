@@ -14,6 +14,9 @@ public struct StateLocation: Sendable, Equatable {
     /// The append-only transaction journal beside the snapshot.
     public var journalPath: String { directory + "/" + Self.journalFileName }
     public static let journalFileName = "transactions.jsonl"
+    /// The index beside the journal (`TransactionIndex`), rebuilt from it whenever it is missing or stale.
+    public var indexPath: String { directory + "/" + Self.indexFileName }
+    public static let indexFileName = "transactions.idx"
     /// The notifications journal: every App Store Server Notification and delivery attempt.
     public var notificationsPath: String { directory + "/" + Self.notificationsFileName }
     public static let notificationsFileName = "notifications.jsonl"

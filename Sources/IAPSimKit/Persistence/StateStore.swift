@@ -17,6 +17,11 @@ import Foundation
 /// `Transaction.updates` does at launch), and a torn last line, which is ignored and cut
 /// off before the next append. A file that cannot be parsed or has a newer schema stops the
 /// command before anything is written.
+///
+/// A third file, `transactions.idx`, indexes the journal so look-ups read a line or two
+/// instead of all of them (`TransactionIndex`, and `StateStore+Index` for the look-ups). It is
+/// brought up to date in the same locked step, after the snapshot, without fsync, and rebuilt
+/// from the journal whenever it does not check.
 public struct StateStore: Sendable {
     public let location: StateLocation
 
@@ -54,6 +59,7 @@ public struct StateStore: Sendable {
         try prepareDirectory()
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             let before = try read()
+            let index = try ensureIndex()
             var state = before
             let result: Result
             do {
@@ -61,25 +67,9 @@ public struct StateStore: Sendable {
             } catch let overflow as PurchaseState.Overflow {
                 throw StateError.corrupt(path: location.statePath, detail: overflow.detail)
             }
-            if state != before { try write(&state) }
+            if state != before { try write(&state, index: index) }
             return result
         }
-    }
-
-    /// Every transaction in the journal, each in its latest version, in identifier order.
-    public func transactions() throws(StateError) -> [Transaction] {
-        var latest: [UInt64: Transaction] = [:]
-        try forEachJournalLine(from: 0) { transaction, _ in latest[transaction.id] = transaction }
-        return latest.values.sorted { $0.id < $1.id }
-    }
-
-    /// The latest version of transaction `id`, from the journal.
-    public func transaction(_ id: UInt64) throws(StateError) -> Transaction? {
-        var found: Transaction?
-        try forEachJournalLine(from: 0) { transaction, _ in
-            if transaction.id == id { found = transaction }
-        }
-        return found
     }
 
     /// `change` applied to the current state in memory and not saved, for commands that only
@@ -126,11 +116,13 @@ public struct StateStore: Sendable {
             }
             var removed: [String] = []
             do {
-                for candidate in [path, location.journalPath, location.notificationsPath] where FileSystem.entryExists(candidate) {
+                let files = [path, location.journalPath, location.indexPath, location.notificationsPath]
+                for candidate in files where FileSystem.entryExists(candidate) {
                     try POSIXFile.remove(candidate)
                     removed.append(candidate)
                 }
                 removed += try POSIXFile.removeTemporaries(of: path)
+                removed += try POSIXFile.removeTemporaries(of: location.indexPath)
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
@@ -221,44 +213,41 @@ public struct StateStore: Sendable {
     }
 
     /// Calls `body` with each complete line of the JSONL file at `path` from byte `offset`
-    /// on, parsed by `parse`, and the offset just past it.
+    /// on, parsed by `parse`, and the offset just past it; a piece at a time.
     private func forEachLine<Item>(
         of path: String, from offset: UInt64, what: String, parse: (Reader) throws(Reader.Failure) -> Item,
         _ body: (Item, UInt64) -> Void
     ) throws(StateError) {
-        let data: Data?
+        let file: JournalFile?
         do {
-            data = try POSIXFile.readIfPresent(path, from: offset)
+            file = try JournalFile(path: path)
         } catch {
             throw .unreadable(path: path, reason: error.reason)
         }
-        guard let data, !data.isEmpty else { return }
-        var position = offset
-        var failure: StateError?
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var start = 0
-            while start < bytes.count, failure == nil {
-                guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return }
-                let line = Array(bytes[start..<newline])
-                position += UInt64(newline - start + 1)
-                start = newline + 1
-                guard !line.isEmpty else { continue }
+        do {
+            try file?.forEachLine(from: offset) { (line, position) throws(StateError) in
+                guard !line.isEmpty else { return }
                 do {
-                    let json = try JSONValue.parse(line)
+                    let json = try JSONValue.parse(Array(line))
                     body(try parse(try Reader(json, at: "")), position)
                 } catch let error as JSONValue.SyntaxError {
-                    failure = .corrupt(
+                    throw .corrupt(
                         path: path, detail: "the line ending at byte \(position) is not JSON: \(error.message)")
                 } catch {
-                    failure = .corrupt(
+                    throw .corrupt(
                         path: path,
                         detail:
                             "the line ending at byte \(position) is not \(what): \((error as? Reader.Failure)?.message ?? "\(error)")"
                     )
                 }
             }
+        } catch {
+            switch error {
+            case .io(let failure): throw .unreadable(path: path, reason: failure.reason)
+            case .missing: break
+            case .body(let error): throw error
+            }
         }
-        if let failure { throw failure }
     }
 
     // MARK: Writing
@@ -272,15 +261,21 @@ public struct StateStore: Sendable {
     }
 
     /// Appends the unsaved transactions to the journal, then writes the snapshot that
-    /// includes them.
-    private func write(_ state: inout PurchaseState) throws(StateError) {
+    /// includes them, then brings the index up to date.
+    /// - Parameter index: the index as `ensureIndex` found it before the change.
+    private func write(_ state: inout PurchaseState, index: IndexReader?) throws(StateError) {
         let journalMark = state.account.journalLength
         let outboxMark = state.outbox.journalLength
         state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
+        var appended: [(transaction: Transaction, offset: UInt64)] = []
         if !state.account.unsaved.isEmpty {
             var lines: [UInt8] = []
             for transaction in state.account.unsaved {
+                let start = lines.count
                 transaction.json.write(to: &lines, indent: nil)
+                // The index records the line as it reads back: dates in whole seconds.
+                let written = lines.withUnsafeBufferPointer { try? JournalLine.transaction(UnsafeBufferPointer(rebasing: $0[start...])) }
+                appended.append((written ?? transaction, journalMark + UInt64(start)))
                 lines.append(UInt8(ascii: "\n"))
             }
             do {
@@ -325,6 +320,7 @@ public struct StateStore: Sendable {
             POSIXFile.truncate(location.notificationsPath, to: outboxMark)
             throw error.storeError
         }
+        if !appended.isEmpty { updateIndex(appended, index: index, coveredLength: state.account.journalLength) }
     }
 
     static func decode(_ data: Data, path: String) throws(StateError) -> PurchaseState {
