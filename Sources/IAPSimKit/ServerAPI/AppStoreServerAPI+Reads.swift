@@ -5,9 +5,8 @@ extension AppStoreServerAPI {
     /// The account's transaction named by a path segment, or Apple's error.
     func transaction(_ segment: String) throws -> Transaction {
         guard let id = UInt64(segment), id > 0, segment.allSatisfy(\.isASCII) else { throw APIError.invalidTransactionId }
-        guard let found = try session.history().entries.first(where: { $0.transaction.id == id })?.transaction else {
-            throw APIError.transactionIdNotFound
-        }
+        // The journal's index finds it without reading the history.
+        guard let found = try session.store.transaction(id) else { throw APIError.transactionIdNotFound }
         return found
     }
 
