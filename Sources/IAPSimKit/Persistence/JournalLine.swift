@@ -52,8 +52,8 @@ struct JournalLine {
     private enum Key: Int {
         case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
         case expirationDate, revocationDate, revocationReason, subscriptionGroupID, isUpgraded, reason
-        case offerType, offerPaymentMode, price, currency, storefrontCountryCode
-        static let count = 18
+        case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken
+        static let count = 19
     }
 
     /// A member's value: its kind and, for a string (without quotes) or a number, its bytes.
@@ -174,6 +174,7 @@ struct JournalLine {
         case 10: equals(name, "originalID") ? .originalID : equals(name, "isUpgraded") ? .isUpgraded : nil
         case 11: equals(name, "productType") ? .productType : nil
         case 12: equals(name, "purchaseDate") ? .purchaseDate : nil
+        case 15: equals(name, "appAccountToken") ? .appAccountToken : nil
         case 14:
             equals(name, "expirationDate") ? .expirationDate : equals(name, "revocationDate") ? .revocationDate : nil
         case 16:
@@ -308,7 +309,8 @@ struct JournalLine {
             let currency = present(.currency), string(currency) != nil,
             let storefront = present(.storefrontCountryCode), string(storefront) != nil,
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
-            optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil
+            optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
+            optional(.appAccountToken, string) != nil
         else { return nil }
         return (id, originalID, productType, purchaseDate, expirationDate, revocationDate, isUpgraded ?? false, reason ?? .purchase)
     }
@@ -332,6 +334,7 @@ struct JournalLine {
         transaction.offerType = present(.offerType).flatMap(text).flatMap(Transaction.OfferType.init(rawValue:))
         transaction.offerPaymentMode = present(.offerPaymentMode).flatMap(text).flatMap(
             SubscriptionOffer.PaymentMode.init(rawValue:))
+        transaction.appAccountToken = present(.appAccountToken).flatMap(text)
         return transaction
     }
 
