@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
-# prints catalog text, and the DER/PEM/JWS readers of signed data; seeds them from the
-# fixtures and the shared .storekit corpus beside the repository, and runs each for FUZZ_SECONDS (default 600), two at a time.
+# prints catalog text, the DER/PEM/JWS readers of signed data and the HTTP request parser;
+# seeds them from the fixtures and the shared .storekit corpus beside the repository, and runs each for FUZZ_SECONDS (default 600), two at a time.
 # Crashing inputs land in fuzz/crashes/<target>/; keep each as a regression fixture.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +29,7 @@ build state IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StateTar
 build arguments IAPSimKit $library $parsing "$root/fuzz/ArgumentsTarget.swift"
 build messages IAPSimKit $library $cli "$root/fuzz/FuzzFiles.swift" "$root/fuzz/MessagesTarget.swift"
 build signed IAPSimKit $library "$root/fuzz/SignedDataTarget.swift"
+build http IAPSimKit $library "$root/fuzz/HTTPRequestTarget.swift"
 
 seed() { # seed NAME FILES...
   local dir=$out/corpus-$1; shift
@@ -42,6 +43,7 @@ seed state "$root"/fuzz/seeds/state/*
 seed arguments "$root"/fuzz/seeds/arguments/*
 seed messages "$root"/Tests/IAPSimKitTests/Fixtures/*.storekit "$root"/catalog/*.storekit
 seed signed "$root"/fuzz/seeds/signed/*
+seed http "$root"/fuzz/seeds/http/*
 
 run() {
   local name=$1
@@ -53,7 +55,7 @@ run() {
     -artifact_prefix="$root/fuzz/crashes/$name/" -print_final_stats=1 >"$out/$name.log" 2>&1
   echo "fuzz $name: exit $?, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$out/$name.log" | grep -o '[0-9]*$') runs, $(ls "$root/fuzz/crashes/$name" | wc -l) crashes, ${seconds} s"
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed}
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http}
 set -- $targets
 while [ $# -gt 0 ]; do
   run "$1" & [ $# -gt 1 ] && run "$2" &

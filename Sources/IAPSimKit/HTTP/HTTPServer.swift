@@ -107,7 +107,9 @@ public final class HTTPServer: Sendable {
     /// Stops listening, closes idle connections, lets running handlers finish and write
     /// their responses (with `Connection: close`) for up to `shutdownGrace`, then closes
     /// the rest. Returns when the port is closed and every connection has ended; calling it
-    /// again, from any thread, waits for the same.
+    /// again, from any thread, waits for the same. Call it from outside the handler (from a
+    /// handler it would wait out the grace on its own connection). A server that is never
+    /// stopped lives as long as the process: its threads hold it.
     public func stop() {
         if lifecycle.beginStopping() {
             registry.beginStopping()
