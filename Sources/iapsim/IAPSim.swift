@@ -14,7 +14,7 @@ enum IAPSim {
                 && context.value(of: .term) != "dumb" && console.outputIsTerminal
             let runner = Runner(options: invocation.options, context: context, console: console)
             let report = try runner.run(invocation.command)
-            status = Renderer.render(report, json: invocation.options.json, console: console, width: runner.width)
+            status = try Renderer.render(report, json: invocation.options.json, console: console, width: runner.width)
         } catch {
             let (code, message) = ErrorReport.describe(error)
             console.error(message)

@@ -81,19 +81,3 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         return true
     }
 }
-
-extension Transaction {
-    /// The order ID on the customer's receipt for this purchase or renewal, which "Look Up
-    /// Order ID" takes: like Apple's, ten letters and digits; derived from the transaction's
-    /// identifier, so it is stable and unique in the account.
-    public var orderID: String {
-        let digits = Array("0123456789ABCDEFGHJKLMNPQRSTUVWXYZ")
-        var value = id
-        var text = ""
-        repeat {
-            text.insert(digits[Int(value % UInt64(digits.count))], at: text.startIndex)
-            value /= UInt64(digits.count)
-        } while value > 0
-        return "M" + String(repeating: "0", count: max(0, 9 - text.count)) + text
-    }
-}

@@ -27,7 +27,27 @@ public enum ISO8601Date {
     /// `2027-01-01T00:00:00Z`. A date outside the format's range is written as the nearest
     /// bound: callers check the range first (`isRepresentable`), this keeps a file readable.
     public static func string(_ date: Date) -> String {
-        expandedString(isRepresentable(date) ? date : clamped(date))
+        let date = isRepresentable(date) ? date : clamped(date)
+        guard let parts = GregorianDate(date), (0...9999).contains(parts.year) else { return expandedString(date) }
+        // Digit by digit into the string's own storage: listings format two dates a row.
+        let seconds = parts.secondOfDay
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            func put(_ value: Int, width: Int, at index: Int, then separator: UInt8) {
+                var rest = value
+                for place in (0..<width).reversed() {
+                    buffer[index + place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                buffer[index + width] = separator
+            }
+            put(parts.year, width: 4, at: 0, then: 0x2D)
+            put(parts.month, width: 2, at: 5, then: 0x2D)
+            put(parts.day, width: 2, at: 8, then: UInt8(ascii: "T"))
+            put(seconds / 3600, width: 2, at: 11, then: 0x3A)
+            put(seconds / 60 % 60, width: 2, at: 14, then: 0x3A)
+            put(seconds % 60, width: 2, at: 17, then: UInt8(ascii: "Z"))
+            return 20
+        }
     }
 
     /// Like `string`, for messages about dates outside the range: ISO 8601's expanded years

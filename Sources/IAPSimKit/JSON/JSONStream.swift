@@ -47,7 +47,8 @@ public struct JSONStream {
         flush()
     }
 
-    private mutating func flush() {
+    /// Hands over what is buffered.
+    public mutating func flush() {
         guard !buffer.isEmpty else { return }
         sink(buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -65,7 +66,6 @@ public struct JSONStream {
     }
 
     private mutating func newline(_ depth: Int) {
-        buffer.append(0x0A)
-        buffer.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+        JSONValue.newline(&buffer, indent: depth)
     }
 }

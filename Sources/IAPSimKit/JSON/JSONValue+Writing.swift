@@ -62,19 +62,27 @@ extension JSONValue {
         }
     }
 
-    private static func newline(_ output: inout [UInt8], indent: Int?) {
+    static func newline(_ output: inout [UInt8], indent: Int?) {
         guard let indent else { return }
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(0x20, count: 2 * indent))
+        for _ in 0..<2 * indent { output.append(0x20) }
     }
 
     /// A JSON string. Control characters, DEL and the line and paragraph separators are
     /// escaped; `/` is not.
     private static func quote(_ text: String, into output: inout [UInt8]) {
         output.append(0x22)
-        // Most text needs no escaping: append it whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
-            output.append(contentsOf: text.utf8)
+        // Most text needs no escaping: append it whole, from its contiguous UTF-8 (a listing
+        // of 100,000 transactions spends its time here).
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
             output.append(0x22)
             return
         }

@@ -139,7 +139,7 @@ extension StoreSession {
         case "REFUND":
             let target = try product({ _ in true }, "a product")
             try buy(target)
-            guard let id = try history(productID: target.id).entries.last(where: { $0.state != .revoked })?.transaction.id
+            guard let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction.id
             else { throw fail("no transaction of \(target.id) to refund") }
             _ = try refund(id, reason: .other)
         case "ONE_TIME_CHARGE":

@@ -7,7 +7,11 @@ import Foundation
 
 extension Transaction {
     /// StoreKit 2's field names, `id` first.
-    public var json: JSONValue {
+    public var json: JSONValue { json(price: price.plainString) }
+
+    /// The same, with the price already spelled as `plainString` spells it: a listing spells
+    /// each distinct price once (spelling a `Decimal` takes a microsecond).
+    public func json(price text: String) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .int(id)),
             ("originalID", .int(originalID)),
@@ -28,7 +32,7 @@ extension Transaction {
             members.append(("offerPaymentMode", .optional(offerPaymentMode?.rawValue)))
         }
         members += [
-            ("price", .string(price.plainString)),
+            ("price", .string(text)),
             ("currency", .string(currency)),
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]

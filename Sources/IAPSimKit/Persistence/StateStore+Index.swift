@@ -57,14 +57,33 @@ extension StateStore {
         }
     }
 
-    /// The latest versions of `ids` that name transactions, in the order given. Outside
-    /// `update` only.
-    public func transactions(_ ids: [UInt64]) throws -> [Transaction] {
-        try withIndex(repairing: true) { index, journal in
-            try ids.compactMap { id in
-                try index.position(of: id).map { try Self.transaction(at: try index.record(at: $0), index: index, journal: journal) }
+    /// Calls `body` with the latest version of each of `ids` that names a transaction, in
+    /// the order given. Outside `update` only.
+    public func forEachTransaction(ids: [UInt64], _ body: (Transaction) throws -> Void) throws {
+        var done = 0  // ids handed over, so a retry goes on from there
+        _ = try withIndex(repairing: true) { index, journal in
+            for id in ids[done...] {
+                if let position = try index.position(of: id) {
+                    try body(try Self.transaction(at: try index.record(at: position), index: index, journal: journal))
+                }
+                done += 1
             }
-        } ?? []
+        }
+    }
+
+    /// Calls `body` with the summary of each of `ids` that names a transaction, in the order
+    /// given, from the index alone. Outside `update` only.
+    public func forEachSummary(ids: [UInt64], _ body: (TransactionSummary) throws -> Void) throws {
+        var done = 0
+        _ = try withIndex(repairing: true) { index, _ in
+            let names = try index.names().names
+            for id in ids[done...] {
+                if let position = try index.position(of: id) {
+                    try body(try TransactionSummary(try index.record(at: position), names: names))
+                }
+                done += 1
+            }
+        }
     }
 
     /// The transactions of the chain `originalID` — a purchase and its renewals and upgrades —

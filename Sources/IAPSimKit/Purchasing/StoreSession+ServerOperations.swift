@@ -67,17 +67,19 @@ extension StoreSession {
     /// does: its transactions carry it as `appAccountToken` from now on.
     /// - Returns: false when the account has no such original transaction.
     public func setAppAccountToken(_ token: String, originalID: UInt64) throws -> Bool {
-        try transact { state, _ in
-            guard state.hasTransaction(originalID) else { return false }
-            var found = false
-            for transaction in try store.transactions() where transaction.originalID == originalID {
-                found = true
-                var updated = state.account.current(id: transaction.id) ?? transaction
-                guard updated.appAccountToken != token else { continue }
+        // The chain's members are found through the index before the lock (its chain look-up
+        // is for outside a change); each is read again under the lock, in its latest version.
+        let ids = try store.chain(originalID).map(\.id)
+        guard !ids.isEmpty else { return false }
+        return try transact { state, _ in
+            for id in ids {
+                guard var updated = try state.account.current(id: id) ?? store.transaction(id),
+                    updated.appAccountToken != token
+                else { continue }
                 updated.appAccountToken = token
                 try state.account.record(updated, isNew: false)
             }
-            return found
+            return true
         }
     }
 }

@@ -24,6 +24,9 @@ public enum HistoryFilter: String, Sendable, CaseIterable {
 
 /// The account's history, like Xcode's Transaction Manager: every transaction in its latest
 /// version with its state now, and the purchases that have no transaction yet.
+///
+/// The transactions are read as they are walked (`forEach`), through the index, so a history
+/// of a million costs the memory of one: nothing holds them all unless asked (`entries()`).
 public struct TransactionHistory: Sendable {
     /// One transaction with what it is now.
     public struct Entry: Sendable, Equatable {
@@ -33,31 +36,84 @@ public struct TransactionHistory: Sendable {
         public var isFinished: Bool
     }
 
-    public var entries: [Entry]
     public var pending: [PendingPurchase]
+    /// The moment the states are at.
     public var date: Date
+    let store: StateStore
+    let productID: String?
+    let filter: HistoryFilter?
+    /// What the app has not finished, in identifier order.
+    let unfinished: [UInt64]
+    let unfinishedSet: Set<UInt64>
+
+    /// Calls `body` with each entry in identifier order, reading the journal as it goes.
+    public func forEach(_ body: (Entry) throws -> Void) throws {
+        func entry(_ transaction: Transaction) -> Entry {
+            Entry(
+                transaction: transaction, state: transaction.state(at: date),
+                isFinished: !unfinishedSet.contains(transaction.id))
+        }
+        switch filter {
+        case .pending:
+            return
+        case .unfinished:
+            try store.forEachTransaction(ids: unfinished) { transaction in
+                if productID == nil || transaction.productID == productID { try body(entry(transaction)) }
+            }
+        default:
+            try store.forEachTransaction(productID: productID, where: includes) { try body(entry($0)) }
+        }
+    }
+
+    /// Calls `body` with each entry's summary, its state and whether it is finished, in
+    /// identifier order, from the index alone: a first pass, to lay out what `forEach` reads.
+    public func forEachSummary(_ body: (TransactionSummary, TransactionState, Bool) throws -> Void) throws {
+        func pass(_ summary: TransactionSummary) throws {
+            try body(summary, summary.state(at: date), !unfinishedSet.contains(summary.id))
+        }
+        switch filter {
+        case .pending:
+            return
+        case .unfinished:
+            try store.forEachSummary(ids: unfinished) { summary in
+                if productID == nil || summary.productID == productID { try pass(summary) }
+            }
+        default:
+            try store.forEachSummary(productID: productID) { summary in
+                if includes(summary) { try pass(summary) }
+                return true
+            }
+        }
+    }
+
+    /// Every entry, in memory.
+    public func entries() throws -> [Entry] {
+        var entries: [Entry] = []
+        try forEach { entries.append($0) }
+        return entries
+    }
+
+    private func includes(_ summary: TransactionSummary) -> Bool {
+        switch filter {
+        case nil: true
+        case .pending: false
+        case .unfinished: unfinishedSet.contains(summary.id)
+        case let filter?: summary.state(at: date).rawValue == filter.rawValue
+        }
+    }
 }
 
 extension StoreSession {
-    /// The history, optionally of one product and in one state.
+    /// The history, optionally of one product and in one state, as of now: time is brought up
+    /// to date and the index checked under the lock; the transactions are read when walked.
     public func history(productID: String? = nil, filter: HistoryFilter? = nil) throws -> TransactionHistory {
         let (state, moment) = try snapshot()
-        let unfinished = Set(state.simulation.unfinishedTransactionIDs)
-        var entries: [TransactionHistory.Entry] = []
-        for transaction in try store.transactions() where productID == nil || transaction.productID == productID {
-            let entry = TransactionHistory.Entry(
-                transaction: transaction, state: transaction.state(at: moment.now),
-                isFinished: !unfinished.contains(transaction.id))
-            switch filter {
-            case nil: entries.append(entry)
-            case .pending: break
-            case .unfinished: if !entry.isFinished { entries.append(entry) }
-            case let filter?: if entry.state.rawValue == filter.rawValue { entries.append(entry) }
-            }
-        }
         let pending = state.simulation.pending.filter {
             (productID == nil || $0.productID == productID) && (filter == nil || filter == .pending)
         }
-        return TransactionHistory(entries: entries, pending: pending, date: moment.now)
+        let unfinished = state.simulation.unfinishedTransactionIDs
+        return TransactionHistory(
+            pending: pending, date: moment.now, store: store, productID: productID, filter: filter,
+            unfinished: unfinished.sorted(), unfinishedSet: Set(unfinished))
     }
 }

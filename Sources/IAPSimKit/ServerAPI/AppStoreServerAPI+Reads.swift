@@ -23,13 +23,13 @@ extension AppStoreServerAPI {
         return Date(timeIntervalSince1970: Double(value) / 1000)
     }
 
-    /// Get Transaction History: filtered, sorted, 20 a page; `revision` is how many of the
-    /// sorted list were already returned.
-    func history(_ request: APIRequest, settings: SessionSettings) throws -> APIResponse {
-        let start = try millisecondsDate(request.value("startDate"), .invalidStartDate)
-        let end = try millisecondsDate(request.value("endDate"), .invalidEndDate)
-        if let start, let end, start > end { throw APIError.startDateAfterEndDate }
-        let types = try request.values("productType").map { text -> ProductType in
+    /// Get Transaction History: filtered and sorted through the journal's index, 20 a page.
+    func history(_ request: APIRequest, settings: SessionSettings, transactionID: UInt64) throws -> APIResponse {
+        var query = HistoryQuery(revision: request.value("revision"))
+        query.startDate = try millisecondsDate(request.value("startDate"), .invalidStartDate)
+        query.endDate = try millisecondsDate(request.value("endDate"), .invalidEndDate)
+        if let start = query.startDate, let end = query.endDate, start > end { throw APIError.startDateAfterEndDate }
+        query.productTypes = try request.values("productType").map { text -> ProductType in
             switch text {
             case "AUTO_RENEWABLE": return .autoRenewable
             case "NON_RENEWABLE": return .nonRenewable
@@ -38,53 +38,37 @@ extension AppStoreServerAPI {
             default: throw APIError.invalidProductType
             }
         }
-        let sort = request.value("sort") ?? "ASCENDING"
-        guard sort == "ASCENDING" || sort == "DESCENDING" else { throw APIError.invalidSort }
-        let revoked = try request.value("revoked").map { text -> Bool in
+        guard let sort = HistoryQuery.Sort(rawValue: request.value("sort") ?? "ASCENDING") else { throw APIError.invalidSort }
+        query.sort = sort
+        query.revoked = try request.value("revoked").map { text -> Bool in
             switch text.lowercased() {
             case "true": return true
             case "false": return false
             default: throw APIError.invalidRevoked
             }
         }
-        if let ownership = request.value("inAppOwnershipType"), ownership != "PURCHASED", ownership != "FAMILY_SHARED" {
-            throw APIError.invalidInAppOwnershipType
+        if let text = request.value("inAppOwnershipType") {
+            guard let ownership = HistoryQuery.Ownership(rawValue: text) else { throw APIError.invalidInAppOwnershipType }
+            query.ownership = ownership
         }
-        let products = Set(request.values("productId"))
-        let groups = Set(request.values("subscriptionGroupIdentifier"))
-        var transactions = try session.history().entries.map(\.transaction).filter { t in
-            (start.map { t.purchaseDate >= $0 } ?? true) && (end.map { t.purchaseDate < $0 } ?? true)
-                && (types.isEmpty || types.contains(t.productType)) && (products.isEmpty || products.contains(t.productID))
-                && (groups.isEmpty || t.subscriptionGroupID.map(groups.contains) == true)
-                && (revoked.map { $0 == (t.revocationDate != nil) } ?? true)
-                && request.value("inAppOwnershipType") != "FAMILY_SHARED"
+        query.productIDs = request.values("productId")
+        query.subscriptionGroupIDs = request.values("subscriptionGroupIdentifier")
+        let page: HistoryPage
+        do {
+            page = try session.historyPage(transactionID: transactionID, query: query)
+        } catch is HistoryQueryError {
+            throw APIError.invalidRequestRevision
         }
-        transactions.sort { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
-        if sort == "DESCENDING" { transactions.reverse() }
-        let (page, revision, hasMore) = try Self.page(transactions, revision: request.value("revision"))
-        let signed = try session.signedTransactions(page, signer: signer)
+        let signed = try session.signedTransactions(page.transactions, signer: signer)
         return .json(
             .object(
                 [
-                    ("revision", .string(revision)), ("hasMore", .bool(hasMore)), ("bundleId", .string(settings.bundleID)),
+                    ("revision", .string(page.revision)), ("hasMore", .bool(page.hasMore)),
+                    ("bundleId", .string(settings.bundleID)),
                 ] + appAppleID(settings) + [
                     ("environment", .string((signer.environment ?? settings.environment).rawValue)),
-                    ("signedTransactions", .array(page.compactMap { signed[$0.id] }.map(JSONValue.string))),
+                    ("signedTransactions", .array(page.transactions.compactMap { signed[$0.id] }.map(JSONValue.string))),
                 ]))
-    }
-
-    /// Twenty items from the position `revision` names; the next revision and whether more follow.
-    static func page<Item>(_ items: [Item], revision: String?) throws -> ([Item], String, Bool) {
-        var offset = 0
-        if let revision {
-            guard let bytes = try? Base64URL.decode(revision), let text = String(bytes: bytes, encoding: .utf8),
-                text.hasPrefix("iapsim:"), let value = Int(text.dropFirst(7)), value >= 0, value <= items.count
-            else { throw APIError.invalidRequestRevision }
-            offset = value
-        }
-        let page = Array(items[offset..<min(items.count, offset + 20)])
-        let next = offset + page.count
-        return (page, Base64URL.encode(Array("iapsim:\(next)".utf8)), next < items.count)
     }
 
     func appAppleID(_ settings: SessionSettings) -> [(String, JSONValue)] {
@@ -103,9 +87,7 @@ extension AppStoreServerAPI {
         for subscription in subscriptions {
             let status = ServerNotification.Status(subscription.state).rawValue
             guard wanted.isEmpty || wanted.contains(status) else { continue }
-            let latest = try session.history(productID: nil).entries.filter {
-                $0.transaction.originalID == subscription.originalID
-            }.map(\.transaction).max { $0.id < $1.id }
+            let latest = try session.store.chain(subscription.originalID).max { $0.id < $1.id }
             guard let latest else { continue }
             let item = JSONValue.object([
                 ("status", .int(status)), ("originalTransactionId", .string(String(subscription.originalID))),
@@ -135,16 +117,19 @@ extension AppStoreServerAPI {
                     ]))
     }
 
-    /// Get Refund History: refunded transactions, newest first, 20 a page.
-    func refunds(_ request: APIRequest) throws -> APIResponse {
-        let revoked = try session.history().entries.map(\.transaction).filter { $0.revocationDate != nil }
-            .sorted { ($0.revocationDate ?? .distantPast, $0.id) > ($1.revocationDate ?? .distantPast, $1.id) }
-        let (page, revision, hasMore) = try Self.page(revoked, revision: request.value("revision"))
-        let signed = try session.signedTransactions(page, signer: signer)
+    /// Get Refund History: refunded transactions, the latest revocation first, 20 a page.
+    func refunds(_ request: APIRequest, transactionID: UInt64) throws -> APIResponse {
+        let page: HistoryPage
+        do {
+            page = try session.refundHistoryPage(transactionID: transactionID, revision: request.value("revision"))
+        } catch is HistoryQueryError {
+            throw APIError.invalidRequestRevision
+        }
+        let signed = try session.signedTransactions(page.transactions, signer: signer)
         return .json(
             .object([
-                ("signedTransactions", .array(page.compactMap { signed[$0.id] }.map(JSONValue.string))),
-                ("revision", .string(revision)), ("hasMore", .bool(hasMore)),
+                ("signedTransactions", .array(page.transactions.compactMap { signed[$0.id] }.map(JSONValue.string))),
+                ("revision", .string(page.revision)), ("hasMore", .bool(page.hasMore)),
             ]))
     }
 }

@@ -86,6 +86,20 @@ extension AppStoreServerAPI {
             ]))
     }
 
+    /// Twenty items from the position `token` names; the next token and whether more follow.
+    static func page<Item>(_ items: [Item], revision token: String?) throws -> ([Item], String, Bool) {
+        var offset = 0
+        if let token {
+            guard let bytes = try? Base64URL.decode(token), let text = String(bytes: bytes, encoding: .utf8),
+                text.hasPrefix("iapsim:"), let value = Int(text.dropFirst(7)), value >= 0, value <= items.count
+            else { throw APIError.invalidPaginationToken }
+            offset = value
+        }
+        let page = Array(items[offset..<min(items.count, offset + 20)])
+        let next = offset + page.count
+        return (page, Base64URL.encode(Array("iapsim:\(next)".utf8)), next < items.count)
+    }
+
     static func attempt(_ attempt: DeliveryAttempt) -> JSONValue {
         .object([
             ("attemptDate", SignedPayloads.milliseconds(attempt.date)),

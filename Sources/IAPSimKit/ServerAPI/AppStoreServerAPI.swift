@@ -128,8 +128,7 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1/history/*") ?? match("v2/history/*") {
             let id = captured[0]
             try expect("GET")
-            _ = try transaction(id)
-            return try history(request, settings: settings)
+            return try history(request, settings: settings, transactionID: try transaction(id).id)
         }
         if let captured = match("v1/subscriptions/extend/mass") {
             try expect("POST")
@@ -163,13 +162,12 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1/refund/lookup/*") ?? match("v2/refund/lookup/*") {
             let id = captured[0]
             try expect("GET")
-            _ = try transaction(id)
-            return try refunds(request)
+            return try refunds(request, transactionID: try transaction(id).id)
         }
         if let captured = match("v1/lookup/*") {
             let orderID = captured[0]
             try expect("GET")
-            let matches = try session.history().entries.map(\.transaction).filter { $0.orderID == orderID }
+            let matches = try session.transactions(orderID: orderID)
             let signed = try matches.map { try session.signedTransaction($0.id, signer: signer).jws }
             return .json(.object([("status", .int(matches.isEmpty ? 1 : 0)), ("signedTransactions", .array(signed.map(JSONValue.string)))]))
         }

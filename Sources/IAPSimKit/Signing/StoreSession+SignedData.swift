@@ -75,6 +75,17 @@ extension StoreSession {
         }
     }
 
+    /// Signs transactions as `signedTransactions` does, one at a time, for a list signed as
+    /// it is printed: what the payloads share (the app, the environment, the signing date) is
+    /// read once, now, under the lock.
+    public func transactionSigner(_ signer: Signer) throws -> @Sendable (Transaction) -> String {
+        let context = try transact { state, moment in self.context(state, moment, signer) }
+        let identity = signer.identity
+        return { transaction in
+            identity.sign(SignedPayloads.transaction(transaction, context: context), environment: context.environment)
+        }
+    }
+
     private func context(_ state: PurchaseState, _ moment: Moment, _ signer: Signer) -> SigningContext {
         signingContext(state, moment, signer)
     }

@@ -3,48 +3,85 @@ import IAPSimKit
 
 extension Runner {
     /// `transactions`: the account's history, like Xcode's Transaction Manager, with the
-    /// pending purchases that have no transaction yet.
+    /// pending purchases that have no transaction yet. Written as it is read from the journal:
+    /// a history of any length takes the memory of one transaction.
     /// - Parameter withJWS: add each transaction's `jwsRepresentation`, signed.
     func transactions(productID: String?, filter: HistoryFilter?, withJWS: Bool) throws -> Report {
         let (_, session) = try catalogAndSession()
         let history = try session.history(productID: productID, filter: filter)
-        let signed = withJWS ? try session.signedTransactions(history.entries.map(\.transaction), signer: signer()) : [:]
+        let sign = withJWS ? try session.transactionSigner(signer()) : nil
         return Report(
             json: .stream { stream in
+                var prices: [Decimal: String] = [:]  // equal prices spell the same
                 stream.beginObject()
                 stream.beginArray("transactions")
-                for entry in history.entries {
-                    guard case .object(var members) = JSON.transaction(entry.transaction) else { continue }
+                try history.forEach { entry in
+                    let price = entry.transaction.price
+                    let text = prices[price] ?? price.plainString
+                    prices[price] = text
+                    guard case .object(var members) = entry.transaction.json(price: text) else { return }
+                    members.append(("orderID", .string(entry.transaction.orderID)))
                     members.append(("state", .string(entry.state.rawValue)))
                     members.append(("isFinished", .bool(entry.isFinished)))
-                    members.append(("orderID", .string(entry.transaction.orderID)))
-                    if let jws = signed[entry.transaction.id] { members.append(("jwsRepresentation", .string(jws))) }
+                    if let sign { members.append(("jwsRepresentation", .string(sign(entry.transaction)))) }
                     stream.value(.object(members))
                 }
                 stream.end()
                 stream.value(.array(history.pending.map(JSON.pending)), "pending")
             },
             text: {
-                guard !history.entries.isEmpty || !history.pending.isEmpty else { return [.line("No transactions.")] }
-                var rows = [["ID", "ORIGINAL", "PRODUCT", "STATE", "PURCHASED", "EXPIRES"]]
-                for entry in history.entries {
-                    let transaction = entry.transaction
-                    var state = entry.state.rawValue
-                    if transaction.reason == .renewal { state += ", renewal" }
-                    if !entry.isFinished { state += ", unfinished" }
-                    rows.append([
-                        String(transaction.id), String(transaction.originalID), transaction.productID, state,
-                        ISO8601Date.string(transaction.purchaseDate),
-                        transaction.expirationDate.map(ISO8601Date.string) ?? "-",
-                    ])
+                // A first pass over the index alone measures the columns; the second prints.
+                let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "PURCHASED", "EXPIRES"]
+                var widths: [Int] = []
+                TerminalText.measure(header, into: &widths)
+                var rows = 0
+                try history.forEachSummary { summary, state, isFinished in
+                    TerminalText.measure(
+                        Self.cells(
+                            id: summary.id, originalID: summary.originalID, productID: summary.productID, state: state,
+                            reason: summary.reason, isFinished: isFinished, purchaseDate: summary.purchaseDate,
+                            expirationDate: summary.expirationDate), into: &widths)
+                    rows += 1
                 }
-                for purchase in history.pending {
-                    rows.append([
-                        String(purchase.id), "-", purchase.productID, "pending (\(purchase.reason.rawValue))",
-                        ISO8601Date.string(purchase.requestDate), "-",
-                    ])
-                }
-                return [.table(rows: rows)]
+                let pending = history.pending.map(Self.cells)
+                for row in pending { TerminalText.measure(row, into: &widths) }
+                guard rows > 0 || !pending.isEmpty else { return [.line("No transactions.")] }
+                return [
+                    .streamedTable(widths: widths) { emit in
+                        emit(header)
+                        try history.forEach { entry in
+                            let transaction = entry.transaction
+                            emit(
+                                Self.cells(
+                                    id: transaction.id, originalID: transaction.originalID,
+                                    productID: transaction.productID, state: entry.state, reason: transaction.reason,
+                                    isFinished: entry.isFinished, purchaseDate: transaction.purchaseDate,
+                                    expirationDate: transaction.expirationDate))
+                        }
+                        pending.forEach(emit)
+                    }
+                ]
             })
+    }
+
+    /// A transaction's row, from its summary (measuring) or from the transaction (printing).
+    private static func cells(
+        id: UInt64, originalID: UInt64, productID: String, state: TransactionState, reason: Transaction.Reason,
+        isFinished: Bool, purchaseDate: Date, expirationDate: Date?
+    ) -> [String] {
+        var text = state.rawValue
+        if reason == .renewal { text += ", renewal" }
+        if !isFinished { text += ", unfinished" }
+        return [
+            String(id), String(originalID), productID, text, ISO8601Date.string(purchaseDate),
+            expirationDate.map(ISO8601Date.string) ?? "-",
+        ]
+    }
+
+    private static func cells(_ purchase: PendingPurchase) -> [String] {
+        [
+            String(purchase.id), "-", purchase.productID, "pending (\(purchase.reason.rawValue))",
+            ISO8601Date.string(purchase.requestDate), "-",
+        ]
     }
 }

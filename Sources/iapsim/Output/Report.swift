@@ -8,8 +8,8 @@ struct Report {
     /// Printed with `--json`; nil prints nothing on standard output.
     var json: JSONOutput?
     /// Printed without `--json`. Built only when asked for: a 10,000-product list in JSON
-    /// never lays out its table.
-    var text: () -> [Block] = { [] }
+    /// never lays out its table. It may read as it prints, and fail part-way.
+    var text: () throws -> [Block] = { [] }
     /// On standard error before the output, unless `--quiet` (warnings about the input).
     var warnings: [String] = []
     /// On standard error after the output, unless `--quiet`.
@@ -29,6 +29,9 @@ struct Report {
         case table(
             rows: [[String]], header: Bool = false, shrinking: [Int] = [], indent: String = "",
             details: [Int: String] = [:])
+        /// Rows in columns of widths measured beforehand (`TerminalText.widths`), made as they
+        /// are printed: a long history is never held whole.
+        case streamedTable(widths: [Int], rows: (_ emit: ([String]) -> Void) throws -> Void)
     }
 
     /// The usual report: one JSON value, or lines of text.
@@ -42,35 +45,38 @@ struct Report {
         self.notes = notes
     }
 
-    init(status: ExitCode = .success, json: JSONOutput?, text: @escaping () -> [Block]) {
+    init(status: ExitCode = .success, json: JSONOutput?, text: @escaping () throws -> [Block]) {
         self.status = status
         self.json = json
         self.text = text
     }
 }
 
-/// `--json` output: a value, or a document written piece by piece.
+/// `--json` output: a value, or a document written piece by piece (which may read as it
+/// writes, and fail part-way).
 enum JSONOutput {
     case value(JSON)
-    case stream((inout JSONStream) -> Void)
+    case stream((inout JSONStream) throws -> Void)
 }
 
 /// Prints reports.
 enum Renderer {
     /// Prints `report` through `console`, as JSON or as text, and returns its exit status.
-    static func render(_ report: Report, json: Bool, console: Console, width: Int?) -> ExitCode {
+    /// - Throws: what a streamed part throws; what was printed before stays printed.
+    static func render(_ report: Report, json: Bool, console: Console, width: Int?) throws -> ExitCode {
         report.warnings.forEach(console.notice)
         if json {
             switch report.json {
             case .value(let value)?: console.out(bytes: value.bytes() + [0x0A])
             case .stream(let write)?:
                 var stream = JSONStream { console.out(bytes: $0) }
-                write(&stream)
+                defer { stream.flush() }  // what was written before a failure
+                try write(&stream)
                 stream.finish()
             case nil: break
             }
         } else {
-            for block in report.text() {
+            for block in try report.text() {
                 switch block {
                 case .line(let text, let style): console.out(text, style: style)
                 case .success(let text): console.out(text, mark: "✔", style: .green)
@@ -80,6 +86,8 @@ enum Renderer {
                         console.out(indent + line, style: header && index == 0 ? .bold : nil)
                         if let detail = details[index] { console.out("    " + detail, style: .dim) }
                     }
+                case .streamedTable(let widths, let rows):
+                    try rows { cells in console.out(TerminalText.line(cells.map { TerminalText.escaped($0) }, widths: widths)) }
                 }
             }
         }

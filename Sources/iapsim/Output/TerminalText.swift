@@ -95,9 +95,7 @@ enum TerminalText {
         var rows = cells.map { $0.map { escaped($0) } }
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
         var widths = [Int](repeating: 0, count: columns)
-        for row in rows {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], displayWidth(cell)) }
-        }
+        for row in rows { measure(row, into: &widths, escaped: true) }
         if let width {
             for column in shrinking where column < columns - 1 {
                 let total = widths.reduce(0, +) + 2 * (columns - 1)
@@ -110,10 +108,22 @@ enum TerminalText {
                 }
             }
         }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : padded(cell, to: widths[column])
-            }.joined(separator: "  ")
+        return rows.map { line($0, widths: widths) }
+    }
+
+    /// Widens `widths` to fit `cells`, a row of a table laid out a row at a time.
+    /// - Parameter escaped: whether the cells are escaped already.
+    static func measure(_ cells: [String], into widths: inout [Int], escaped isEscaped: Bool = false) {
+        if widths.count < cells.count { widths += [Int](repeating: 0, count: cells.count - widths.count) }
+        for (column, cell) in cells.enumerated() {
+            widths[column] = max(widths[column], displayWidth(isEscaped ? cell : escaped(cell)))
         }
+    }
+
+    /// One row of escaped cells, each padded to its column's width but the last, two spaces apart.
+    static func line(_ cells: [String], widths: [Int]) -> String {
+        cells.enumerated().map { column, cell in
+            column == cells.count - 1 || column >= widths.count ? cell : padded(cell, to: widths[column])
+        }.joined(separator: "  ")
     }
 }

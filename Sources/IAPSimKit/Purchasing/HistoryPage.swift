@@ -1,0 +1,254 @@
+import Foundation
+
+/// What the App Store Server API's Get Transaction History (v2) asks for: which transactions,
+/// in which order, from where. Every filter is optional; with none, the whole history.
+public struct HistoryQuery: Sendable, Equatable {
+    /// `sort`: by purchase date, then by transaction identifier.
+    public enum Sort: String, Sendable {
+        case ascending = "ASCENDING"
+        case descending = "DESCENDING"
+    }
+
+    /// `inAppOwnershipType`. Every transaction here is the buyer's own: family sharing is not
+    /// simulated, so `familyShared` finds none.
+    public enum Ownership: String, Sendable {
+        case purchased = "PURCHASED"
+        case familyShared = "FAMILY_SHARED"
+    }
+
+    /// `startDate`: purchased at or after it.
+    public var startDate: Date?
+    /// `endDate`: purchased before it.
+    public var endDate: Date?
+    /// `productId`: any of these; all when empty.
+    public var productIDs: [String]
+    /// `productType`: any of these; all when empty.
+    public var productTypes: [ProductType]
+    /// `subscriptionGroupIdentifier`: any of these; all when empty.
+    public var subscriptionGroupIDs: [String]
+    /// `revoked`: only refunded and revoked transactions (true), only the others (false).
+    public var revoked: Bool?
+    public var ownership: Ownership?
+    public var sort: Sort
+    /// The `revision` of the previous page; nil for the first.
+    public var revision: String?
+
+    public init(
+        startDate: Date? = nil, endDate: Date? = nil, productIDs: [String] = [], productTypes: [ProductType] = [],
+        subscriptionGroupIDs: [String] = [], revoked: Bool? = nil, ownership: Ownership? = nil,
+        sort: Sort = .ascending, revision: String? = nil
+    ) {
+        self.startDate = startDate
+        self.endDate = endDate
+        self.productIDs = productIDs
+        self.productTypes = productTypes
+        self.subscriptionGroupIDs = subscriptionGroupIDs
+        self.revoked = revoked
+        self.ownership = ownership
+        self.sort = sort
+        self.revision = revision
+    }
+}
+
+/// One page of a history: up to `StoreSession.historyPageSize` transactions, each in its
+/// latest version, and where the next page starts.
+public struct HistoryPage: Sendable, Equatable {
+    public var transactions: [Transaction]
+    /// Pass it back for the next page. It names the position after this page's last
+    /// transaction, not a count, so it stays valid while transactions are added: new ones
+    /// that sort after it appear on later pages.
+    public var revision: String
+    /// Whether a next page has transactions.
+    public var hasMore: Bool
+}
+
+/// Why a history page was not given.
+public enum HistoryQueryError: Error, Equatable, Sendable {
+    /// A `revision` this iapsim did not give, or one given for the other sort order.
+    case invalidRevision(String)
+    /// `endDate` is not after `startDate`.
+    case invalidDateRange
+}
+
+extension HistoryQueryError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .invalidRevision(let revision): "\(revision): not a revision of this history and sort order"
+        case .invalidDateRange: "the end date is not after the start date"
+        }
+    }
+}
+
+extension StoreSession {
+    /// Transactions a page holds, as the App Store Server API gives them.
+    public static let historyPageSize = 20
+
+    /// Get Transaction History (v2): a page of the history of the account that holds
+    /// `transactionID`, filtered and sorted as `query` asks, for the HTTP front end.
+    ///
+    /// iapsim keeps one account, so the history is every transaction in the state; the
+    /// identifier only has to name one of them. The filters are judged on the index, so only
+    /// the page's journal lines are read; without `productIDs` every record is looked at once.
+    /// - Returns: up to 20 transactions, the `revision` for the next page, and `hasMore`.
+    /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError`, `StateError`.
+    public func historyPage(transactionID: UInt64, query: HistoryQuery = HistoryQuery()) throws -> HistoryPage {
+        if let start = query.startDate, let end = query.endDate, end <= start {
+            throw HistoryQueryError.invalidDateRange
+        }
+        let order: PageCursor.Order = query.sort == .ascending ? .purchasedAscending : .purchasedDescending
+        let after = try query.revision.map { try PageCursor(revision: $0, order: order) }
+        try requireTransaction(transactionID)
+        let productTypes = Set(query.productTypes)
+        let groups = Set(query.subscriptionGroupIDs)
+        var page = PageSelection(order: order, after: after)
+        let consider = { (summary: TransactionSummary) in
+            if let start = query.startDate, summary.purchaseDate < start { return }
+            if let end = query.endDate, summary.purchaseDate >= end { return }
+            if !productTypes.isEmpty, !productTypes.contains(summary.productType) { return }
+            if !groups.isEmpty, !groups.contains(summary.subscriptionGroupID ?? "") { return }
+            if let revoked = query.revoked, (summary.revocationDate != nil) != revoked { return }
+            if query.ownership == .familyShared { return }
+            page.consider(summary)
+        }
+        if query.productIDs.isEmpty {
+            try store.forEachSummary { summary in
+                consider(summary)
+                return true
+            }
+        } else {
+            for productID in Set(query.productIDs) {
+                try store.forEachSummary(productID: productID) { summary in
+                    consider(summary)
+                    return true
+                }
+            }
+        }
+        return try page.result(store)
+    }
+
+    /// Get Refund History (v2): a page of the refunded and revoked transactions of the account
+    /// that holds `transactionID`, the latest revocation first, for the HTTP front end.
+    /// - Parameter revision: the previous page's `revision`; nil for the first.
+    /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError.invalidRevision`, `StateError`.
+    public func refundHistoryPage(transactionID: UInt64, revision: String? = nil) throws -> HistoryPage {
+        let after = try revision.map { try PageCursor(revision: $0, order: .revokedDescending) }
+        try requireTransaction(transactionID)
+        var page = PageSelection(order: .revokedDescending, after: after)
+        try store.forEachSummary { summary in
+            if summary.revocationDate != nil { page.consider(summary) }
+            return true
+        }
+        return try page.result(store)
+    }
+
+    /// Look Up Order ID: the transactions of the purchase `orderID` names (`Transaction.orderID`)
+    /// in identifier order, each in its latest version; empty when none has it.
+    public func transactions(orderID: String) throws -> [Transaction] {
+        guard let originalID = OrderID.originalID(orderID) else { return [] }
+        _ = try snapshot()
+        return try store.chain(originalID)
+    }
+
+    /// Brings time up to date (and checks the index) under the lock, then makes sure `id` is
+    /// a transaction of the account.
+    private func requireTransaction(_ id: UInt64) throws {
+        _ = try snapshot()
+        var found = false
+        try store.forEachSummary(ids: [id]) { _ in found = true }
+        guard found else { throw SimulationError.unknownTransaction(id: id) }
+    }
+}
+
+/// Where a page starts: the sort key of the last transaction handed over, which a `revision`
+/// spells out.
+struct PageCursor: Equatable {
+    enum Order: UInt8 {
+        case purchasedAscending = 1, purchasedDescending = 2, revokedDescending = 3
+    }
+
+    var order: Order
+    /// The date the order sorts by, and the identifier after it; nil before the first.
+    var date: Date?
+    var id: UInt64
+
+    init(order: Order, date: Date?, id: UInt64) {
+        self.order = order
+        self.date = date
+        self.id = id
+    }
+
+    /// `r1.<order>.<date bits, hex>.<id>`, or `r1.<order>.start` before the first.
+    var revision: String {
+        let position = date.map { String($0.timeIntervalSince1970.bitPattern, radix: 16) + "." + String(id) } ?? "start"
+        return "r1.\(order.rawValue).\(position)"
+    }
+
+    init(revision: String, order: Order) throws(HistoryQueryError) {
+        let parts = revision.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0] == "r1", UInt8(parts[1]) == order.rawValue else {
+            throw .invalidRevision(revision)
+        }
+        self.order = order
+        if parts.count == 3, parts[2] == "start" {
+            date = nil
+            id = 0
+            return
+        }
+        guard parts.count == 4, let bits = UInt64(parts[2], radix: 16), let id = UInt64(parts[3]) else {
+            throw .invalidRevision(revision)
+        }
+        let seconds = Double(bitPattern: bits)
+        guard seconds.isFinite else { throw .invalidRevision(revision) }
+        date = Date(timeIntervalSince1970: seconds)
+        self.id = id
+    }
+
+    /// Where `summary` sorts: by the order's date, then by identifier.
+    static func key(_ summary: TransactionSummary, _ order: Order) -> (Date, UInt64) {
+        (order == .revokedDescending ? summary.revocationDate ?? summary.purchaseDate : summary.purchaseDate, summary.id)
+    }
+
+    /// Whether `a` comes before `b` in `order`.
+    static func precedes(_ a: (Date, UInt64), _ b: (Date, UInt64), in order: Order) -> Bool {
+        order == .purchasedAscending ? a < b : a > b
+    }
+}
+
+/// The first `StoreSession.historyPageSize` transactions past a cursor, chosen in one pass
+/// with one more kept, to tell whether there are more.
+struct PageSelection {
+    let order: PageCursor.Order
+    let after: PageCursor?
+    /// Sorted in `order`; at most one more than a page.
+    private(set) var chosen: [TransactionSummary] = []
+
+    init(order: PageCursor.Order, after: PageCursor?) {
+        self.order = order
+        self.after = after
+    }
+
+    mutating func consider(_ summary: TransactionSummary) {
+        let key = PageCursor.key(summary, order)
+        if let after, let date = after.date, !PageCursor.precedes((date, after.id), key, in: order) {
+            return  // on an earlier page
+        }
+        let limit = StoreSession.historyPageSize + 1
+        if chosen.count == limit, !PageCursor.precedes(key, PageCursor.key(chosen[limit - 1], order), in: order) {
+            return
+        }
+        let index = chosen.firstIndex { PageCursor.precedes(key, PageCursor.key($0, order), in: order) } ?? chosen.count
+        chosen.insert(summary, at: index)
+        if chosen.count > limit { chosen.removeLast() }
+    }
+
+    /// The page: the chosen transactions read from the journal, and the next revision.
+    func result(_ store: StateStore) throws -> HistoryPage {
+        let page = Array(chosen.prefix(StoreSession.historyPageSize))
+        var transactions: [Transaction] = []
+        try store.forEachTransaction(ids: page.map(\.id)) { transactions.append($0) }
+        let cursor =
+            page.last.map { PageCursor(order: order, date: PageCursor.key($0, order).0, id: $0.id) }
+            ?? after ?? PageCursor(order: order, date: nil, id: 0)
+        return HistoryPage(transactions: transactions, revision: cursor.revision, hasMore: chosen.count > page.count)
+    }
+}

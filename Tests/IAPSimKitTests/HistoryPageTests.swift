@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import IAPSimKit
+
+/// The pages the HTTP front end serves for Get Transaction History, Get Refund History and
+/// Look Up Order ID.
+@Suite struct HistoryPageTests {
+    let catalog: Catalog
+    let clock = Support.Clock()
+    let session: StoreSession
+
+    init() throws {
+        catalog = try Support.validCatalog()
+        let clock = self.clock
+        session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
+    }
+
+    @discardableResult
+    private func buy(_ id: String) throws -> Transaction {
+        let product = try #require(catalog.store.products.first { $0.id == id })
+        return try #require(try session.buy(product, in: catalog).transaction)
+    }
+
+    /// 45 consumables an hour apart, a level in the middle.
+    private func makeHistory() throws {
+        for index in 0..<45 {
+            try buy(index == 20 ? "fx.levels" : "fx.coins")
+            clock.advance(days: 1.0 / 24)
+        }
+    }
+
+    /// Every page of `query`, from the first.
+    private func allPages(_ query: HistoryQuery) throws -> [HistoryPage] {
+        var pages = [try session.historyPage(transactionID: 1, query: query)]
+        while pages.last!.hasMore {
+            var next = query
+            next.revision = pages.last!.revision
+            pages.append(try session.historyPage(transactionID: 1, query: next))
+        }
+        return pages
+    }
+
+    @Test func pagesOfTwentyCoverTheHistoryInOrder() throws {
+        try makeHistory()
+        let pages = try allPages(HistoryQuery())
+        #expect(pages.map(\.transactions.count) == [20, 20, 5])
+        #expect(pages.flatMap(\.transactions).map(\.id) == Array(1...45))
+        let descending = try allPages(HistoryQuery(sort: .descending))
+        #expect(descending.flatMap(\.transactions).map(\.id) == Array((1...45).reversed()))
+    }
+
+    @Test func aRevisionStaysValidWhileTransactionsAreAdded() throws {
+        try makeHistory()
+        let first = try session.historyPage(transactionID: 1)
+        for _ in 0..<3 { try buy("fx.coins") }
+        var rest: [UInt64] = []
+        var query = HistoryQuery(revision: first.revision)
+        while true {
+            let page = try session.historyPage(transactionID: 1, query: query)
+            rest += page.transactions.map(\.id)
+            guard page.hasMore else { break }
+            query.revision = page.revision
+        }
+        #expect(first.transactions.map(\.id) + rest == Array(1...48))
+    }
+
+    @Test func filtersNarrowThePages() throws {
+        try makeHistory()
+        let start = Support.fixedDate.addingTimeInterval(10 * 3600)
+        let window = try allPages(HistoryQuery(startDate: start, endDate: start.addingTimeInterval(5 * 3600)))
+        #expect(window.flatMap(\.transactions).map(\.id) == Array(11...15))
+        let levels = try allPages(HistoryQuery(productIDs: ["fx.levels"]))
+        #expect(levels.flatMap(\.transactions).map(\.id) == [21])
+        let types = try allPages(HistoryQuery(productTypes: [.nonConsumable, .autoRenewable]))
+        #expect(types.flatMap(\.transactions).map(\.id) == [21])
+        _ = try session.refund(7, reason: .other)
+        let revoked = try allPages(HistoryQuery(revoked: true))
+        #expect(revoked.flatMap(\.transactions).map(\.id) == [7])
+        #expect(revoked.first?.transactions.first?.revocationReason == .other)
+        #expect(try allPages(HistoryQuery(revoked: false)).flatMap(\.transactions).count == 44)
+        #expect(try allPages(HistoryQuery(subscriptionGroupIDs: ["G1"])).flatMap(\.transactions).isEmpty)
+        #expect(try allPages(HistoryQuery(ownership: .familyShared)).flatMap(\.transactions).isEmpty)
+        #expect(try allPages(HistoryQuery(ownership: .purchased)).flatMap(\.transactions).count == 45)
+    }
+
+    @Test func aSubscriptionGroupFilterFindsItsChain() throws {
+        try buy("fx.levels")
+        let monthly = try buy("fx.plus.monthly")
+        clock.advance(days: 70)
+        let pages = try allPages(HistoryQuery(subscriptionGroupIDs: ["G1"], sort: .descending))
+        let chain = pages.flatMap(\.transactions)
+        #expect(chain.count >= 3)
+        #expect(chain.allSatisfy { $0.originalID == monthly.id })
+        #expect(chain.map(\.id) == chain.map(\.id).sorted(by: >))
+    }
+
+    @Test func wrongQueriesAreRefused() throws {
+        try makeHistory()
+        #expect(throws: SimulationError.unknownTransaction(id: 99)) { try session.historyPage(transactionID: 99) }
+        #expect(throws: HistoryQueryError.invalidRevision("nonsense")) {
+            try session.historyPage(transactionID: 1, query: HistoryQuery(revision: "nonsense"))
+        }
+        let ascending = try session.historyPage(transactionID: 1)
+        #expect(throws: HistoryQueryError.invalidRevision(ascending.revision)) {
+            try session.historyPage(transactionID: 1, query: HistoryQuery(sort: .descending, revision: ascending.revision))
+        }
+        #expect(throws: HistoryQueryError.invalidDateRange) {
+            try session.historyPage(
+                transactionID: 1, query: HistoryQuery(startDate: Support.fixedDate, endDate: Support.fixedDate))
+        }
+    }
+
+    @Test func anEmptyPageKeepsItsPlace() throws {
+        try buy("fx.coins")
+        let empty = try session.historyPage(transactionID: 1, query: HistoryQuery(productIDs: ["fx.levels"]))
+        #expect(empty.transactions.isEmpty && !empty.hasMore)
+        try buy("fx.levels")
+        let later = try session.historyPage(
+            transactionID: 1, query: HistoryQuery(productIDs: ["fx.levels"], revision: empty.revision))
+        #expect(later.transactions.map(\.id) == [2])
+    }
+
+    @Test func refundHistoryIsNewestFirst() throws {
+        try makeHistory()
+        for id: UInt64 in [5, 30, 2] {
+            _ = try session.refund(id, reason: .developerIssue)
+            clock.advance(days: 1)
+        }
+        for id in UInt64(6)...29 {
+            _ = try session.refund(id, reason: .other)
+        }
+        var pages = [try session.refundHistoryPage(transactionID: 1)]
+        while pages.last!.hasMore { pages.append(try session.refundHistoryPage(transactionID: 1, revision: pages.last!.revision)) }
+        let ids = pages.flatMap(\.transactions).map(\.id)
+        #expect(pages.map(\.transactions.count) == [20, 7])
+        #expect(ids == Array((6...29).reversed()) + [2, 30, 5])
+        #expect(pages.flatMap(\.transactions).allSatisfy { $0.revocationDate != nil })
+    }
+
+    @Test func anOrderIsItsPurchaseAndItsRenewals() throws {
+        let coins = try buy("fx.coins")
+        let monthly = try buy("fx.plus.monthly")
+        clock.advance(days: 70)
+        let order = try session.transactions(orderID: monthly.orderID)
+        #expect(order.count >= 3)
+        #expect(order.first?.id == monthly.id)
+        #expect(order.allSatisfy { $0.orderID == monthly.orderID })
+        #expect(try session.transactions(orderID: coins.orderID).map(\.id) == [coins.id])
+        #expect(try session.transactions(orderID: "MNOTANORDER").isEmpty)
+        #expect(try session.transactions(orderID: OrderID.string(originalID: 999)).isEmpty)
+    }
+}
