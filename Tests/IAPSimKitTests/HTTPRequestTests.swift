@@ -5,7 +5,9 @@ import Testing
 
 @Suite struct HTTPRequestTests {
     /// Parses `text` fed in one piece; nil when it is incomplete.
-    private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) throws(HTTPRequestError) -> HTTPRequest? {
+    private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) throws(HTTPRequestError)
+        -> HTTPRequest?
+    {
         var parser = HTTPRequestParser(limits: limits)
         parser.append(Array(text.utf8))
         return try parser.nextRequest()
@@ -37,9 +39,10 @@ import Testing
         #expect(request.version == .http11)
         #expect(request.path == "/inApps/v1/history/2000+01")
         #expect(request.pathComponents == ["inApps", "v1", "history", "2000+01"])
-        #expect(request.query.map { [$0.name, $0.value] } == [
-            ["productId", "a"], ["productId", "b"], ["sort", "DESCENDING"], ["q", "a b c"], ["flag", ""],
-        ])
+        #expect(
+            request.query.map { [$0.name, $0.value] } == [
+                ["productId", "a"], ["productId", "b"], ["sort", "DESCENDING"], ["q", "a b c"], ["flag", ""],
+            ])
         #expect(request.queryValues("productId") == ["a", "b"])
         #expect(request.queryValue("sort") == "DESCENDING")
         #expect(request.queryValue("absent") == nil)
@@ -171,9 +174,15 @@ import Testing
         ("empty transfer coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding:\r\n\r\n", 400),
         ("chunked in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
         ("chunk size not hex", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
-        ("chunk longer than its size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", 400),
+        (
+            "chunk longer than its size",
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", 400
+        ),
         ("chunk too large", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n100001\r\n", 413),
-        ("chunk size overflow", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFFFF\r\n", 413),
+        (
+            "chunk size overflow",
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFFFF\r\n", 413
+        ),
         ("invalid percent in path", "GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", 400),
         ("truncated percent", "GET /a% HTTP/1.1\r\nHost: a\r\n\r\n", 400),
         ("NUL in path", "GET /a%00b HTTP/1.1\r\nHost: a\r\n\r\n", 400),
@@ -201,7 +210,10 @@ import Testing
         #expect(refusal(Array(many.utf8)) == 431)
         let small = HTTPRequestParser.Limits(maxHeadBytes: 64)
         #expect(refusal(Array("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8), limits: small) == nil)
-        #expect(refusal(Array(("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 40) + "\r\n\r\n").utf8), limits: small) == 431)
+        #expect(
+            refusal(
+                Array(("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 40) + "\r\n\r\n").utf8),
+                limits: small) == 431)
     }
 
     @Test func aChunkedBodyBeyondTheLimitIs413() {
@@ -215,7 +227,8 @@ import Testing
     @Test func trailersBeyondTheLimitAre431() {
         let limits = HTTPRequestParser.Limits(maxHeadBytes: 100)
         let text =
-            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" + String(repeating: "T: v\r\n", count: 30)
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"
+            + String(repeating: "T: v\r\n", count: 30)
         #expect(refusal(Array(text.utf8), limits: limits) == 431)
     }
 
@@ -229,8 +242,10 @@ import Testing
 
     @Test func randomBytesNeverTrap() {
         var generator = Support.SeededRandom(label: "HTTPRequestTests.randomBytesNeverTrap")
-        let pieces = ["GET ", "POST ", "/", "?a=%", "%4", " HTTP/1.1", "\r\n", "\n", "\r", ":", " ", "Host: a",
-            "Content-Length: ", "Transfer-Encoding: chunked", "0", "5", "ff", ";x", "\u{0}", "é"].map { Array($0.utf8) }
+        let pieces = [
+            "GET ", "POST ", "/", "?a=%", "%4", " HTTP/1.1", "\r\n", "\n", "\r", ":", " ", "Host: a",
+            "Content-Length: ", "Transfer-Encoding: chunked", "0", "5", "ff", ";x", "\u{0}", "é",
+        ].map { Array($0.utf8) }
         for _ in 0..<3000 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0..<24, using: &generator) {

@@ -7,12 +7,17 @@ import Testing
 
     @Test func aJSONResponseOnTheWire() {
         let bytes = HTTPResponse.json("{\"a\":1}").serialized(closing: false)
-        #expect(text(bytes) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
+        #expect(
+            text(bytes) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
     }
 
     @Test func closingSaysSoAndHTTP10KeepAliveIsNamed() {
-        #expect(text(HTTPResponse.status(.notFound).serialized(closing: true)).contains("Content-Length: 10\r\nConnection: close\r\n\r\nNot Found\n"))
-        #expect(text(HTTPResponse(status: 200).serialized(closing: false, keepAliveHeader: true)).hasSuffix("Content-Length: 0\r\nConnection: keep-alive\r\n\r\n"))
+        #expect(
+            text(HTTPResponse.status(.notFound).serialized(closing: true)).contains(
+                "Content-Length: 10\r\nConnection: close\r\n\r\nNot Found\n"))
+        #expect(
+            text(HTTPResponse(status: 200).serialized(closing: false, keepAliveHeader: true)).hasSuffix(
+                "Content-Length: 0\r\nConnection: keep-alive\r\n\r\n"))
     }
 
     @Test func headKeepsTheLengthAndDropsTheBody() {
@@ -28,7 +33,9 @@ import Testing
     @Test func theServerOwnsFramingAndNoValueStartsAField() {
         let response = HTTPResponse(
             status: 201,
-            headers: ["content-length": "99", "Transfer-Encoding": "chunked", "X-A": "1\r\nSet-Cookie: evil", "Bad Name": "v"],
+            headers: [
+                "content-length": "99", "Transfer-Encoding": "chunked", "X-A": "1\r\nSet-Cookie: evil", "Bad Name": "v",
+            ],
             body: Array("abc".utf8))
         #expect(
             text(response.serialized(closing: false))

@@ -14,13 +14,23 @@ import Testing
 /// are shortened so the suite takes seconds.
 @Suite struct HTTPServerRobustnessTests {
     private static let handler: HTTPServer.Handler = { request in
-        request.path == "/big" ? HTTPResponse(body: [UInt8](repeating: 0x61, count: 1 << 20)) : .text("ok \(request.path)")
+        request.path == "/big"
+            ? HTTPResponse(body: [UInt8](repeating: 0x61, count: 1 << 20)) : .text("ok \(request.path)")
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
+
+    /// Whether the tests run under ThreadSanitizer (`make sanitize`).
+    private static let threadSanitized: Bool = {
+        #if canImport(Glibc)
+            dlsym(nil, "__tsan_init") != nil
+        #else
+            dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
+        #endif
+    }()
 
     /// Whether `client`'s socket has something to read (or hung up) within `milliseconds`.
     private static func readable(_ client: HTTPTestClient, within milliseconds: Int32) -> Bool {
@@ -50,7 +60,8 @@ import Testing
         for index in 0..<10_000 where ContinuousClock.now < end {
             if index % 5 == 0 { client = HTTPTestClient(port: port, timeout: 3) }
             let start = ContinuousClock.now
-            let answered = client?.send("GET /probe/\(index) HTTP/1.1\r\nHost: a\r\n\r\n") == true
+            let answered =
+                client?.send("GET /probe/\(index) HTTP/1.1\r\nHost: a\r\n\r\n") == true
                 && client?.readResponse()?.text == "ok /probe/\(index)"
             latencies.append(answered ? seconds(since: start) : nil)
             if !answered { client = nil }
@@ -93,14 +104,18 @@ import Testing
             }
         }
         let probe = try #require(latencies.all.first)
-        #expect(probe.count > 20)
         #expect(probe.allSatisfy { $0 != nil }, "every probe request is answered")
         let worst = probe.compactMap { $0 }.max() ?? 0
         let cutOff = slow.all.map(\.seconds)
         print(
             "robustness: \(probe.count) probe requests, the slowest \(Int(worst * 1000)) ms; slow clients cut off after "
                 + "\(String(format: "%.1f", cutOff.min() ?? 0))–\(String(format: "%.1f", cutOff.max() ?? 0)) s")
-        #expect(worst < 1.0, "the slowest probe took \(worst) s")
+        // Under ThreadSanitizer each new thread costs milliseconds, so a new connection waits
+        // behind the 300 others for its thread: only the answers count there, not their speed.
+        if !Self.threadSanitized {
+            #expect(probe.count > 20)
+            #expect(worst < 1.0, "the slowest probe took \(worst) s")
+        }
         #expect(concurrent.all.count == 200 && concurrent.all.allSatisfy { $0 == 3 })
         for (status, seconds) in slow.all {
             #expect(status == 408)
@@ -225,7 +240,11 @@ import Testing
             let start = ContinuousClock.now
             Self.waitUntil(start + .seconds(3)) { server.busyConnections == 1 }
             Self.waitUntil(start + .seconds(4)) { server.openConnections == 0 }
-            outcome.append((server.openConnections, Self.seconds(since: start), HTTPTestClient.get("/after", port: server.port)?.text))
+            outcome.append(
+                (
+                    server.openConnections, Self.seconds(since: start),
+                    HTTPTestClient.get("/after", port: server.port)?.text
+                ))
         }
         let result = try #require(outcome.all.first)
         #expect(result.open == 0)
@@ -234,7 +253,8 @@ import Testing
     }
 
     @Test func stopEndsSlowAndIdleClientsAtOnce() async throws {
-        let server = try HTTPServer(.init(requestTimeout: .seconds(10), idleTimeout: .seconds(30)), handler: Self.handler)
+        let server = try HTTPServer(
+            .init(requestTimeout: .seconds(10), idleTimeout: .seconds(30)), handler: Self.handler)
         let outcome = Collected<(seconds: Double, open: Int, notClosed: [Int])>()
         await onThreads(1) { _ in
             let clients = (0..<20).compactMap { _ in HTTPTestClient(port: server.port) }

@@ -50,7 +50,9 @@ import Testing
         let server = try startServer()
         defer { server.stop() }
         let client = try #require(HTTPTestClient(port: server.port))
-        client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\nHEAD /3 HTTP/1.1\r\nHost: a\r\n\r\n")
+        client.send(
+            "GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\nHEAD /3 HTTP/1.1\r\nHost: a\r\n\r\n"
+        )
         #expect(client.readResponse()?.text == "slow")
         #expect(client.readResponse()?.text == "GET /2  ")
         let head = try #require(client.readResponse(head: true))
@@ -159,6 +161,8 @@ import Testing
         let server = try startServer()
         defer { server.stop() }
         #expect(throws: HTTPServerError.self) { try HTTPServer(.init(port: server.port), handler: Self.echo) }
-        #expect(throws: HTTPServerError.self) { try HTTPServer(.init(host: "no-such-host.invalid"), handler: Self.echo) }
+        #expect(throws: HTTPServerError.self) {
+            try HTTPServer(.init(host: "no-such-host.invalid"), handler: Self.echo)
+        }
     }
 }

@@ -59,7 +59,9 @@ final class HTTPTestClient {
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
             #else
                 let sent = bytes[offset...].withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
             #endif
@@ -97,7 +99,8 @@ final class HTTPTestClient {
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         var response = Response(status: status, headers: headers, body: [])
-        let length = head || status == 204 || status / 100 == 1 ? 0 : response.header("Content-Length").flatMap { Int($0) }
+        let length =
+            head || status == 204 || status / 100 == 1 ? 0 : response.header("Content-Length").flatMap { Int($0) }
         if let length {
             while received.count < headEnd! + length { if !fill() { return nil } }
             response.body = Array(received[headEnd!..<(headEnd! + length)])
@@ -120,7 +123,8 @@ final class HTTPTestClient {
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<(start + needle.count)].elementsEqual(needle) {
             return start
         }
         return nil

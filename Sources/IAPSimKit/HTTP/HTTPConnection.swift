@@ -48,7 +48,8 @@ struct HTTPConnection {
                 case .closed:
                     // A client that half-closes mid-request can still read why it failed.
                     guard parser.hasPartialRequest else { return }
-                    return finish(with: .text("the request ended before it was complete\n", status: .badRequest), clock: &clock)
+                    return finish(
+                        with: .text("the request ended before it was complete\n", status: .badRequest), clock: &clock)
                 case .timedOut:
                     guard parser.hasPartialRequest else { return }
                     return finish(with: .status(.requestTimeout), clock: &clock)

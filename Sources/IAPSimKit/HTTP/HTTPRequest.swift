@@ -35,7 +35,9 @@ public struct HTTPRequest: Sendable {
         self.init(method: method, target: target, parsed: parsed, version: version, headers: headers, body: body)
     }
 
-    init(method: String, target: String, parsed: RequestTarget, version: HTTPVersion, headers: HTTPHeaders, body: [UInt8]) {
+    init(
+        method: String, target: String, parsed: RequestTarget, version: HTTPVersion, headers: HTTPHeaders, body: [UInt8]
+    ) {
         self.method = method
         self.target = target
         self.path = parsed.path
@@ -95,7 +97,9 @@ struct RequestTarget: Sendable {
     }
 
     /// `http://host:port/path?q` → `/path?q` (or `?q` when there is no path).
-    private static func droppingSchemeAndAuthority(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> ArraySlice<UInt8> {
+    private static func droppingSchemeAndAuthority(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> ArraySlice<
+        UInt8
+    > {
         let lowered = bytes.prefix(8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         let scheme: Int
         if lowered.starts(with: "http://".utf8) {
@@ -137,7 +141,8 @@ struct RequestTarget: Sendable {
         return components
     }
 
-    private static func parameters(_ raw: ArraySlice<UInt8>) throws(HTTPRequestError) -> [(name: String, value: String)] {
+    private static func parameters(_ raw: ArraySlice<UInt8>) throws(HTTPRequestError) -> [(name: String, value: String)]
+    {
         var parameters: [(name: String, value: String)] = []
         for pair in raw.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let equals = pair.firstIndex(of: UInt8(ascii: "="))

@@ -33,7 +33,8 @@ extension HTTPRequestError: LocalizedError {
         case .headerFieldsTooLarge(let limit): "the request line and header fields exceed \(limit) bytes"
         case .contentTooLarge(let limit): "the request body exceeds \(limit) bytes"
         case .unsupportedVersion(let version): "\(version) is not supported; send HTTP/1.1 or HTTP/1.0"
-        case .notImplemented(let coding): "transfer coding \"\(coding)\" is not supported; send chunked or Content-Length"
+        case .notImplemented(let coding):
+            "transfer coding \"\(coding)\" is not supported; send chunked or Content-Length"
         }
     }
 }

@@ -40,9 +40,11 @@ extension HTTPServer {
             var one: Int32 = 1
             _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
             #if canImport(Glibc)
-                let listening = bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 && Glibc.listen(fd, 511) == 0
+                let listening =
+                    bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 && Glibc.listen(fd, 511) == 0
             #else
-                let listening = bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 && Darwin.listen(fd, 511) == 0
+                let listening =
+                    bind(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 && Darwin.listen(fd, 511) == 0
             #endif
             guard listening, let bound = boundPort(fd) else {
                 reason = SocketIO.errorText(errno)
@@ -67,7 +69,9 @@ extension HTTPServer {
             case AF_INET:
                 pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
             case AF_INET6:
-                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
             default: nil
             }
         }

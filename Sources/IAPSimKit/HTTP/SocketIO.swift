@@ -10,7 +10,10 @@ import Foundation
 /// sockets are non-blocking and every wait is a `poll` with what remains of the deadline.
 enum SocketIO {
     enum Wait: Equatable { case ready, timedOut, failed }
-    enum Received: Equatable { case bytes(Int), closed, timedOut, failed }
+    enum Received: Equatable {
+        case bytes(Int)
+        case closed, timedOut, failed
+    }
 
     /// Non-blocking, close-on-exec, no Nagle delay (each response is one write), no SIGPIPE.
     static func configure(accepted fd: Int32) {
