@@ -3,18 +3,20 @@ import Foundation
 /// One App Store Server API request, as the HTTP front end hands it over.
 public struct APIRequest: Sendable {
     public var method: String
-    /// The decoded path, e.g. `/inApps/v1/transactions/1`.
-    public var path: String
+    /// The path's segments, each decoded on its own (`%2F` stays inside its segment), e.g.
+    /// `["inApps", "v1", "transactions", "1"]`.
+    public var pathComponents: [String]
     /// Query parameters in order; a name may repeat (`productId=a&productId=b`).
     public var query: [(name: String, value: String)]
     public var authorization: String?
     public var body: [UInt8]
 
     public init(
-        method: String, path: String, query: [(name: String, value: String)], authorization: String?, body: [UInt8]
+        method: String, pathComponents: [String], query: [(name: String, value: String)], authorization: String?,
+        body: [UInt8]
     ) {
         self.method = method
-        self.path = path
+        self.pathComponents = pathComponents
         self.query = query
         self.authorization = authorization
         self.body = body
@@ -82,7 +84,7 @@ public struct AppStoreServerAPI: Sendable {
     }
 
     private func route(_ request: APIRequest, settings: SessionSettings) throws -> APIResponse {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let parts = request.pathComponents
         guard parts.count >= 3, parts[0] == "inApps" else { throw APIError.notFound }
         let method = request.method
         func expect(_ allowed: String) throws {

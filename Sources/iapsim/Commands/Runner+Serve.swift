@@ -29,7 +29,7 @@ extension Runner {
             server = try HTTPServer(HTTPServer.Configuration(host: request.host, port: request.port)) { http in
                 let response = api.respond(
                     APIRequest(
-                        method: http.method, path: http.path, query: http.query,
+                        method: http.method, pathComponents: http.pathComponents, query: http.query,
                         authorization: http.headers["Authorization"], body: http.body))
                 return response.body.isEmpty
                     ? HTTPResponse(status: HTTPStatus(response.status))
