@@ -138,6 +138,9 @@ extension StateStore {
     static func transaction(at record: TransactionIndex.Record, index: IndexReader, journal: JournalFile) throws
         -> Transaction
     {
+        guard record.offset < index.header.coveredLength else {
+            throw IndexDamage(detail: "record \(record.id) points past the journal's last line")
+        }
         var end = record.offset
         let transaction: Transaction
         do {
