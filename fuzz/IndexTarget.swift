@@ -16,7 +16,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     try? Data(IndexFuzzing.journal.utf8).write(to: URL(fileURLWithPath: location.journalPath))
     var index = Array(input.dropFirst())
     if input.first.map({ $0 & 1 == 1 }) ?? false {
-        index = IndexFuzzing.sealed(index, journal: JournalSignature.of(location.journalPath), boot: SystemBoot.identifier())
+        index = IndexFuzzing.sealed(
+            index, journal: JournalSignature.of(location.journalPath), boot: SystemBoot.identifier())
     }
     try? Data(index).write(to: URL(fileURLWithPath: location.indexPath))
     let store = StateStore(location: location)
@@ -32,10 +33,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     try? Data(index).write(to: URL(fileURLWithPath: location.indexPath))
     if let reader = IndexReader.open(path: location.indexPath, journal: journal, boot: boot) {
         let lines = [
-            IndexFuzzing.transaction(5, originalID: 1, productID: "b"), IndexFuzzing.transaction(2, originalID: 2, productID: "a"),
+            IndexFuzzing.transaction(5, originalID: 1, productID: "b"),
+            IndexFuzzing.transaction(2, originalID: 2, productID: "a"),
             IndexFuzzing.transaction(6, originalID: 6, productID: "c"),
         ].enumerated().map { ($1, reader.header.coveredLength + UInt64($0 * 100)) }
-        _ = IndexAppender.apply(lines, to: location.indexPath, reader: reader, journal: journal, coveredLength: journal.size)
+        _ = IndexAppender.apply(
+            lines, to: location.indexPath, reader: reader, journal: journal, coveredLength: journal.size)
         if let reader = IndexReader.open(path: location.indexPath, journal: journal, boot: boot) {
             try? reader.forEachRecord { _, _ in true }
             _ = try? reader.names()
@@ -53,13 +56,14 @@ enum IndexFuzzing {
     }
 
     /// Four transactions: two products, a chain of two, a refund.
-    static let journal = [
-        #"{"id":1,"originalID":1,"productID":"b","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","subscriptionGroupID":"g","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
-        #"{"id":2,"originalID":2,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
-        #"{"id":3,"originalID":1,"productID":"b","productType":"autoRenewable","purchaseDate":"2026-02-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","subscriptionGroupID":"g","reason":"renewal","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
-        #"{"id":2,"originalID":2,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","revocationDate":"2026-01-02T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
-        #"{"id":4,"originalID":4,"productID":"a","productType":"consumable","purchaseDate":"2026-03-01T00:00:00Z","originalPurchaseDate":"2026-03-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
-    ].joined(separator: "\n") + "\n"
+    static let journal =
+        [
+            #"{"id":1,"originalID":1,"productID":"b","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","subscriptionGroupID":"g","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
+            #"{"id":2,"originalID":2,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
+            #"{"id":3,"originalID":1,"productID":"b","productType":"autoRenewable","purchaseDate":"2026-02-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","subscriptionGroupID":"g","reason":"renewal","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
+            #"{"id":2,"originalID":2,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","revocationDate":"2026-01-02T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
+            #"{"id":4,"originalID":4,"productID":"a","productType":"consumable","purchaseDate":"2026-03-01T00:00:00Z","originalPurchaseDate":"2026-03-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA"}"#,
+        ].joined(separator: "\n") + "\n"
 
     /// `body` laid out as an index of `journal`: the first bytes give the counts, the rest
     /// fill the name slots, the heap and the records, and every part is sealed.
@@ -75,7 +79,8 @@ enum IndexFuzzing {
         header.maxID = UInt64(byte(4) % 12)
         header.coveredLength = min(journal.size, UInt64(byte(5)) * 8)
         let rest = Array(body.dropFirst(6))
-        header.recordCount = UInt64(max(0, rest.count - header.recordsOffset + TransactionIndex.headerSize) / TransactionIndex.recordSize)
+        header.recordCount = UInt64(
+            max(0, rest.count - header.recordsOffset + TransactionIndex.headerSize) / TransactionIndex.recordSize)
         var out = IndexBytes(count: Int(header.fileSize))
         out.put(Array(rest.prefix(out.count - TransactionIndex.headerSize)), at: TransactionIndex.headerSize)
         for key in 0..<Int(header.nameCount) {

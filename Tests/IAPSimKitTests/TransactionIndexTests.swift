@@ -220,13 +220,20 @@ import Testing
         for round in 0..<20 {
             var bytes: Data
             switch round % 3 {
-            case 0: bytes = Data((0..<Int.random(in: 0..<20_000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            case 0:
+                bytes = Data(
+                    (0..<Int.random(in: 0..<20_000, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    })
             case 1:
                 bytes = real  // the real file with a few bytes changed anywhere
                 for _ in 0..<Int.random(in: 1...8, using: &random) {
                     bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
                 }
-            default: bytes = real.prefix(TransactionIndex.headerSize) + Data(repeating: 0, count: real.count - TransactionIndex.headerSize)
+            default:
+                bytes =
+                    real.prefix(TransactionIndex.headerSize)
+                    + Data(repeating: 0, count: real.count - TransactionIndex.headerSize)
             }
             try bytes.write(to: URL(fileURLWithPath: location.indexPath))
             #expect(try answers(store) == expected, "round \(round)")

@@ -38,7 +38,8 @@ final class JournalFile {
         var kept = 0  // bytes of a line begun in the previous read
         var position = offset  // the file offset of buffer[0]
         while true {
-            if kept == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }  // a line longer than the buffer
+            // A line longer than the buffer: make room for the rest of it.
+            if kept == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
             let count: Int
             do {
                 count = try readAt(position + UInt64(kept), into: &buffer, from: kept)
