@@ -44,7 +44,8 @@ ARGS ?= list
 run:
 	swift run iapsim $(ARGS)
 
-# libFuzzer on the four parsers, FUZZ_SECONDS each (default 600); crashes go to fuzz/crashes/.
+# libFuzzer on every fuzz/ target (FUZZ_TARGETS picks some), FUZZ_SECONDS each (default 600);
+# crashes go to fuzz/crashes/.
 fuzz:
 	fuzz/run.sh
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
-# prints catalog text, the DER/PEM/JWS readers of signed data and the HTTP request parser;
-# seeds them from the fixtures and the shared .storekit corpus beside the repository, and runs each for FUZZ_SECONDS (default 600), two at a time.
+# prints catalog text, the DER/PEM/JWS readers of signed data, the HTTP request parser and
+# the transaction index; seeds them from the fixtures and the shared .storekit corpus beside
+# the repository, and runs each for FUZZ_SECONDS (default 600), two at a time. FUZZ_TARGETS
+# picks some.
 # Crashing inputs land in fuzz/crashes/<target>/; keep each as a regression fixture.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,15 +23,23 @@ build() { # build NAME MODULE SOURCES...
     | grep -v "Cannot export local symbol" || true
   [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
-build storekit IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StoreKitTarget.swift"
-build plist IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/PlistTarget.swift"
-build state IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StateTarget.swift"
-# The parser uses the library's types: one module holds both (its `import IAPSimKit` lines
-# are ignored with a warning).
-build arguments IAPSimKit $library $parsing "$root/fuzz/ArgumentsTarget.swift"
-build messages IAPSimKit $library $cli "$root/fuzz/FuzzFiles.swift" "$root/fuzz/MessagesTarget.swift"
-build signed IAPSimKit $library "$root/fuzz/SignedDataTarget.swift"
-build http IAPSimKit $library "$root/fuzz/HTTPRequestTarget.swift"
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index}
+# Only the targets asked for are built: each compiles the whole library with the sanitizers.
+for target in $targets; do
+  case $target in
+    storekit) build storekit IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StoreKitTarget.swift" ;;
+    plist) build plist IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/PlistTarget.swift" ;;
+    state) build state IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StateTarget.swift" ;;
+    # The parser uses the library's types: one module holds both (its `import IAPSimKit` lines
+    # are ignored with a warning).
+    arguments) build arguments IAPSimKit $library $parsing "$root/fuzz/ArgumentsTarget.swift" ;;
+    messages) build messages IAPSimKit $library $cli "$root/fuzz/FuzzFiles.swift" "$root/fuzz/MessagesTarget.swift" ;;
+    signed) build signed IAPSimKit $library "$root/fuzz/SignedDataTarget.swift" ;;
+    http) build http IAPSimKit $library "$root/fuzz/HTTPRequestTarget.swift" ;;
+    index) build index IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/IndexTarget.swift" ;;
+    *) echo "fuzz: no target $target" >&2; exit 64 ;;
+  esac
+done
 
 seed() { # seed NAME FILES...
   local dir=$out/corpus-$1; shift
@@ -44,6 +54,7 @@ seed arguments "$root"/fuzz/seeds/arguments/*
 seed messages "$root"/Tests/IAPSimKitTests/Fixtures/*.storekit "$root"/catalog/*.storekit
 seed signed "$root"/fuzz/seeds/signed/*
 seed http "$root"/fuzz/seeds/http/*
+seed index "$root"/fuzz/seeds/index/*
 
 run() {
   local name=$1
@@ -55,7 +66,6 @@ run() {
     -artifact_prefix="$root/fuzz/crashes/$name/" -print_final_stats=1 >"$out/$name.log" 2>&1
   echo "fuzz $name: exit $?, $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$out/$name.log" | grep -o '[0-9]*$') runs, $(ls "$root/fuzz/crashes/$name" | wc -l) crashes, ${seconds} s"
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http}
 set -- $targets
 while [ $# -gt 0 ]; do
   run "$1" & [ $# -gt 1 ] && run "$2" &

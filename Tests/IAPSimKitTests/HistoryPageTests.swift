@@ -103,7 +103,8 @@ import Testing
         }
         let ascending = try session.historyPage(transactionID: 1)
         #expect(throws: HistoryQueryError.invalidRevision(ascending.revision)) {
-            try session.historyPage(transactionID: 1, query: HistoryQuery(sort: .descending, revision: ascending.revision))
+            try session.historyPage(
+                transactionID: 1, query: HistoryQuery(sort: .descending, revision: ascending.revision))
         }
         #expect(throws: HistoryQueryError.invalidDateRange) {
             try session.historyPage(
@@ -131,7 +132,9 @@ import Testing
             _ = try session.refund(id, reason: .other)
         }
         var pages = [try session.refundHistoryPage(transactionID: 1)]
-        while pages.last!.hasMore { pages.append(try session.refundHistoryPage(transactionID: 1, revision: pages.last!.revision)) }
+        while pages.last!.hasMore {
+            pages.append(try session.refundHistoryPage(transactionID: 1, revision: pages.last!.revision))
+        }
         let ids = pages.flatMap(\.transactions).map(\.id)
         #expect(pages.map(\.transactions.count) == [20, 7])
         #expect(ids == Array((6...29).reversed()) + [2, 30, 5])

@@ -8,7 +8,9 @@ import Testing
 @Suite struct JournalLineTests {
     /// What the full parser makes of `line`.
     private func parsed(_ line: String) -> Transaction? {
-        guard let json = try? JSONValue.parse(Array(line.utf8)), let reader = try? Reader(json, at: "") else { return nil }
+        guard let json = try? JSONValue.parse(Array(line.utf8)), let reader = try? Reader(json, at: "") else {
+            return nil
+        }
         return try? Transaction(reader)
     }
 
@@ -18,7 +20,9 @@ import Testing
 
     private func record(_ line: String) -> TransactionIndex.Record? {
         Array(line.utf8).withUnsafeBufferPointer { bytes in
-            try? JournalLine.record(bytes, offset: 7) { name in String(decoding: name, as: UTF8.self) == "fx.coins" ? 1 : 2 }
+            try? JournalLine.record(bytes, offset: 7) { name in
+                String(decoding: name, as: UTF8.self) == "fx.coins" ? 1 : 2
+            }
         }
     }
 
@@ -49,7 +53,13 @@ import Testing
     func readsEachLineAsTheFullParserDoes(_ line: String) {
         let expected = parsed(line)
         #expect(fast(line) == expected)
-        #expect(record(line) == expected.map { TransactionIndex.Record($0, offset: 7, productKey: $0.productID == "fx.coins" ? 1 : 2, groupKey: $0.subscriptionGroupID.map { $0 == "fx.coins" ? 1 : 2 }) })
+        #expect(
+            record(line)
+                == expected.map {
+                    TransactionIndex.Record(
+                        $0, offset: 7, productKey: $0.productID == "fx.coins" ? 1 : 2,
+                        groupKey: $0.subscriptionGroupID.map { $0 == "fx.coins" ? 1 : 2 })
+                })
     }
 
     @Test func agreesOnLinesCutAnywhere() {
@@ -85,7 +95,9 @@ import Testing
         #expect(OrderID.string(originalID: 1).dropFirst(5) != OrderID.string(originalID: 2).dropFirst(5))
     }
 
-    @Test(arguments: ["", "M", "MSQ5ZMMZ0", "XSQ5ZMMZ0N", "MSQ5ZMMZ0I", "MSQ5ZMMZ0N0", "MZZZZZZZZZZZZZ", "M00000000000000"])
+    @Test(arguments: [
+        "", "M", "MSQ5ZMMZ0", "XSQ5ZMMZ0N", "MSQ5ZMMZ0I", "MSQ5ZMMZ0N0", "MZZZZZZZZZZZZZ", "M00000000000000",
+    ])
     func textThatIsNoOrderIsRefused(_ text: String) {
         #expect(OrderID.originalID(text) == nil)
     }
@@ -96,7 +108,8 @@ import Testing
         var random = Support.SeededRandom(label: "dates")
         for _ in 0..<5000 {
             let seconds = Double.random(in: -62_135_596_800...253_402_300_799, using: &random)
-            let date = Date(timeIntervalSince1970: Int.random(in: 0..<2, using: &random) == 0 ? seconds.rounded(.down) : seconds)
+            let date = Date(
+                timeIntervalSince1970: Int.random(in: 0..<2, using: &random) == 0 ? seconds.rounded(.down) : seconds)
             #expect(ISO8601Date.string(date) == ISO8601Date.expandedString(date))
         }
         #expect(ISO8601Date.string(Date(timeIntervalSince1970: 1e12)) == "9999-12-31T23:59:59Z")

@@ -197,6 +197,21 @@ import Testing
         #expect(isTrusted())
     }
 
+    /// Found by the fuzzer: a record whose checksum holds but whose offset is past the
+    /// journal (here past any file) must not be read.
+    @Test(arguments: [UInt64.max, UInt64(1) << 62, UInt64(1) << 40])
+    func aRecordPointingPastTheJournalIsDamage(_ offset: UInt64) throws {
+        try makeHistory()
+        var bytes = IndexBytes(Array(try indexBytes()))
+        let header = try #require(TransactionIndex.Header(Array(bytes.bytes.prefix(TransactionIndex.headerSize))))
+        let base = header.recordsOffset + 2 * TransactionIndex.recordSize
+        bytes.put64(offset, at: base + 16)
+        bytes.seal(checksumAt: base + 72, from: base, seed: IndexChecksum.recordSeed ^ 2)
+        try Data(bytes.bytes).write(to: URL(fileURLWithPath: location.indexPath))
+        #expect(isTrusted())
+        #expect(try answers(store) == (try freshAnswers()))
+    }
+
     @Test func randomBytesAreNeverTrusted() throws {
         try makeHistory()
         let expected = try freshAnswers()
@@ -205,13 +220,20 @@ import Testing
         for round in 0..<20 {
             var bytes: Data
             switch round % 3 {
-            case 0: bytes = Data((0..<Int.random(in: 0..<20_000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            case 0:
+                bytes = Data(
+                    (0..<Int.random(in: 0..<20_000, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    })
             case 1:
                 bytes = real  // the real file with a few bytes changed anywhere
                 for _ in 0..<Int.random(in: 1...8, using: &random) {
                     bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
                 }
-            default: bytes = real.prefix(TransactionIndex.headerSize) + Data(repeating: 0, count: real.count - TransactionIndex.headerSize)
+            default:
+                bytes =
+                    real.prefix(TransactionIndex.headerSize)
+                    + Data(repeating: 0, count: real.count - TransactionIndex.headerSize)
             }
             try bytes.write(to: URL(fileURLWithPath: location.indexPath))
             #expect(try answers(store) == expected, "round \(round)")

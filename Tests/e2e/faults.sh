@@ -84,6 +84,60 @@ check "balance matches the journal after kills" "${total:-0}" "${balance:-0}"
 check "every reported purchase kept" yes "$([ "${total:-0}" -ge "$reported" ] && echo yes || echo "no: $total < $reported")"
 echo "faults: SIGKILL loop: $reported purchases reported, ${total:-0} kept, 200 kills (seed $seed)"
 
+# The index beside the journal (transactions.idx): whatever a kill, a copy or an edit leaves
+# of it, every look-up answers as a fresh rebuild does. answers DIR prints them all; fresh DIR
+# prints them for a copy of DIR without its index.
+answers() {
+  iap "$1" transactions --json 2>&1
+  iap "$1" transactions --product com.example.app.book 2>&1
+  iap "$1" transactions --state revoked --json 2>&1
+  iap "$1" transactions --product com.example.app.coins999 2>&1
+}
+fresh() {
+  rm -rf "$work/fresh"
+  cp -R "$1" "$work/fresh" && rm -f "$work/fresh/transactions.idx"
+  answers "$work/fresh"
+}
+check "index after 200 kills answers as a rebuild" "$(fresh "$state")" "$(answers "$state")"
+state=$work/index
+ok "$state" buy com.example.app.book --yes >/dev/null
+for _ in 1 2 3; do ok "$state" buy com.example.app.coins100 --yes >/dev/null; done
+ok "$state" refund 2 >/dev/null
+cp "$state/transactions.idx" "$work/before.idx"
+ok "$state" buy com.example.app.coins100 --yes >/dev/null
+ok "$state" refund 3 >/dev/null
+# SIGKILL between the journal append and the index write: the index of before stays.
+cp "$work/before.idx" "$state/transactions.idx"
+check "stale index answers as a rebuild" "$(fresh "$state")" "$(answers "$state")"
+# ... or in the middle of the index write: new records under the old header.
+head -c 128 "$work/before.idx" >"$work/torn.idx" && tail -c +129 "$state/transactions.idx" >>"$work/torn.idx"
+cp "$work/torn.idx" "$state/transactions.idx"
+check "torn index answers as a rebuild" "$(fresh "$state")" "$(answers "$state")"
+# A truncated index.
+head -c 3000 "$state/transactions.idx" >"$work/short.idx" && cp "$work/short.idx" "$state/transactions.idx"
+check "truncated index answers as a rebuild" "$(fresh "$state")" "$(answers "$state")"
+# An index from another journal: two copies of one folder take the same lines in another
+# order (journals of one size), and one gets the other's index.
+cp -R "$state" "$work/index-copy"
+ok "$state" buy com.example.app.gems500 --yes >/dev/null && ok "$state" refund 4 >/dev/null
+ok "$work/index-copy" refund 4 >/dev/null && ok "$work/index-copy" buy com.example.app.gems500 --yes >/dev/null
+check "copied folders' journals have one size" "$(wc -c <"$state/transactions.jsonl")" "$(wc -c <"$work/index-copy/transactions.jsonl")"
+cp "$work/index-copy/transactions.idx" "$state/transactions.idx"
+check "another folder's index answers as a rebuild" "$(fresh "$state")" "$(answers "$state")"
+# The journal edited by hand, in place, its size kept: transaction 5 becomes coins999.
+sleep 0.05  # later than the last write by a tick of the coarsest file-system clock
+python3 - "$state/transactions.jsonl" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as journal:
+    text = journal.read()
+    line = text.index(b'{"id":5,')
+    at = text.index(b'com.example.app.coins100', line)
+    journal.seek(at)
+    journal.write(b'com.example.app.coins999')
+PY
+check "hand-edited journal answers as a rebuild" "$(fresh "$state")" "$(answers "$state")"
+check "hand-edited journal's product listed" 1 "$(iap "$state" transactions --product com.example.app.coins999 | grep -c '^5 ')"
+
 # A lock held past IAPSIM_LOCK_TIMEOUT: 75, and the state untouched.
 state=$work/locked
 ok "$state" buy com.example.app.book --yes >/dev/null

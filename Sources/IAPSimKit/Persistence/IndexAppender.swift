@@ -65,7 +65,8 @@ struct IndexAppender {
             Int(header.heapUsed) + heap.count + bytes.count <= Int(header.heapCapacity)
         else { return nil }
         slots.append(
-            TransactionIndex.Slot(hash: hash, heapOffset: header.heapUsed + UInt32(heap.count), length: UInt32(bytes.count)))
+            TransactionIndex.Slot(
+                hash: hash, heapOffset: header.heapUsed + UInt32(heap.count), length: UInt32(bytes.count)))
         names.append(name)
         heap += bytes
         changedSlots.insert(slots.count - 1)
@@ -134,12 +135,16 @@ struct IndexAppender {
         defer { close(fd) }
         do throws(POSIXFile.Failure) {
             if !heap.isEmpty {
-                try POSIXFile.writeAt(heap, to: fd, at: UInt64(header.heapOffset) + UInt64(header.heapUsed) - UInt64(heap.count), path: path)
+                try POSIXFile.writeAt(
+                    heap, to: fd, at: UInt64(header.heapOffset) + UInt64(header.heapUsed) - UInt64(heap.count),
+                    path: path)
             }
             for key in changedSlots.sorted() {
                 var out = IndexBytes(count: TransactionIndex.slotSize)
                 slots[key].encode(into: &out, at: 0, key: key)
-                try POSIXFile.writeAt(out.bytes, to: fd, at: UInt64(TransactionIndex.headerSize + key * TransactionIndex.slotSize), path: path)
+                try POSIXFile.writeAt(
+                    out.bytes, to: fd, at: UInt64(TransactionIndex.headerSize + key * TransactionIndex.slotSize),
+                    path: path)
             }
             for (position, record) in changedRecords.sorted(by: { $0.key < $1.key }) {
                 var out = IndexBytes(count: TransactionIndex.recordSize)

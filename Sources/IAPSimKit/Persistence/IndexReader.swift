@@ -70,7 +70,9 @@ final class IndexReader {
     func record(at position: Int) throws(IndexDamage) -> TransactionIndex.Record {
         guard position >= 0, position < recordCount else { throw IndexDamage(detail: "a link past the last record") }
         let base = header.recordsOffset + position * TransactionIndex.recordSize
-        guard let record = TransactionIndex.Record(try bytes(at: base, count: TransactionIndex.recordSize), at: 0, position: position)
+        guard
+            let record = TransactionIndex.Record(
+                try bytes(at: base, count: TransactionIndex.recordSize), at: 0, position: position)
         else { throw IndexDamage(detail: "record \(position) does not check") }
         return record
     }
@@ -84,7 +86,8 @@ final class IndexReader {
         while next < recordCount {
             let count = min(perChunk, recordCount - next)
             let chunk = try bytes(
-                at: header.recordsOffset + next * TransactionIndex.recordSize, count: count * TransactionIndex.recordSize)
+                at: header.recordsOffset + next * TransactionIndex.recordSize,
+                count: count * TransactionIndex.recordSize)
             for index in 0..<count {
                 let at = index * TransactionIndex.recordSize
                 guard let record = TransactionIndex.Record(chunk, at: at, position: next + index) else {
@@ -137,7 +140,8 @@ final class IndexReader {
             for key in 0..<count {
                 guard let slot = TransactionIndex.Slot(table, at: key * TransactionIndex.slotSize, key: key),
                     UInt64(slot.heapOffset) + UInt64(slot.length) <= UInt64(heap.count),
-                    slot.head.map({ $0 < header.recordCount }) ?? true, slot.tail.map({ $0 < header.recordCount }) ?? true
+                    slot.head.map({ $0 < header.recordCount }) ?? true,
+                    slot.tail.map({ $0 < header.recordCount }) ?? true
                 else { throw IndexDamage(detail: "name slot \(key) does not check") }
                 let bytes = heap[Int(slot.heapOffset)..<Int(slot.heapOffset + slot.length)]
                 guard IndexChecksum.name(bytes) == slot.hash, let name = String(validating: bytes, as: UTF8.self) else {

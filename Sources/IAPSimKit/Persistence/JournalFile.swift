@@ -34,11 +34,12 @@ final class JournalFile {
     func forEachLine<E: Error>(
         from offset: UInt64, _ body: (UnsafeBufferPointer<UInt8>, UInt64) throws(E) -> Void
     ) throws(JournalReadError<E>) {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         var kept = 0  // bytes of a line begun in the previous read
         var position = offset  // the file offset of buffer[0]
         while true {
-            if kept == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }  // a line longer than the buffer
+            // A line longer than the buffer: make room for the rest of it.
+            if kept == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
             let count: Int
             do {
                 count = try readAt(position + UInt64(kept), into: &buffer, from: kept)
@@ -75,6 +76,7 @@ final class JournalFile {
     func line<Result, E: Error>(
         at offset: UInt64, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> Result
     ) throws(JournalReadError<E>) -> Result {
+        guard offset < UInt64(Int64.max) / 2 else { throw .missing(offset: offset) }  // no file is that long
         var end = newline(from: offset)
         if end == nil {
             // Outside the window: read ahead from here when moving forward a little (a

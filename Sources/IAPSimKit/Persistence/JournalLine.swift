@@ -68,7 +68,9 @@ struct JournalLine {
     private let tokens: UnsafeMutableBufferPointer<Token>
 
     /// Calls `body` with the line scanned, or nil when it is not in the simple form.
-    private static func withScanned<Result>(_ line: UnsafeBufferPointer<UInt8>, _ body: (JournalLine?) -> Result) -> Result {
+    private static func withScanned<Result>(_ line: UnsafeBufferPointer<UInt8>, _ body: (JournalLine?) -> Result)
+        -> Result
+    {
         withUnsafeTemporaryAllocation(of: Token.self, capacity: Key.count) { tokens in
             tokens.initialize(repeating: Token())
             let scanned = JournalLine(b: line, tokens: tokens)
@@ -124,7 +126,8 @@ struct JournalLine {
                 scan: while i < b.count {
                     switch b[i] {
                     case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-                    case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): break
+                    case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+                        break
                     default: break scan
                     }
                     i += 1
@@ -161,7 +164,8 @@ struct JournalLine {
     }
 
     private func equals(_ range: Range<Int>, _ word: StaticString) -> Bool {
-        range.count == word.utf8CodeUnitCount && memcmp(word.utf8Start, b.baseAddress! + range.lowerBound, range.count) == 0
+        range.count == word.utf8CodeUnitCount
+            && memcmp(word.utf8Start, b.baseAddress! + range.lowerBound, range.count) == 0
     }
 
     private func key(_ name: Range<Int>) -> Key? {
@@ -312,7 +316,10 @@ struct JournalLine {
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
             optional(.appAccountToken, string) != nil
         else { return nil }
-        return (id, originalID, productType, purchaseDate, expirationDate, revocationDate, isUpgraded ?? false, reason ?? .purchase)
+        return (
+            id, originalID, productType, purchaseDate, expirationDate, revocationDate, isUpgraded ?? false,
+            reason ?? .purchase
+        )
     }
 
     private func transaction() -> Transaction? {

@@ -128,7 +128,9 @@ extension StateStore {
         var next = try index.names().slots[Int(key)].head.map(Int.init)
         while let position = next {
             let record = try index.record(at: position)
-            guard record.productKey == key else { throw IndexDamage(detail: "record \(position) is not of \(productID)") }
+            guard record.productKey == key else {
+                throw IndexDamage(detail: "record \(position) is not of \(productID)")
+            }
             if after.map({ record.id > $0 }) ?? true { guard try body(record) else { return } }
             next = record.nextOfProduct.map(Int.init)
         }
@@ -138,6 +140,9 @@ extension StateStore {
     static func transaction(at record: TransactionIndex.Record, index: IndexReader, journal: JournalFile) throws
         -> Transaction
     {
+        guard record.offset < index.header.coveredLength else {
+            throw IndexDamage(detail: "record \(record.id) points past the journal's last line")
+        }
         var end = record.offset
         let transaction: Transaction
         do {
@@ -208,7 +213,8 @@ extension StateStore {
     ) {
         let journal = JournalSignature.of(location.journalPath)
         if let index, index.isFile,
-            IndexAppender.apply(lines, to: location.indexPath, reader: index, journal: journal, coveredLength: coveredLength)
+            IndexAppender.apply(
+                lines, to: location.indexPath, reader: index, journal: journal, coveredLength: coveredLength)
         {
             return
         }
@@ -225,7 +231,9 @@ extension StateStore {
         var index = IndexReader.open(path: location.indexPath, journal: signature, boot: boot)
         if index == nil, repairing {
             do {
-                index = try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) { try ensureIndex() }
+                index = try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+                    try ensureIndex()
+                }
             } catch StateError.cannotCreate {
                 // A read-only folder: built in memory below.
             }
@@ -252,17 +260,20 @@ extension StateStore {
                 boot: SystemBoot.identifier())
             return try body(memory, rebuilt)
         } catch let damage as IndexDamage {
-            throw StateError.corrupt(path: location.journalPath, detail: "it changed while it was read (\(damage.detail))")
+            throw StateError.corrupt(
+                path: location.journalPath, detail: "it changed while it was read (\(damage.detail))")
         }
     }
 
-    private static func memoryIndex(_ builder: IndexBuilder, journal: JournalSignature, boot: [UInt8]) throws(StateError)
+    private static func memoryIndex(_ builder: IndexBuilder, journal: JournalSignature, boot: [UInt8])
+        throws(StateError)
         -> IndexReader
     {
         do {
             return try IndexReader(memory: builder.bytes(journal: journal, boot: boot))
         } catch {
-            throw .corrupt(path: StateLocation.indexFileName, detail: "the index cannot hold this journal: \(error.detail)")
+            throw .corrupt(
+                path: StateLocation.indexFileName, detail: "the index cannot hold this journal: \(error.detail)")
         }
     }
 

@@ -78,7 +78,8 @@ struct TransactionIndex {
             else { return nil }
             journal = JournalSignature(
                 size: view.get64(16), device: view.get64(24), inode: view.get64(32),
-                modifiedSeconds: Int64(bitPattern: view.get64(40)), modifiedNanoseconds: Int64(bitPattern: view.get64(48)))
+                modifiedSeconds: Int64(bitPattern: view.get64(40)),
+                modifiedNanoseconds: Int64(bitPattern: view.get64(48)))
             recordCount = view.get64(56)
             nameCount = view.get32(64)
             nameCapacity = view.get32(68)
@@ -150,7 +151,8 @@ struct TransactionIndex {
         /// The record at `base` of `bytes`, which must be the record at `position`: its
         /// checksum covers both. Links must point forward, so no walk can loop.
         init?(_ bytes: IndexBytes, at base: Int, position: Int) {
-            guard bytes.isSealed(checksumAt: base + 72, from: base, seed: IndexChecksum.recordSeed ^ UInt64(position)) else {
+            guard bytes.isSealed(checksumAt: base + 72, from: base, seed: IndexChecksum.recordSeed ^ UInt64(position))
+            else {
                 return nil
             }
             func link(_ offset: Int) -> UInt32?? {

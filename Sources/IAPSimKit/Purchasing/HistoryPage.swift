@@ -163,7 +163,9 @@ extension StoreSession {
 /// spells out.
 struct PageCursor: Equatable {
     enum Order: UInt8 {
-        case purchasedAscending = 1, purchasedDescending = 2, revokedDescending = 3
+        case purchasedAscending = 1
+        case purchasedDescending = 2
+        case revokedDescending = 3
     }
 
     var order: Order
@@ -205,7 +207,10 @@ struct PageCursor: Equatable {
 
     /// Where `summary` sorts: by the order's date, then by identifier.
     static func key(_ summary: TransactionSummary, _ order: Order) -> (Date, UInt64) {
-        (order == .revokedDescending ? summary.revocationDate ?? summary.purchaseDate : summary.purchaseDate, summary.id)
+        (
+            order == .revokedDescending ? summary.revocationDate ?? summary.purchaseDate : summary.purchaseDate,
+            summary.id
+        )
     }
 
     /// Whether `a` comes before `b` in `order`.

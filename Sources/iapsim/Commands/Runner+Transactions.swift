@@ -58,7 +58,7 @@ extension Runner {
                                     isFinished: entry.isFinished, purchaseDate: transaction.purchaseDate,
                                     expirationDate: transaction.expirationDate))
                         }
-                        pending.forEach(emit)
+                        for row in pending { emit(row) }
                     }
                 ]
             })
