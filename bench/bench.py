@@ -269,7 +269,9 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
     probe = socket.socket(); probe.bind(("127.0.0.1", 0)); free = probe.getsockname()[1]; probe.close()
     open(conf, "w").write(open(conf).read().replace("listen 127.0.0.1:0", f"listen 127.0.0.1:{free}"))
     os.makedirs(work + "/tmp", exist_ok=True)
-    web = subprocess.Popen([nginx, "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # -e: nginx opens its error log before reading the configuration.
+    web = subprocess.Popen([nginx, "-c", conf, "-p", work, "-e", work + "/nginx.err"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
     time.sleep(0.5)
     nginx_rps, nginx_p99 = wrk_run(f"http://127.0.0.1:{free}/inApps/v1/transactions/1", [])
     web.terminate(); web.wait()
