@@ -3,8 +3,9 @@
 
 Prints a Markdown table of medians over repeated runs, each as a ratio to a reference measured
 in the same run: the floor (a release Swift program built like iapsim that reads one small JSON
-file and one plist and formats one currency value), iapsim with a 10-transaction history, and
-jq over the same 10,000-product file. Peak memory is the child's maximum resident set size.
+file and one plist and formats one currency value), iapsim with a 10-transaction history, jq
+over the same 10,000-product file and over the same journal, and for the index rebuild its
+2-second budget. Peak memory is the child's maximum resident set size.
 """
 import json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -27,15 +28,26 @@ def run(argv, env=None):
     return elapsed, usage.ru_maxrss / 1024
 
 
-def medians(commands):
-    """Runs the commands interleaved, RUNS times each; median seconds and max RSS of each."""
+def medians(commands, runs=RUNS):
+    """Runs the commands interleaved, `runs` times each; median seconds and max RSS of each.
+
+    A command is (argv, env), or (argv, env, prepare): argv may be a function of the run's
+    number (0 is the warm-up), and prepare(number), untimed, readies the run (a fresh copy of a
+    state for a refund that can be done once)."""
     times = {name: [] for name in commands}
     peaks = {name: 0.0 for name in commands}
-    for name, (argv, env) in commands.items():  # warm the page cache
-        run(argv, env)
-    for _ in range(RUNS):
-        for name, (argv, env) in commands.items():
-            seconds, rss = run(argv, env)
+
+    def once(command, number):
+        argv, env, prepare = (tuple(command) + (None,))[:3]
+        if prepare:
+            prepare(number)
+        return run(argv(number) if callable(argv) else argv, env)
+
+    for name, command in commands.items():  # warm the page cache
+        once(command, 0)
+    for number in range(1, runs + 1):
+        for name, command in commands.items():
+            seconds, rss = once(command, number)
             times[name].append(seconds)
             peaks[name] = max(peaks[name], rss)
     return {name: statistics.median(values) for name, values in times.items()}, peaks
@@ -47,24 +59,27 @@ def environment(state):
     return env
 
 
-def history(state, count):
-    """A state folder whose journal holds `count` consumable transactions, written directly."""
+def history(state, count, special=(), unfinished=()):
+    """A state folder whose journal holds `count` consumable transactions, written directly:
+    those in `special` of com.example.app.gems500, the rest of coins100; `unfinished` not
+    finished by the app."""
     os.makedirs(state, mode=0o700, exist_ok=True)
     journal = os.path.join(state, "transactions.jsonl")
+    special = set(special)
+    line = ('{"currency":"USD","id":%d,"isUpgraded":false,"originalID":%d,"originalPurchaseDate":"2026-01-01T00:00:00Z",'
+            '"price":"0.99","productID":"%s","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z",'
+            '"purchasedQuantity":1,"reason":"purchase","storefrontCountryCode":"USA"}\n')
     with open(journal, "w") as out:
-        for i in range(1, count + 1):
-            out.write(json.dumps({
-                "currency": "USD", "id": i, "isUpgraded": False, "originalID": i,
-                "originalPurchaseDate": "2026-01-01T00:00:00Z", "price": "0.99",
-                "productID": "com.example.app.coins100", "productType": "consumable",
-                "purchaseDate": "2026-01-01T00:00:00Z", "purchasedQuantity": 1, "reason": "purchase",
-                "storefrontCountryCode": "USA"}, sort_keys=True, separators=(",", ":")) + "\n")
+        for start in range(1, count + 1, 10_000):
+            out.write("".join(line % (i, i, "com.example.app.gems500" if i in special else "com.example.app.coins100")
+                              for i in range(start, min(count, start + 9_999) + 1)))
     snapshot = {
         "schemaVersion": 2,
         "account": {"nextTransactionID": count + 1, "transactionCount": count, "current": [],
                     "journalLength": os.path.getsize(journal)},
-        "app": {"purchasedProductIdentifiers": [], "consumables": {"com.example.app.coins100": count}},
-        "simulation": {"settings": {}, "pending": [], "unfinishedTransactionIDs": [], "renewals": []},
+        "app": {"purchasedProductIdentifiers": [], "consumables": {"com.example.app.coins100": count - len(special),
+                                                                    "com.example.app.gems500": len(special)}},
+        "simulation": {"settings": {}, "pending": [], "unfinishedTransactionIDs": list(unfinished), "renewals": []},
     }
     with open(os.path.join(state, "purchases.json"), "w") as out:
         json.dump(snapshot, out)
@@ -82,9 +97,9 @@ def big_catalog(path, count):
 
 
 rows = []
-def row(name, seconds, reference, target, peak=None, note=""):
+def row(name, seconds, reference, target, peak=None, note="", peak_limit=None):
     ratio = seconds / reference if reference else float("nan")
-    met = "" if target is None else ("yes" if ratio <= target else "**no**")
+    met = "" if target is None else ("yes" if ratio <= target and (peak_limit is None or peak <= peak_limit) else "**no**")
     rows.append(f"| {name} | {seconds * 1000:.1f} ms | {ratio:.2f}× | {'' if target is None else f'≤ {target}×'} | {met} | {'' if peak is None else f'{peak:.1f} MB'} | {note} |")
 
 # 1. Every command against the floor.
@@ -119,10 +134,67 @@ times, peaks = medians({
 row("`buy --yes`, 100,000 transactions vs 10", times["buy 100k"], times["buy 10"], 2, peaks["buy 100k"], "peak ≤ 64 MB")
 row("`status`, 100,000 transactions vs 10", times["status 100k"], times["status 10"], 2, peaks["status 100k"], "peak ≤ 64 MB")
 
-# 3. Scale of catalog.
+jq = shutil.which("jq")
+
+# 3. History at scale: look-ups through the index at 100,000 and 1,000,000 transactions
+# against the same at 10. A refund or a finish can be done once per transaction: the large
+# states take a different one each run, the small one a fresh copy each run (its index made
+# untimed first, as the large ones' is by the warm-up).
+def scale_state(name, count):
+    """A history of `count` with ten gems500 spread through it and 40 unfinished transactions."""
+    path = os.path.join(work, name)
+    step = max(1, count // 10)
+    history(path, count, special=range(step // 2 or 1, count + 1, step),
+            unfinished=range(max(1, count // 40) // 2 or 1, count + 1, max(1, count // 40)))
+    return path
+
+ten_template = scale_state("scale-10", 10)
+large, huge = scale_state("scale-100k", 100_000), scale_state("scale-1m", 1_000_000)
+os.sync()  # the generated journals written back now, not in the first timed fsync
+finishable = {path: json.load(open(os.path.join(path, "purchases.json")))["simulation"]["unfinishedTransactionIDs"]
+              for path in (ten_template, large, huge)}
+ten = os.path.join(work, "scale-10-run")
+
+def fresh_ten(_):
+    shutil.rmtree(ten, ignore_errors=True)
+    shutil.copytree(ten_template, ten)
+    run([IAPSIM, "status"], environment(ten))
+
+def refund(path):
+    return lambda number: [IAPSIM, "refund", str(number * 97 + 3) if path != ten else "3"]
+
+def finish(path):
+    return lambda number: [IAPSIM, "finish", str(finishable[path][number] if path != ten else finishable[ten_template][4])]
+
+product = [IAPSIM, "transactions", "--product", "com.example.app.gems500"]
+scale = {}
+for label, path in (("10", ten), ("100k", large), ("1m", huge)):
+    prepare = fresh_ten if path == ten else None
+    scale[f"refund {label}"] = (refund(path), environment(path), prepare)
+    scale[f"finish {label}"] = (finish(path), environment(path), prepare)
+    scale[f"product {label}"] = (product, environment(path), prepare)
+times, peaks = medians(scale)
+for what, command in (("refund", "`refund <id>`"), ("finish", "`finish <id>`"), ("product", "`transactions --product X` (10 of them)")):
+    row(f"{command}, 100,000 transactions vs 10", times[f"{what} 100k"], times[f"{what} 10"], 2, peaks[f"{what} 100k"])
+    row(f"{command}, 1,000,000 transactions vs 10", times[f"{what} 1m"], times[f"{what} 10"], 3, peaks[f"{what} 1m"])
+if jq:
+    times, peaks = medians({
+        "jq": ([jq, "-c", ".", os.path.join(large, "transactions.jsonl")], None),
+        "json 100k": ([IAPSIM, "transactions", "--json"], environment(large)),
+    }, runs=min(RUNS, 11))
+    row("`transactions --json`, 100,000 transactions vs `jq -c .` over the journal", times["json 100k"], times["jq"], 0.5,
+        peaks["json 100k"], "peak ≤ 64 MB", peak_limit=64)
+else:
+    rows.append("| `transactions --json`, 100,000 transactions | – | – | ≤ 0.5× jq | not measured: jq is not installed | | |")
+index = os.path.join(huge, "transactions.idx")
+times, peaks = medians({"rebuild": ([IAPSIM, "status"], environment(huge), lambda _: os.remove(index))}, runs=5)
+row("index rebuild of 1,000,000 transactions (`status` without `transactions.idx`) vs 2 s", times["rebuild"], 2.0, 1,
+    peaks["rebuild"])
+shutil.rmtree(huge, ignore_errors=True)
+
+# 4. Scale of catalog.
 big = os.path.join(work, "big.storekit")
 big_catalog(big, 10_000)
-jq = shutil.which("jq")
 if jq:
     times, peaks = medians({
         "jq": ([jq, ".products | length", big], None),
@@ -132,7 +204,7 @@ if jq:
 else:
     rows.append("| `list --json`, 10,000 products | – | – | < jq | not measured: jq is not installed | | |")
 
-# 4. Loops and parallelism: 1,000 purchases, sequential and as 50 processes.
+# 5. Loops and parallelism: 1,000 purchases, sequential and as 50 processes.
 loop = os.path.join(work, "loop")
 env = environment(loop)
 start = time.perf_counter()
@@ -147,7 +219,7 @@ count = json.load(open(os.path.join(parallel_state, "purchases.json")))["app"]["
 row("1,000 sequential `buy --yes` (per call)", sequential / 1000, floor, None, None, f"wall {sequential:.2f} s")
 row("1,000 `buy --yes` as 50 parallel processes (per call)", parallel / 1000, floor, None, None, f"wall {parallel:.2f} s, balance {count}")
 
-# 5. Signing (ES256), in-process, against `openssl speed ecdsap256` on the same machine.
+# 6. Signing (ES256), in-process, against `openssl speed ecdsap256` on the same machine.
 crypto = os.environ.get("CRYPTOBENCH", os.path.join(ROOT, "bench/Crypto/.build/release/CryptoBench"))
 openssl = shutil.which("openssl")
 if os.path.exists(crypto) and openssl:

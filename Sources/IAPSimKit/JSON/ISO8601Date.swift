@@ -50,6 +50,11 @@ public enum ISO8601Date {
         }
     }
 
+    /// The date `string(date)` reads back as: brought within the range, in whole seconds.
+    public static func stored(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: clamped(date).timeIntervalSince1970.rounded(.down))
+    }
+
     /// Like `string`, for messages about dates outside the range: ISO 8601's expanded years
     /// (`+10000-01-01T00:00:00Z`, `-0001-12-31T00:00:00Z`).
     public static func expandedString(_ date: Date) -> String {

@@ -17,10 +17,11 @@ struct IndexAppender {
     private var slots: [TransactionIndex.Slot]
     private var names: [String]
     private var heap: [UInt8] = []
-    private var changedRecords: [Int: TransactionIndex.Record] = [:]
-    private var changedSlots: Set<Int> = []
-    /// New records' positions by identifier.
-    private var added: [UInt64: Int] = [:]
+    // Arrays, not dictionaries: a purchase changes three or four records, and the first
+    // dictionary of a type a process makes costs more (its metadata, built at run time from
+    // a static binary's conformance tables) than the rest of this update.
+    private var changedRecords: [(position: Int, record: TransactionIndex.Record)] = []
+    private var changedSlots: [Int] = []
 
     /// Applies `lines` — each transaction with the offset of its line — to the index `reader`
     /// has open, and records `journal` as what it now covers.
@@ -48,12 +49,19 @@ struct IndexAppender {
     }
 
     private func record(_ position: Int) throws(IndexDamage) -> TransactionIndex.Record {
-        if let changed = changedRecords[position] { return changed }
+        if let changed = changedRecords.last(where: { $0.position == position }) { return changed.record }
         return try reader.record(at: position)
     }
 
+    private mutating func change(_ position: Int, to record: TransactionIndex.Record) {
+        changedRecords.removeAll { $0.position == position }
+        changedRecords.append((position, record))
+    }
+
     private func position(of id: UInt64) throws(IndexDamage) -> Int? {
-        if let position = added[id] { return position }
+        if let added = changedRecords.first(where: { $0.record.id == id && $0.position >= reader.recordCount }) {
+            return added.position
+        }
         return try reader.position(of: id)
     }
 
@@ -69,7 +77,7 @@ struct IndexAppender {
                 hash: hash, heapOffset: header.heapUsed + UInt32(heap.count), length: UInt32(bytes.count)))
         names.append(name)
         heap += bytes
-        changedSlots.insert(slots.count - 1)
+        changedSlots.append(slots.count - 1)
         return UInt32(slots.count - 1)
     }
 
@@ -81,13 +89,18 @@ struct IndexAppender {
             guard let key = key(of: group) else { return false }
             groupKey = key
         }
-        var new = TransactionIndex.Record(transaction, offset: offset, productKey: productKey, groupKey: groupKey)
+        // As the line reads back: `ISO8601Date` writes whole seconds.
+        var written = transaction
+        written.purchaseDate = ISO8601Date.stored(transaction.purchaseDate)
+        written.expirationDate = transaction.expirationDate.map(ISO8601Date.stored)
+        written.revocationDate = transaction.revocationDate.map(ISO8601Date.stored)
+        var new = TransactionIndex.Record(written, offset: offset, productKey: productKey, groupKey: groupKey)
         if transaction.id <= header.maxID {
             guard let position = try position(of: transaction.id) else { return false }
             var old = try record(position)
             guard old.keepsLinks(of: new) else { return false }
             old.update(from: new)
-            changedRecords[position] = old
+            change(position, to: old)
             return true
         }
         guard header.recordCount < UInt64(UInt32.max - 1) else { return false }
@@ -104,23 +117,22 @@ struct IndexAppender {
             } else {
                 var tail = try record(tailPosition)
                 tail.nextOfChain = UInt32(position)
-                changedRecords[tailPosition] = tail
+                change(tailPosition, to: tail)
             }
             head.chainTail = UInt32(position)
-            changedRecords[headPosition] = head
+            change(headPosition, to: head)
         }
         let key = Int(productKey)
         if let tailPosition = slots[key].tail {
             var tail = try record(Int(tailPosition))
             tail.nextOfProduct = UInt32(position)
-            changedRecords[Int(tailPosition)] = tail
+            change(Int(tailPosition), to: tail)
         } else {
             slots[key].head = UInt32(position)
         }
         slots[key].tail = UInt32(position)
-        changedSlots.insert(key)
-        changedRecords[position] = new
-        added[new.id] = position
+        if !changedSlots.contains(key) { changedSlots.append(key) }
+        change(position, to: new)
         header.recordCount += 1
         header.maxID = new.id
         return true
@@ -139,14 +151,14 @@ struct IndexAppender {
                     heap, to: fd, at: UInt64(header.heapOffset) + UInt64(header.heapUsed) - UInt64(heap.count),
                     path: path)
             }
-            for key in changedSlots.sorted() {
+            for key in changedSlots {
                 var out = IndexBytes(count: TransactionIndex.slotSize)
                 slots[key].encode(into: &out, at: 0, key: key)
                 try POSIXFile.writeAt(
                     out.bytes, to: fd, at: UInt64(TransactionIndex.headerSize + key * TransactionIndex.slotSize),
                     path: path)
             }
-            for (position, record) in changedRecords.sorted(by: { $0.key < $1.key }) {
+            for (position, record) in changedRecords {
                 var out = IndexBytes(count: TransactionIndex.recordSize)
                 record.encode(into: &out, at: 0, position: position)
                 let offset = UInt64(header.recordsOffset) + UInt64(position) * UInt64(TransactionIndex.recordSize)

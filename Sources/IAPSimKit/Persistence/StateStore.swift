@@ -271,11 +271,8 @@ public struct StateStore: Sendable {
         if !state.account.unsaved.isEmpty {
             var lines: [UInt8] = []
             for transaction in state.account.unsaved {
-                let start = lines.count
+                appended.append((transaction, journalMark + UInt64(lines.count)))
                 transaction.json.write(to: &lines, indent: nil)
-                // The index records the line as it reads back: dates in whole seconds.
-                let written = lines.withUnsafeBufferPointer { try? JournalLine.transaction(UnsafeBufferPointer(rebasing: $0[start...])) }
-                appended.append((written ?? transaction, journalMark + UInt64(start)))
                 lines.append(UInt8(ascii: "\n"))
             }
             do {

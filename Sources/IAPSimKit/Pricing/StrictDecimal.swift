@@ -32,11 +32,13 @@ extension Decimal {
     }
 
     /// The canonical plain-decimal text (`"0.99"`), independent of any locale.
-    public var plainString: String {
-        var copy = self
-        return NSDecimalString(&copy, posix)
-    }
+    ///
+    /// `description` always writes `.`, as `NSDecimalString` does for en_US_POSIX (checked over
+    /// 300,000 random values), without asking the locale: that question loads ICU's locale
+    /// data, 610,000 instructions of a `buy`.
+    public var plainString: String { description }
 }
 
-/// Made once: creating a `Locale` costs more than parsing a price.
+/// Made once: creating a `Locale` costs more than parsing a price (only prices of 20 digits
+/// and more are parsed with it).
 private let posix = Locale(identifier: "en_US_POSIX")

@@ -37,8 +37,10 @@ enum ManPage {
         page += [".nf"] + HelpText.environment.split(separator: "\n").dropFirst().map { escape(String($0)) } + [".fi"]
         page += [
             ".SH FILES",
-            ".TP", "\\fBpurchases.json\\fR, \\fBtransactions.jsonl\\fR",
-            escape("In the state folder: the app's record and session, and the account's transaction journal."),
+            ".TP", "\\fBpurchases.json\\fR, \\fBtransactions.jsonl\\fR, \\fBtransactions.idx\\fR",
+            escape(
+                "In the state folder: the app's record and session, the account's transaction journal, and its index "
+                    + "(rebuilt from the journal whenever it is missing or stale)."),
             ".TP", "\\fBProducts.storekit\\fR, \\fBIAPProductIDs.plist\\fR, \\fBProducts.prices.json\\fR",
             escape("In the catalog folder: the store's products, the app's identifiers, other storefronts' prices."),
             ".SH SEE ALSO",
