@@ -61,28 +61,22 @@ enum POSIXFile {
     /// it points to is replaced and the link stays.
     static func writeAtomically(_ data: Data, to path: String) throws(Failure) {
         let target = resolvedSymlink(path)
-        let folder = (target as NSString).deletingLastPathComponent
-        var template = Array((folder + "/." + (target as NSString).lastPathComponent + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd < 0 { throw Failure(path: folder, code: errno) }
-        let temporary = String(cString: template)
-        var succeeded = false
-        defer { if !succeeded { unlink(temporary) } }
-        do {
-            defer { close(fd) }
-            if fchmod(fd, 0o600) != 0 { throw Failure(path: temporary, code: errno) }
-            try writeAll(data, to: fd, path: target)
-            if fsync(fd) != 0 { throw Failure(path: target, code: errno) }
-        }
-        if rename(temporary, target) != 0 { throw Failure(path: target, code: errno) }
-        succeeded = true
-        syncDirectory(folder)
+        try replace(target, syncing: true) { fd throws(Failure) in try writeAll(data, to: fd, path: target) }
+        syncDirectory((target as NSString).deletingLastPathComponent)
     }
 
     /// Replaces `path` with the file `write` fills, through a temp file beside it and a
     /// rename, without fsync: for a file that is rebuilt when a crash leaves it torn (the
     /// index), so a reader with the old one open keeps reading it whole.
     static func replaceUnsynced(_ path: String, writing write: (Int32) throws(Failure) -> Void) throws(Failure) {
+        try replace(path, syncing: false, write)
+    }
+
+    /// The one temp-file-and-rename step both use: a 0600 temp file beside `path`, filled by
+    /// `write`, fsynced when `syncing`, renamed over `path`; the temp file goes on failure.
+    private static func replace(_ path: String, syncing: Bool, _ write: (Int32) throws(Failure) -> Void)
+        throws(Failure)
+    {
         let folder = (path as NSString).deletingLastPathComponent
         var template = Array((folder + "/." + (path as NSString).lastPathComponent + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -94,6 +88,7 @@ enum POSIXFile {
             defer { close(fd) }
             if fchmod(fd, 0o600) != 0 { throw Failure(path: temporary, code: errno) }
             try write(fd)
+            if syncing, fsync(fd) != 0 { throw Failure(path: path, code: errno) }
         }
         if rename(temporary, path) != 0 { throw Failure(path: path, code: errno) }
         succeeded = true
