@@ -341,15 +341,24 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
     probe = socket.socket(); probe.bind(("127.0.0.1", 0)); free = probe.getsockname()[1]; probe.close()
     open(conf, "w").write(open(conf).read().replace("listen 127.0.0.1:0", f"listen 127.0.0.1:{free}"))
     os.makedirs(work + "/tmp", exist_ok=True)
+    # nginx's workers drop to an unprivileged user when started as root: they must be able to
+    # reach the file (mkdtemp makes the folder 0700).
+    for path in (work, site, site + "/inApps", site + "/inApps/v1", site + "/inApps/v1/transactions"):
+        os.chmod(path, 0o755)
+    os.chmod(site + "/inApps/v1/transactions/1", 0o644)
     # -e: nginx opens its error log before reading the configuration.
     web = subprocess.Popen([nginx, "-c", conf, "-p", work, "-e", work + "/nginx.err"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     time.sleep(0.5)
     time.sleep(0.5)
     try:
+        served = urllib.request.urlopen(f"http://127.0.0.1:{free}/inApps/v1/transactions/1", timeout=5).read()
+        if served != body:
+            raise RuntimeError("nginx serves other bytes")
         nginx_rps, nginx_p99 = wrk_run(f"http://127.0.0.1:{free}/inApps/v1/transactions/1", [])
-    except subprocess.CalledProcessError:
-        nginx_rps, nginx_p99 = float("nan"), float("nan")  # nginx did not start: the ratio says nan
+    except (OSError, RuntimeError, subprocess.CalledProcessError) as error:
+        print(f"bench: nginx did not serve the file ({error}); see {work}/nginx.err", file=sys.stderr)
+        nginx_rps, nginx_p99 = float("nan"), float("nan")  # the ratio says nan
     web.terminate(); web.wait()
     api_rps, api_p99 = wrk_run(f"http://127.0.0.1:{port}/inApps/v1/transactions/1", ["Authorization: Bearer " + token])
     rss_before = int(open(f"/proc/{server.pid}/status").read().split("VmRSS:")[1].split()[0]) / 1024

@@ -17,7 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var index = Array(input.dropFirst())
     if input.first.map({ $0 & 1 == 1 }) ?? false {
         index = IndexFuzzing.sealed(
-            index, journal: JournalSignature.of(location.journalPath), boot: SystemBoot.identifier())
+            index, journal: FileSignature.of(location.journalPath), boot: SystemBoot.identifier())
     }
     try? Data(index).write(to: URL(fileURLWithPath: location.indexPath))
     let store = StateStore(location: location)
@@ -28,7 +28,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     try? store.forEachTransaction(ids: [3, 1, 9]) { _ in }
     // What a change does after its journal append (without the append and its fsyncs, which
     // would slow the fuzzer a hundredfold): new records, a new version, a new product.
-    let journal = JournalSignature.of(location.journalPath)
+    let journal = FileSignature.of(location.journalPath)
     let boot = SystemBoot.identifier()
     try? Data(index).write(to: URL(fileURLWithPath: location.indexPath))
     if let reader = IndexReader.open(path: location.indexPath, journal: journal, boot: boot) {
@@ -67,7 +67,7 @@ enum IndexFuzzing {
 
     /// `body` laid out as an index of `journal`: the first bytes give the counts, the rest
     /// fill the name slots, the heap and the records, and every part is sealed.
-    static func sealed(_ body: [UInt8], journal: JournalSignature, boot: [UInt8]) -> [UInt8] {
+    static func sealed(_ body: [UInt8], journal: FileSignature, boot: [UInt8]) -> [UInt8] {
         func byte(_ index: Int) -> Int { index < body.count ? Int(body[index]) : 0 }
         var header = TransactionIndex.Header()
         header.journal = journal

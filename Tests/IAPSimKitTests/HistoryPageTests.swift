@@ -112,6 +112,26 @@ import Testing
         }
     }
 
+    /// Apple's history is sorted by purchase date, not by identifier: a transaction made
+    /// later with an earlier date (the clock set back) comes first, also when it is added
+    /// after the order has been worked out for earlier pages.
+    @Test func pagesFollowPurchaseDatesWhenIdentifiersDoNot() throws {
+        for _ in 0..<25 {
+            try buy("fx.coins")
+            clock.advance(days: -1)
+        }
+        _ = try allPages(HistoryQuery())  // the order is kept from here
+        clock.advance(days: -10)
+        try buy("fx.coins")  // 26: the earliest of all
+        clock.advance(days: 100)
+        try buy("fx.coins")  // 27: the latest
+        let all = try session.store.transactions()
+        let expected = all.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }.map(\.id)
+        #expect(expected.first == 26 && expected.last == 27)
+        #expect(try allPages(HistoryQuery()).flatMap(\.transactions).map(\.id) == expected)
+        #expect(try allPages(HistoryQuery(sort: .descending)).flatMap(\.transactions).map(\.id) == expected.reversed())
+    }
+
     @Test func anEmptyPageKeepsItsPlace() throws {
         try buy("fx.coins")
         let empty = try session.historyPage(transactionID: 1, query: HistoryQuery(productIDs: ["fx.levels"]))

@@ -74,7 +74,7 @@ import Testing
 
     private func isTrusted() -> Bool {
         IndexReader.open(
-            path: location.indexPath, journal: JournalSignature.of(location.journalPath), boot: SystemBoot.identifier())
+            path: location.indexPath, journal: FileSignature.of(location.journalPath), boot: SystemBoot.identifier())
             != nil
     }
 
@@ -161,7 +161,7 @@ import Testing
         let copied = Support.store(in: copy)
         #expect(
             IndexReader.open(
-                path: copied.location.indexPath, journal: JournalSignature.of(copied.location.journalPath),
+                path: copied.location.indexPath, journal: FileSignature.of(copied.location.journalPath),
                 boot: SystemBoot.identifier()) == nil)
         #expect(try answers(copied) == (try answers(store)))
     }

@@ -23,6 +23,32 @@ public enum ES256 {
         return input + "." + sign(signingInput: input, with: key)
     }
 
+    /// A protected header for many signatures: encoded, and run through SHA-256, once. A
+    /// signer whose header does not change (the App Store's `x5c` chain is most of a signed
+    /// transaction's bytes) then hashes only each payload.
+    public struct Header: Sendable {
+        /// `BASE64URL(header) ‖ "."`, the start of every signing input.
+        let prefix: String
+        /// SHA-256 with `prefix` already fed in.
+        let hashed: SHA256
+
+        public init(_ header: some Sequence<UInt8>) {
+            prefix = Base64URL.encode(header) + "."
+            var hasher = SHA256()
+            hasher.update(prefix.utf8)
+            hashed = hasher
+        }
+
+        /// The compact JWS of `payload` under this header, the same as
+        /// `compactSerialization(header:payload:key:)` gives.
+        public func sign(payload: some Sequence<UInt8>, key: P256PrivateKey) -> String {
+            let encoded = Base64URL.encode(payload)
+            var hasher = hashed
+            hasher.update(encoded.utf8)
+            return prefix + encoded + "." + Base64URL.encode(key.signature(finishing: hasher).rawRepresentation)
+        }
+    }
+
     /// Checks a Base64URL signature segment over a JWS signing input; malformed Base64URL or
     /// a signature that is not exactly 64 bytes is simply invalid.
     public static func isValidSignature(

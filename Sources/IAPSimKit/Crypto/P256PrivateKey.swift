@@ -62,6 +62,11 @@ public struct P256PrivateKey: Sendable {
         sign(digest: SHA256.hash(message))
     }
 
+    /// Signs the digest of a message part of which was hashed ahead (`ES256.Header`).
+    func signature(finishing hasher: SHA256) -> ECDSASignature {
+        sign(digest: hasher.finalize())
+    }
+
     /// Signs a precomputed 32-byte SHA-256 digest.
     /// - Throws: `CryptoError.invalidDigestLength` for any other length.
     public func signature(digest: some Collection<UInt8>) throws(CryptoError) -> ECDSASignature {

@@ -29,7 +29,7 @@ struct IndexAppender {
     ///   was is not yet trusted: the header is written last).
     static func apply(
         _ lines: [(transaction: Transaction, offset: UInt64)], to path: String, reader: IndexReader,
-        journal: JournalSignature, coveredLength: UInt64
+        journal: FileSignature, coveredLength: UInt64
     ) -> Bool {
         guard let first = lines.first, first.offset == reader.header.coveredLength,
             var appender = try? IndexAppender(reader)

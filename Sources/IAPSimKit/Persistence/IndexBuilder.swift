@@ -138,7 +138,7 @@ struct IndexBuilder {
     }
 
     /// The header of this index, made from the journal as `journal` describes it.
-    func header(journal: JournalSignature, boot: [UInt8]) -> TransactionIndex.Header {
+    func header(journal: FileSignature, boot: [UInt8]) -> TransactionIndex.Header {
         var header = TransactionIndex.Header()
         header.journal = journal
         header.boot = boot
@@ -173,12 +173,12 @@ struct IndexBuilder {
     }
 
     /// The whole index file, for one kept in memory.
-    func bytes(journal: JournalSignature, boot: [UInt8]) -> [UInt8] {
+    func bytes(journal: FileSignature, boot: [UInt8]) -> [UInt8] {
         front(header(journal: journal, boot: boot)) + encodedRecords(records.indices)
     }
 
     /// Writes the index to `path`, replacing any there, without fsync.
-    func write(to path: String, journal: JournalSignature, boot: [UInt8]) throws(POSIXFile.Failure) {
+    func write(to path: String, journal: FileSignature, boot: [UInt8]) throws(POSIXFile.Failure) {
         let header = header(journal: journal, boot: boot)
         try POSIXFile.replaceUnsynced(path) { (fd) throws(POSIXFile.Failure) in
             let front = front(header)

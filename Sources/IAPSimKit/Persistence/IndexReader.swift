@@ -15,7 +15,7 @@ final class IndexReader {
 
     /// Opens the index at `path` if it is one to trust for the journal as `journal` describes
     /// it, in this boot; nil otherwise, for any reason: the caller rebuilds.
-    static func open(path: String, journal: JournalSignature, boot: [UInt8]) -> IndexReader? {
+    static func open(path: String, journal: FileSignature, boot: [UInt8]) -> IndexReader? {
         let fd = openReadOnly(path)
         guard fd >= 0 else { return nil }
         var info = stat()

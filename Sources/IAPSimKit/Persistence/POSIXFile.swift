@@ -34,15 +34,30 @@ enum POSIXFile {
 
     /// The file from byte `offset` to its end, or nil if it does not exist.
     static func readIfPresent(_ path: String, from offset: UInt64 = 0) throws(Failure) -> Data? {
+        try readIfPresent(path, from: offset, signed: false)?.data
+    }
+
+    /// The whole file, or nil if it does not exist, with the signature of the very file read.
+    static func readSignedIfPresent(_ path: String) throws(Failure) -> (data: Data, signature: SettledFileSignature)? {
+        try readIfPresent(path, from: 0, signed: true)
+    }
+
+    private static func readIfPresent(_ path: String, from offset: UInt64, signed: Bool) throws(Failure)
+        -> (data: Data, signature: SettledFileSignature)?
+    {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw Failure(path: path, code: errno)
         }
         defer { close(fd) }
+        let signature = signed ? FileSignature.of(descriptor: fd) : SettledFileSignature(signature: .absent, changed: 0)
         if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 { throw Failure(path: path, code: errno) }
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // A buffer the size of the file (a small snapshot is read in one call), at most 64 KiB.
+        var info = stat()
+        let expected = fstat(fd, &info) == 0 ? Int(max(0, Int64(info.st_size) - Int64(offset))) : 0
+        var buffer = [UInt8](repeating: 0, count: min(max(expected + 1, 4096), 64 * 1024))
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -52,7 +67,7 @@ enum POSIXFile {
             if count == 0 { break }
             data.append(contentsOf: buffer[0..<count])
         }
-        return data
+        return (data, signature)
     }
 
     /// Replaces `path` with `data` so that a reader, or a crash at any moment, sees either the
@@ -81,7 +96,7 @@ enum POSIXFile {
         var template = Array((folder + "/." + (path as NSString).lastPathComponent + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 { throw Failure(path: folder, code: errno) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var succeeded = false
         defer { if !succeeded { unlink(temporary) } }
         do {

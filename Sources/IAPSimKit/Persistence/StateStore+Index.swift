@@ -7,10 +7,14 @@ import Foundation
 extension StateStore {
     /// The latest version of transaction `id`. Safe under the lock (inside `update`).
     public func transaction(_ id: UInt64) throws -> Transaction? {
-        try withIndex(repairing: false) { index, journal in
+        let signature = FileSignature.of(location.journalPath)
+        if let known = cache.transaction(id, journal: signature) { return known }
+        let found: Transaction? = try withIndex(repairing: false) { index, journal -> Transaction? in
             guard let position = try index.position(of: id) else { return nil }
             return try Self.transaction(at: try index.record(at: position), index: index, journal: journal)
         } ?? nil
+        if let found { cache.remember(found, journal: signature) }
+        return found
     }
 
     /// Every transaction in its latest version, in identifier order, all in memory: for small
@@ -83,6 +87,40 @@ extension StateStore {
                 }
                 done += 1
             }
+        }
+    }
+
+    /// Calls `body` with the summary of each transaction in purchase-date order, then by
+    /// identifier (`descending` reverses both), from the one after `key`, until `body`
+    /// returns false: Get Transaction History's order. The order is kept in memory between
+    /// calls (`PurchaseOrder`), so a page reads its own records only. Outside `update` only.
+    public func forEachSummaryByPurchaseDate(
+        descending: Bool, after key: (date: Date, id: UInt64)?, _ body: (TransactionSummary) throws -> Bool
+    ) throws {
+        var resume = key.map { (date: $0.date.timeIntervalSince1970, id: $0.id) }
+        _ = try withIndex(repairing: true) { index, _ in
+            let names = try index.names().names
+            let journal = index.header.journal
+            var order = try cache.lastPurchaseOrder?.updated(for: index, journal: journal)
+                ?? PurchaseOrder(index, journal: journal)
+            var rebuilt = false
+            var next = order.start(after: resume, descending: descending)
+            while next >= 0, next < order.entries.count {
+                let entry = order.entries[next]
+                let record = try index.record(at: entry.position)
+                guard record.id == entry.id else {
+                    // The index was rebuilt under a kept order: build it again, once.
+                    if rebuilt { throw IndexDamage(detail: "record \(entry.position) is not \(entry.id)") }
+                    order = try PurchaseOrder(index, journal: journal)
+                    rebuilt = true
+                    next = order.start(after: resume, descending: descending)
+                    continue
+                }
+                resume = (entry.date, entry.id)
+                guard try body(try TransactionSummary(record, names: names)) else { break }
+                next += descending ? -1 : 1
+            }
+            cache.lastPurchaseOrder = order
         }
     }
 
@@ -183,7 +221,7 @@ extension StateStore {
     /// - Returns: the index, open; nil when there is no journal.
     /// - Throws: `.corrupt` naming a journal line that is not a transaction, `.unreadable`.
     func ensureIndex() throws(StateError) -> IndexReader? {
-        let journal = JournalSignature.of(location.journalPath)
+        let journal = FileSignature.of(location.journalPath)
         guard journal != .absent else { return nil }
         let boot = SystemBoot.identifier()
         if let index = IndexReader.open(path: location.indexPath, journal: journal, boot: boot) { return index }
@@ -194,7 +232,7 @@ extension StateStore {
     /// written (a full disk) the index lives in memory for this command, and the next one
     /// tries again.
     @discardableResult
-    func rebuildIndex(journal: JournalSignature, boot: [UInt8]) throws(StateError) -> IndexReader {
+    func rebuildIndex(journal: FileSignature, boot: [UInt8]) throws(StateError) -> IndexReader {
         let builder = try IndexBuilder.build(try openJournal())
         _ = try? POSIXFile.removeTemporaries(of: location.indexPath)
         if (try? builder.write(to: location.indexPath, journal: journal, boot: boot)) != nil,
@@ -211,7 +249,7 @@ extension StateStore {
     func updateIndex(
         _ lines: [(transaction: Transaction, offset: UInt64)], index: IndexReader?, coveredLength: UInt64
     ) {
-        let journal = JournalSignature.of(location.journalPath)
+        let journal = FileSignature.of(location.journalPath)
         if let index, index.isFile,
             IndexAppender.apply(
                 lines, to: location.indexPath, reader: index, journal: journal, coveredLength: coveredLength)
@@ -225,7 +263,7 @@ extension StateStore {
     /// - Parameter repairing: take the lock to rebuild an index that does not check; false
     ///   under the lock, where `update` has made it right, and it is built in memory instead.
     private func index(repairing: Bool) throws -> (IndexReader, JournalFile)? {
-        let signature = JournalSignature.of(location.journalPath)
+        let signature = FileSignature.of(location.journalPath)
         guard signature != .absent else { return nil }
         let boot = SystemBoot.identifier()
         var index = IndexReader.open(path: location.indexPath, journal: signature, boot: boot)
@@ -246,7 +284,7 @@ extension StateStore {
     /// Runs `body` on the index. When the file turns out damaged part-way, it is removed (the
     /// next change rebuilds it) and `body` runs again on an index built in memory; a `body`
     /// that streams keeps its place and goes on from there.
-    private func withIndex<Result>(repairing: Bool, _ body: (IndexReader, JournalFile) throws -> Result) throws
+    func withIndex<Result>(repairing: Bool, _ body: (IndexReader, JournalFile) throws -> Result) throws
         -> Result?
     {
         guard let (index, journal) = try index(repairing: repairing) else { return nil }
@@ -256,7 +294,7 @@ extension StateStore {
             try? POSIXFile.remove(location.indexPath)
             guard let rebuilt = try openJournal() else { return nil }
             let memory = try Self.memoryIndex(
-                try IndexBuilder.build(rebuilt), journal: JournalSignature.of(location.journalPath),
+                try IndexBuilder.build(rebuilt), journal: FileSignature.of(location.journalPath),
                 boot: SystemBoot.identifier())
             return try body(memory, rebuilt)
         } catch let damage as IndexDamage {
@@ -265,7 +303,7 @@ extension StateStore {
         }
     }
 
-    private static func memoryIndex(_ builder: IndexBuilder, journal: JournalSignature, boot: [UInt8])
+    private static func memoryIndex(_ builder: IndexBuilder, journal: FileSignature, boot: [UInt8])
         throws(StateError)
         -> IndexReader
     {

@@ -24,9 +24,16 @@ import Foundation
 /// from the journal whenever it does not check.
 public struct StateStore: Sendable {
     public let location: StateLocation
+    /// What this process read last, shared by the copies of this store.
+    let cache: StateCache
 
     public init(location: StateLocation) {
+        self.init(location: location, cache: StateCache())
+    }
+
+    init(location: StateLocation, cache: StateCache) {
         self.location = location
+        self.cache = cache
     }
 
     /// Whether any state has been written yet.
@@ -39,13 +46,25 @@ public struct StateStore: Sendable {
     /// - Throws: `StateError.corrupt`, `.newerSchema` or `.io`.
     public func read() throws(StateError) -> PurchaseState {
         let path = location.statePath
-        let data: Data?
-        do {
-            data = try POSIXFile.readIfPresent(path)
-        } catch {
-            throw .unreadable(path: path, reason: error.reason)
+        var state = PurchaseState()
+        if let known = cache.settledSnapshot(SettledFileSignature.of(path)) {
+            state = known
+        } else {
+            let read: (data: Data, signature: SettledFileSignature)?
+            do {
+                read = try POSIXFile.readSignedIfPresent(path)
+            } catch {
+                throw .unreadable(path: path, reason: error.reason)
+            }
+            if let read {
+                if let known = cache.state(decodedFrom: read.data) {
+                    state = known
+                } else {
+                    state = try Self.decode(read.data, path: path)
+                }
+                cache.remember(state, decodedFrom: read.data, signature: read.signature)
+            }
         }
-        var state = try data.map { data throws(StateError) in try Self.decode(data, path: path) } ?? PurchaseState()
         try replayJournal(into: &state)
         try replayNotifications(into: &state)
         return state

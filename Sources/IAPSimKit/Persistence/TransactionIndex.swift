@@ -29,7 +29,7 @@ struct TransactionIndex {
 
     /// What the header says.
     struct Header: Equatable {
-        var journal = JournalSignature.absent
+        var journal = FileSignature.absent
         var boot = [UInt8](repeating: 0, count: 16)
         var recordCount: UInt64 = 0
         var nameCount: UInt32 = 0
@@ -76,7 +76,7 @@ struct TransactionIndex {
             guard view.isSealed(checksumAt: 120, seed: IndexChecksum.headerSeed),
                 view.get32(8) == TransactionIndex.version, view.get32(12) == UInt32(TransactionIndex.recordSize)
             else { return nil }
-            journal = JournalSignature(
+            journal = FileSignature(
                 size: view.get64(16), device: view.get64(24), inode: view.get64(32),
                 modifiedSeconds: Int64(bitPattern: view.get64(40)),
                 modifiedNanoseconds: Int64(bitPattern: view.get64(48)))

@@ -88,7 +88,10 @@ extension StoreSession {
     ///
     /// iapsim keeps one account, so the history is every transaction in the state; the
     /// identifier only has to name one of them. The filters are judged on the index, so only
-    /// the page's journal lines are read; without `productIDs` every record is looked at once.
+    /// the page's journal lines are read. Without `productIDs`, records are walked in the
+    /// page's order from its start, so a page costs about the same at any history size
+    /// (with filters that few transactions pass, more are looked at); with them, each
+    /// product's records are looked at once.
     /// - Returns: up to 20 transactions, the `revision` for the next page, and `hasMore`.
     /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError`, `StateError`.
     public func historyPage(transactionID: UInt64, query: HistoryQuery = HistoryQuery()) throws -> HistoryPage {
@@ -111,9 +114,11 @@ extension StoreSession {
             page.consider(summary)
         }
         if query.productIDs.isEmpty {
-            try store.forEachSummary { summary in
+            // In the page's order from its start: done once a page and one more are chosen.
+            let key = after?.date.map { (date: $0, id: after?.id ?? 0) }
+            try store.forEachSummaryByPurchaseDate(descending: query.sort == .descending, after: key) { summary in
                 consider(summary)
-                return true
+                return page.chosen.count <= StoreSession.historyPageSize
             }
         } else {
             for productID in Set(query.productIDs) {

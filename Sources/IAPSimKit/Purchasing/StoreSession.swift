@@ -12,6 +12,9 @@ public struct StoreSession: Sendable {
     public let realNow: @Sendable () -> Date
     /// The catalog's `settings` block: the defaults under any `iapsim settings set`.
     public let catalogSettings: CatalogSettings
+    /// `catalogSettings` over iapsim's own values, worked out once; each operation lays the
+    /// state's overrides over it.
+    let defaultSettings: SessionSettings
 
     public init(
         store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: CatalogSettings = CatalogSettings()
@@ -19,6 +22,7 @@ public struct StoreSession: Sendable {
         self.store = store
         self.realNow = now
         self.catalogSettings = catalogSettings
+        self.defaultSettings = SessionSettings(defaults: catalogSettings)
     }
 
     /// The moment an operation runs at: the simulated time and the settings in force.
@@ -91,14 +95,14 @@ public struct StoreSession: Sendable {
     }
 
     func moment(_ state: PurchaseState, real: Date) -> Moment {
-        let settings = SessionSettings(catalog: catalogSettings, overrides: state.simulation.settings)
+        let settings = defaultSettings.overriding(state.simulation.settings)
         return Moment(
             now: SimulatedClock.now(state.simulation.clock, real: real, rate: settings.timeRate), settings: settings)
     }
 
     /// The settings in force, without taking the lock.
     public func settings() throws -> SessionSettings {
-        SessionSettings(catalog: catalogSettings, overrides: try store.read().simulation.settings)
+        defaultSettings.overriding(try store.read().simulation.settings)
     }
 
     // MARK: Buying

@@ -90,25 +90,23 @@ public struct AppStoreServerAPI: Sendable {
         func expect(_ allowed: String) throws {
             if method != allowed { throw APIError.methodNotAllowed }
         }
-        /// The `*` segments of `pattern` in the path, or nil when it does not match.
-        func match(_ pattern: String) -> [String]? {
-            let expected = pattern.split(separator: "/").map(String.init)
-            let actual = Array(parts.dropFirst())
-            guard expected.count == actual.count else { return nil }
+        /// The `*` segments of `pattern` in the path after `inApps`, or nil when it does not match.
+        func match(_ pattern: String...) -> [String]? {
+            guard pattern.count == parts.count - 1 else { return nil }
             var captured: [String] = []
-            for (want, have) in zip(expected, actual) {
+            for (want, have) in zip(pattern, parts.dropFirst()) {
                 if want == "*" { captured.append(have) } else if want != have { return nil }
             }
             return captured
         }
-        if let captured = match("v1/transactions/appTransactions/*") {
+        if let captured = match("v1", "transactions", "appTransactions", "*") {
             let id = captured[0]
             try expect("GET")
             _ = try transaction(id)
             let signed = try session.signedAppTransaction(signer: signer)
             return .json(.object([("signedAppTransactionInfo", .string(signed.jws))]))
         }
-        if let captured = match("v1/transactions/*/appAccountToken") {
+        if let captured = match("v1", "transactions", "*", "appAccountToken") {
             let id = captured[0]
             try expect("PUT")
             let body = try jsonBody(request)
@@ -121,22 +119,22 @@ public struct AppStoreServerAPI: Sendable {
             }
             return APIResponse(status: 200, body: [])
         }
-        if let captured = match("v1/transactions/*") {
+        if let captured = match("v1", "transactions", "*") {
             let id = captured[0]
             try expect("GET")
             let signed = try session.signedTransaction(try transaction(id).id, signer: signer)
             return .json(.object([("signedTransactionInfo", .string(signed.jws))]))
         }
-        if let captured = match("v1/history/*") ?? match("v2/history/*") {
+        if let captured = match("v1", "history", "*") ?? match("v2", "history", "*") {
             let id = captured[0]
             try expect("GET")
             return try history(request, settings: settings, transactionID: try transaction(id).id)
         }
-        if let captured = match("v1/subscriptions/extend/mass") {
+        if match("v1", "subscriptions", "extend", "mass") != nil {
             try expect("POST")
             return try massExtend(request)
         }
-        if let captured = match("v1/subscriptions/extend/mass/*/*") {
+        if let captured = match("v1", "subscriptions", "extend", "mass", "*", "*") {
             let productID = captured[0]
             let requestID = captured[1]
             try expect("GET")
@@ -150,30 +148,30 @@ public struct AppStoreServerAPI: Sendable {
                     ("succeededCount", .int(record.succeeded)), ("failedCount", .int(record.failed)),
                 ]))
         }
-        if let captured = match("v1/subscriptions/extend/*") {
+        if let captured = match("v1", "subscriptions", "extend", "*") {
             let id = captured[0]
             try expect("PUT")
             return try extend(id, request)
         }
-        if let captured = match("v1/subscriptions/*") {
+        if let captured = match("v1", "subscriptions", "*") {
             let id = captured[0]
             try expect("GET")
             _ = try transaction(id)
             return try statuses(request, settings: settings)
         }
-        if let captured = match("v1/refund/lookup/*") ?? match("v2/refund/lookup/*") {
+        if let captured = match("v1", "refund", "lookup", "*") ?? match("v2", "refund", "lookup", "*") {
             let id = captured[0]
             try expect("GET")
             return try refunds(request, transactionID: try transaction(id).id)
         }
-        if let captured = match("v1/lookup/*") {
+        if let captured = match("v1", "lookup", "*") {
             let orderID = captured[0]
             try expect("GET")
             let matches = try session.transactions(orderID: orderID)
             let signed = try matches.map { try session.signedTransaction($0.id, signer: signer).jws }
             return .json(.object([("status", .int(matches.isEmpty ? 1 : 0)), ("signedTransactions", .array(signed.map(JSONValue.string)))]))
         }
-        if let captured = match("v1/transactions/consumption/*") ?? match("v2/transactions/consumption/*") {
+        if let captured = match("v1", "transactions", "consumption", "*") ?? match("v2", "transactions", "consumption", "*") {
             let id = captured[0]
             try expect("PUT")
             _ = try transaction(id)
@@ -183,12 +181,12 @@ public struct AppStoreServerAPI: Sendable {
             }
             return APIResponse(status: 202, body: [])
         }
-        if let captured = match("v1/notifications/test") {
+        if match("v1", "notifications", "test") != nil {
             try expect("POST")
             let test = try session.sendTestNotification()
             return .json(.object([("testNotificationToken", .string(test.uuid))]))
         }
-        if let captured = match("v1/notifications/test/*") {
+        if let captured = match("v1", "notifications", "test", "*") {
             let token = captured[0]
             try expect("GET")
             guard UUID(uuidString: token) != nil else { throw APIError.invalidTestNotificationToken }
@@ -197,7 +195,7 @@ public struct AppStoreServerAPI: Sendable {
             let signed = try session.notification(entry.notification.uuid, signer: signer).signed
             return .json(.object([("signedPayload", .string(signed.jws)), ("sendAttempts", .array(entry.attempts.map(Self.attempt)))]))
         }
-        if let captured = match("v1/notifications/history") {
+        if match("v1", "notifications", "history") != nil {
             try expect("POST")
             return try notificationHistory(request)
         }

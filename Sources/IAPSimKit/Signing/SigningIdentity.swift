@@ -17,6 +17,27 @@ public struct SigningIdentity: Sendable {
     public let chain: TestCertificateChain
     public let xcodeCertificate: X509Certificate
     public let xcodeKey: P256PrivateKey
+    /// The two protected headers `sign` uses, encoded and hashed once.
+    private let chainHeader: ES256.Header
+    private let xcodeHeader: ES256.Header
+
+    init(directory: String, chain: TestCertificateChain, xcodeCertificate: X509Certificate, xcodeKey: P256PrivateKey) {
+        self.directory = directory
+        self.chain = chain
+        self.xcodeCertificate = xcodeCertificate
+        self.xcodeKey = xcodeKey
+        let base64 = { (certificate: X509Certificate) in Data(certificate.derRepresentation).base64EncodedString() }
+        xcodeHeader = ES256.Header(
+            JSONValue.object([
+                ("kid", .string("Apple_Xcode_Key")), ("typ", .string("JWT")), ("alg", .string(ES256.algorithm)),
+                ("x5c", .array([.string(base64(xcodeCertificate))])),
+            ]).bytes(compact: true))
+        chainHeader = ES256.Header(
+            JSONValue.object([
+                ("alg", .string(ES256.algorithm)),
+                ("x5c", .array(chain.certificatesLeafFirst.map { .string(base64($0)) })),
+            ]).bytes(compact: true))
+    }
 
     /// The files, in the order they are written and listed.
     public static let fileNames = [
@@ -133,24 +154,9 @@ public struct SigningIdentity: Sendable {
     /// in `x5c`, or for `Xcode` the self-signed certificate with Xcode's `kid` and `typ`.
     /// - Returns: the compact JWS, `header.payload.signature`.
     public func sign(_ payload: JSONValue, environment: AppStoreEnvironment) -> String {
-        let base64 = { (certificate: X509Certificate) in Data(certificate.derRepresentation).base64EncodedString() }
-        let header: JSONValue
-        let key: P256PrivateKey
-        if environment == .xcode {
-            header = .object([
-                ("kid", .string("Apple_Xcode_Key")), ("typ", .string("JWT")), ("alg", .string(ES256.algorithm)),
-                ("x5c", .array([.string(base64(xcodeCertificate))])),
-            ])
-            key = xcodeKey
-        } else {
-            header = .object([
-                ("alg", .string(ES256.algorithm)),
-                ("x5c", .array(chain.certificatesLeafFirst.map { .string(base64($0)) })),
-            ])
-            key = chain.leafKey
-        }
-        return ES256.compactSerialization(
-            header: header.bytes(compact: true), payload: payload.bytes(compact: true), key: key)
+        environment == .xcode
+            ? xcodeHeader.sign(payload: payload.bytes(compact: true), key: xcodeKey)
+            : chainHeader.sign(payload: payload.bytes(compact: true), key: chain.leafKey)
     }
 }
 

@@ -180,13 +180,16 @@ public struct SessionSettings: Sendable, Equatable {
     public private(set) var sources: [SettingKey: Source]
 
     public init(catalog: CatalogSettings, overrides: [SettingKey: String]) {
+        self.init(defaults: catalog)
+        self = overriding(overrides)
+    }
+
+    /// The catalog's values over iapsim's own, with nothing set.
+    public init(defaults catalog: CatalogSettings) {
         var values: [SettingKey: String] = [:]
         var sources: [SettingKey: Source] = [:]
         for key in SettingKey.allCases {
-            if let value = overrides[key] {
-                values[key] = value
-                sources[key] = .set
-            } else if let value = catalog.value(for: key) {
+            if let value = catalog.value(for: key) {
                 values[key] = value
                 sources[key] = .catalog
             } else {
@@ -196,6 +199,17 @@ public struct SessionSettings: Sendable, Equatable {
         }
         self.values = values
         self.sources = sources
+    }
+
+    /// These settings with `overrides` (from the state) over them: only the keys set are
+    /// touched, so a session that keeps its defaults (`StoreSession`) pays for those alone.
+    public func overriding(_ overrides: [SettingKey: String]) -> SessionSettings {
+        var result = self
+        for (key, value) in overrides {
+            result.values[key] = value
+            result.sources[key] = .set
+        }
+        return result
     }
 
     private static func builtIn(_ key: SettingKey) -> String {

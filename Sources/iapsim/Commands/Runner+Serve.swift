@@ -13,15 +13,15 @@ extension Runner {
                 throw UsageError("--key-file \(file): cannot read it", command: .serve)
             }
             let text = String(decoding: data, as: UTF8.self)
+            let publicKey: P256PublicKey
             if let key = try? P256PrivateKey(pemRepresentation: text) {
-                verifier.publicKey = key.publicKey
+                publicKey = key.publicKey
             } else if let key = try? P256PublicKey(pemRepresentation: text) {
-                verifier.publicKey = key
+                publicKey = key
             } else {
                 throw UsageError("--key-file \(file): not a P-256 key in PEM (an App Store Connect .p8 file)", command: .serve)
             }
-            verifier.keyID = request.keyID
-            verifier.issuerID = request.issuerID
+            verifier = BearerTokenVerifier(publicKey: publicKey, keyID: request.keyID, issuerID: request.issuerID)
         }
         let api = AppStoreServerAPI(session: session, signer: try signer(), verifier: verifier, realNow: context.now)
         let server: HTTPServer

@@ -12,7 +12,7 @@ struct Runner {
     func run(_ command: Command) throws -> Report {
         switch command {
         case .help(let topic):
-            let text = try HelpText.page(for: topic)
+            let text = HelpText.page(for: topic)
             return Report(json: .object([("topic", .optional(topic.map(HelpText.name))), ("text", .string(text))]))
                 .verbatim(text)
         case .version:

@@ -4,42 +4,17 @@
     import Darwin
 #endif
 
-/// What identifies one state of the journal without reading it: its size, device, inode and
-/// modification time. Appending changes the size and the time; an edit in place changes the
-/// time; an editor that saves a new file, or a copied folder, changes the inode. The index
-/// records the signature it was made from and is trusted only while the journal still has it.
-struct JournalSignature: Equatable {
-    var size: UInt64
-    var device: UInt64
-    var inode: UInt64
-    var modifiedSeconds: Int64
-    var modifiedNanoseconds: Int64
-
-    /// No journal file.
-    static let absent = JournalSignature(size: 0, device: 0, inode: 0, modifiedSeconds: 0, modifiedNanoseconds: 0)
-
-    /// The signature of the file at `path` now; `absent` when there is none.
-    static func of(_ path: String) -> JournalSignature {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .absent }
-        #if canImport(Darwin)
-            let modified = info.st_mtimespec
-        #else
-            let modified = info.st_mtim
-        #endif
-        return JournalSignature(
-            size: UInt64(info.st_size), device: UInt64(truncatingIfNeeded: info.st_dev),
-            inode: UInt64(truncatingIfNeeded: info.st_ino), modifiedSeconds: Int64(modified.tv_sec),
-            modifiedNanoseconds: Int64(modified.tv_nsec))
-    }
-}
-
 /// The running system's boot: the index is written without fsync, so after a restart any of
 /// its parts may be missing or old, and an index from an earlier boot is rebuilt.
 enum SystemBoot {
     /// 16 bytes that differ from boot to boot; zeros where the system does not say (then an
-    /// index is trusted across restarts, with its checksums as the only guard).
-    static func identifier() -> [UInt8] {
+    /// index is trusted across restarts, with its checksums as the only guard). Read once
+    /// per process: the boot does not change while it runs.
+    static func identifier() -> [UInt8] { current }
+
+    private static let current: [UInt8] = fromSystem()
+
+    private static func fromSystem() -> [UInt8] {
         var result = [UInt8](repeating: 0, count: 16)
         #if os(Linux)
             // A random UUID the kernel makes at each boot, as text.

@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a `StateStore` read last, for a process that reads the state again and again
+/// (`iapsim serve`, one read or more per request), shared by the copies of the store.
+///
+/// - The snapshot decoded, with the bytes it was decoded from: it is decoded again only when
+///   the bytes differ. Comparing them costs a small part of parsing them, and unlike a file's
+///   size and time it cannot be fooled by two writes in one clock tick. A snapshot whose file
+///   was already settled when read (`SettledFileSignature.wasSettled`) is not even read again while
+///   its signature stays the same.
+/// - The index's records in purchase-date order (`PurchaseOrder`), for history pages.
+/// - Transactions looked up through the index, by identifier, for one version of the journal
+///   (its `FileSignature`): the same signature the index itself is trusted by. The journal is
+///   only appended to, so a new version empties the set.
+final class StateCache: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Real time in seconds since 1970, as file times are kept: to judge whether a file has
+    /// settled. Tests move it.
+    private let now: @Sendable () -> Double
+
+    init(now: @escaping @Sendable () -> Double = StateCache.realNow) {
+        self.now = now
+    }
+
+    static let realNow: @Sendable () -> Double = {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    private var snapshotBytes: Data?
+    private var snapshot: PurchaseState?
+    /// The signature of the snapshot file, when it was settled as it was read.
+    private var settledSignature: SettledFileSignature?
+    private var journal: FileSignature?
+    private var transactions: [UInt64: Transaction] = [:]
+    private var purchaseOrder: PurchaseOrder?
+    /// Enough for every page a history request signs; forgotten all at once when full.
+    private let transactionLimit = 1024
+
+    /// The state decoded from exactly `data` before, if it is the last one.
+    func state(decodedFrom data: Data) -> PurchaseState? {
+        lock.withLock { snapshotBytes == data ? snapshot : nil }
+    }
+
+    /// The snapshot, without reading it, when the file is the settled one read last.
+    func settledSnapshot(_ signature: SettledFileSignature) -> PurchaseState? {
+        lock.withLock { signature.signature != .absent && settledSignature == signature ? snapshot : nil }
+    }
+
+    /// Remembers the snapshot read from a file with `signature` (taken from the open file).
+    func remember(_ state: PurchaseState, decodedFrom data: Data, signature: SettledFileSignature) {
+        let settled = signature.wasSettled(at: now())
+        lock.withLock {
+            snapshotBytes = data
+            snapshot = state
+            settledSignature = settled ? signature : nil
+        }
+    }
+
+    /// The purchase order built last, for whichever journal.
+    var lastPurchaseOrder: PurchaseOrder? {
+        get { lock.withLock { purchaseOrder } }
+        set { lock.withLock { purchaseOrder = newValue } }
+    }
+
+    /// Transaction `id` as read from the journal with `signature`, if it was.
+    func transaction(_ id: UInt64, journal signature: FileSignature) -> Transaction? {
+        lock.withLock { journal == signature ? transactions[id] : nil }
+    }
+
+    func remember(_ transaction: Transaction, journal signature: FileSignature) {
+        lock.withLock {
+            if journal != signature || transactions.count >= transactionLimit {
+                transactions.removeAll(keepingCapacity: true)
+                journal = signature
+            }
+            transactions[transaction.id] = transaction
+        }
+    }
+}

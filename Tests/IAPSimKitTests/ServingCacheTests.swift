@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import IAPSimKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a long-running server keeps between requests (the decoded snapshot, looked-up
+/// transactions, accepted bearer tokens) must never hide a change: each is checked against
+/// what it was made from on every use.
+@Suite struct ServingCacheTests {
+    /// Rewrites the snapshot in place with `text` (same length), then sets its modification
+    /// time back to what it was, as `cp -p` or an editor that keeps times would.
+    private func editInPlace(_ path: String, _ change: (String) -> String) throws {
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let edited = change(text)
+        #expect(edited.utf8.count == text.utf8.count && edited != text)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(edited.utf8))
+        try handle.close()
+        #if canImport(Darwin)
+            var times = [info.st_atimespec, info.st_mtimespec]
+        #else
+            var times = [info.st_atim, info.st_mtim]
+        #endif
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    }
+
+    @Test func aSnapshotChangedByAnotherProcessIsReadAgain() throws {
+        let server = Support.store()
+        let cli = StateStore(location: server.location)  // another process: its own cache
+        try cli.update { _ = $0.app.deliver("a.one") }
+        #expect(try server.read().app.purchasedProductIdentifiers == ["a.one"])
+        // The same number of bytes, written at once: perhaps in the same clock tick, with the
+        // inode of the file it replaces.
+        try cli.update { $0.app = PurchaseState().app; _ = $0.app.deliver("a.two") }
+        #expect(try server.read().app.purchasedProductIdentifiers == ["a.two"])
+        try cli.update { _ = $0.app.deliver("a.three") }
+        #expect(try server.read().app.purchasedProductIdentifiers == ["a.three", "a.two"])
+    }
+
+    @Test func aSettledSnapshotEditedInPlaceWithItsTimeKeptIsReadAgain() throws {
+        let location = Support.store().location
+        // A server whose clock is a minute ahead: every snapshot it reads has settled, so
+        // it trusts the file's signature instead of reading it again.
+        let server = StateStore(location: location, cache: StateCache(now: { StateCache.realNow() + 60 }))
+        let cli = StateStore(location: location)
+        try cli.update { _ = $0.app.deliver("a.one") }
+        #expect(try server.read().app.purchasedProductIdentifiers == ["a.one"])
+        #expect(try server.read().app.purchasedProductIdentifiers == ["a.one"])  // from memory
+        try cli.update { $0.app = PurchaseState().app; _ = $0.app.deliver("a.two") }
+        #expect(try server.read().app.purchasedProductIdentifiers == ["a.two"])
+        // Same inode, same size, same modification time: only the change time tells.
+        try editInPlace(location.statePath) { $0.replacingOccurrences(of: "a.two", with: "a.six") }
+        #expect(try server.read().app.purchasedProductIdentifiers == ["a.six"])
+    }
+
+    @Test func aRefundMadeElsewhereShowsInTheNextLookUp() throws {
+        let catalog = try Support.validCatalog()
+        let clock = Support.Clock()
+        let server = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
+        let cli = StoreSession(
+            store: StateStore(location: server.store.location), now: { clock.now },
+            catalogSettings: catalog.store.settings)
+        let product = try #require(catalog.store.products.first { $0.id == "fx.levels" })
+        let bought = try #require(try cli.buy(product, in: catalog).transaction)
+        #expect(try server.store.transaction(bought.id)?.revocationDate == nil)
+        _ = try cli.refund(bought.id, reason: .other)
+        #expect(try server.store.transaction(bought.id)?.revocationDate != nil)
+    }
+
+    @Test func anAcceptedTokenIsStillCheckedForTimeAndApp() throws {
+        func b64(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
+        let exp = 1_800_000_000
+        let token =
+            "Bearer " + b64(#"{"alg":"ES256","kid":"K","typ":"JWT"}"#) + "."
+            + b64(#"{"iss":"i","bid":"com.example.app","aud":"appstoreconnect-v1","exp":\#(exp)}"#) + ".c2ln"
+        let verifier = BearerTokenVerifier()
+        let before = Date(timeIntervalSince1970: Double(exp - 600))
+        try verifier.verify(authorization: token, bundleID: "com.example.app", now: before)
+        try verifier.verify(authorization: token, bundleID: "com.example.app", now: before)  // remembered
+        #expect(throws: BearerTokenVerifier.Refusal.rejected("the token has expired")) {
+            try verifier.verify(authorization: token, bundleID: "com.example.app", now: Date(timeIntervalSince1970: Double(exp + 1)))
+        }
+        #expect(throws: BearerTokenVerifier.Refusal.rejected("bid is not com.example.other")) {
+            try verifier.verify(authorization: token, bundleID: "com.example.other", now: before)
+        }
+    }
+}
