@@ -260,6 +260,57 @@ import Testing
         #expect(try session.status().transactionCount == 6)
     }
 
+    /// Apple, "SKTestSession.TimeRate.monthlyRenewalEveryThirtySeconds": each period has its
+    /// own real duration (a week 10 s, a month 30 s, a year 6 min; grace 9 s for weekly
+    /// subscriptions and 15 s for others; billing retry 1 min) and dates stay on the wall
+    /// clock: a one-time purchase is dated now, not in a sped-up future.
+    @Test func monthlyRenewalRatesFollowApplesTableOnTheWallClock() throws {
+        _ = try session.setSetting(.timeRate, to: "monthlyRenewalEveryThirtySeconds")
+        let coins = try #require(try buy("fx.coins").transaction)
+        #expect(coins.purchaseDate == clock.now)
+        let trial = try #require(try buy("fx.plus.monthly").transaction)  // a free week first
+        #expect(trial.expirationDate == trial.purchaseDate + 10)
+        clock.advance(days: 10.0 / 86_400)
+        _ = try session.status()  // time brought up to date
+        let renewal = try #require(try session.store.transactions().last)
+        #expect(renewal.reason == .renewal && renewal.purchaseDate == trial.purchaseDate + 10)
+        #expect(renewal.expirationDate == renewal.purchaseDate + 30)
+        clock.advance(days: 60.0 / 86_400)  // a real minute: two more monthly periods
+        #expect(try session.status().transactionCount == 5)
+
+        let rate = TimeRate.monthlyRenewalEveryThirtySeconds
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let periods: [(SubscriptionPeriod, TimeInterval)] = [
+            (.init(value: 1, unit: .week), 10), (.init(value: 1, unit: .month), 30), (.init(value: 2, unit: .month), 60),
+            (.init(value: 3, unit: .month), 90), (.init(value: 6, unit: .month), 180), (.init(value: 1, unit: .year), 360),
+        ]
+        for (period, seconds) in periods { #expect(rate.end(of: period, from: start) == start + seconds, "\(period)") }
+        #expect(rate.gracePeriod(for: .init(value: 1, unit: .week)) == 9)
+        #expect(rate.gracePeriod(for: .init(value: 1, unit: .month)) == 15)
+        #expect(rate.billingRetryPeriod == 60)
+        #expect(rate.clockSpeed == 1)
+    }
+
+    /// Apple's tables for the other monthly-renewal rates ("SKTestSession.TimeRate.<case>").
+    @Test(arguments: [
+        (TimeRate.monthlyRenewalEveryHour, [900.0, 3_600, 7_200, 10_800, 21_600, 43_200], 771.0, 1_800.0, 7_200.0),
+        (.monthlyRenewalEveryThirtyMinutes, [600, 1_800, 3_600, 5_400, 10_800, 21_600], 514, 900, 3_600),
+        (.monthlyRenewalEveryFifteenMinutes, [300, 900, 1_800, 2_700, 5_400, 10_800], 257, 450, 1_800),
+        (.monthlyRenewalEveryFiveMinutes, [180, 300, 600, 900, 1_800, 3_600], 154, 150, 600),
+    ])
+    func monthlyRenewalRatesHaveApplesDurations(
+        rate: TimeRate, periods: [Double], weeklyGrace: Double, grace: Double, retry: Double
+    ) {
+        let lengths: [SubscriptionPeriod] = [
+            .init(value: 1, unit: .week), .init(value: 1, unit: .month), .init(value: 2, unit: .month),
+            .init(value: 3, unit: .month), .init(value: 6, unit: .month), .init(value: 1, unit: .year),
+        ]
+        #expect(lengths.map { rate.renewalDuration(of: $0) } == periods)
+        #expect(rate.gracePeriod(for: lengths[0]) == weeklyGrace)
+        #expect(rate.gracePeriod(for: lengths[1]) == grace)
+        #expect(rate.billingRetryPeriod == retry)
+    }
+
     @Test func acceleratedRatesSpeedTheClock() throws {
         _ = try session.setSetting(.timeRate, to: "oneSecondIsOneDay")
         let before = try session.clockReading().now

@@ -164,7 +164,7 @@ enum SubscriptionEngine {
     {
         guard date > start else { return start }
         let gap = date.timeIntervalSince(start)
-        if let interval = rate.fixedRenewalInterval {
+        if let interval = rate.renewalDuration(of: period), interval > 0 {
             return start + (gap / interval).rounded(.down) * interval
         }
         let days: Double =

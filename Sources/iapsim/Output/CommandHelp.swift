@@ -173,8 +173,10 @@ struct CommandHelp {
                 usage:
                     "iapsim clock [advance DURATION | advance --to DATE | set DATE | freeze | run | reset] [options]",
                 discussion: """
-                    The simulator keeps its own clock in the state. It runs at the time rate
-                    (settings set time-rate, SKTestSession.TimeRate) unless frozen. 'advance P1M' or
+                    The simulator keeps its own clock in the state. It runs at real speed, or fast
+                    under the deprecated ...IsOneDay time rates, unless frozen; under the
+                    monthlyRenewalEvery... rates each subscription period lasts what Apple's table
+                    gives (a month 30 s at monthlyRenewalEveryThirtySeconds). 'advance P1M' or
                     'advance --to 2027-01-01T00:00:00Z' moves it forward (ISO 8601), and subscriptions
                     renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
                     check exact dates), 'run' restarts it, 'reset' returns to real time.
