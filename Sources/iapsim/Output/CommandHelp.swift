@@ -103,7 +103,8 @@ struct CommandHelp {
                     """,
                 examples: [
                     "iapsim transactions", "iapsim transactions --unfinished",
-                    "iapsim transactions --state pending --json", "iapsim transactions delete 1",
+                    "iapsim transactions --state pending --json",
+                    "iapsim buy com.example.app.book && iapsim transactions delete 1",
                 ])
         case .approve:
             return CommandHelp(
