@@ -36,8 +36,9 @@ import Testing
         }
         #expect(second.id != interrupted.id)
 
-        guard case .interruptedPurchase(let id, .purchased(let transaction)) = try session.resolve(
-            interrupted.id, in: catalog)
+        guard
+            case .interruptedPurchase(let id, .purchased(let transaction)) = try session.resolve(
+                interrupted.id, in: catalog)
         else {
             Issue.record("resolving did not complete the purchase")
             return

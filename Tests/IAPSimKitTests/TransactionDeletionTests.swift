@@ -40,7 +40,9 @@ import Testing
         let quote = try session.quote("fx.levels", in: catalog)
         #expect(quote.kind == .purchase)
         #expect(throws: SimulationError.unknownTransaction(id: levels.id)) { try session.deleteTransaction(levels.id) }
-        #expect(throws: SimulationError.unknownTransaction(id: levels.id)) { try session.refund(levels.id, reason: .other) }
+        #expect(throws: SimulationError.unknownTransaction(id: levels.id)) {
+            try session.refund(levels.id, reason: .other)
+        }
     }
 
     @Test func aDeletedConsumableComesOffTheBalance() throws {

@@ -36,7 +36,8 @@ import Testing
 
     @Test func resetScopes() throws {
         #expect(try ArgumentParser.parse(["reset", "--local"]).command == .reset(.local, assumeYes: false))
-        #expect(try ArgumentParser.parse(["reset", "--transactions", "-y"]).command == .reset(.transactions, assumeYes: true))
+        let transactions = try ArgumentParser.parse(["reset", "--transactions", "-y"]).command
+        #expect(transactions == .reset(.transactions, assumeYes: true))
         #expect(try ArgumentParser.parse(["reset", "--settings"]).command == .reset(.settings, assumeYes: false))
         #expect(try ArgumentParser.parse(["reset", "--all"]).command == .reset(.all, assumeYes: false))
         // A bare reset is --all, as it was before the scopes.

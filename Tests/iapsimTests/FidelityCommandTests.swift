@@ -62,7 +62,8 @@ import Testing
         let launch = harness.run("list")
         #expect(
             launch.stderr.contains(
-                "Note: Transaction.updates delivered transaction 2 for com.example.app.coins100, completed outside the app"))
+                "Note: Transaction.updates delivered transaction 2 for com.example.app.coins100, completed outside the app"
+            ))
         #expect(!harness.run("status").stderr.contains("Transaction.updates delivered"))  // once
         #expect(HelpText.page(for: .exitCodes).contains("6   interrupted"))
     }

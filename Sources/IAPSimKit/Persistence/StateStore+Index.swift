@@ -120,7 +120,9 @@ extension StateStore {
                 var next: Int? = head
                 while let position = next {
                     let record = try index.record(at: position)
-                    if !record.isDeleted { chain.append(try Self.transaction(at: record, index: index, journal: journal)) }
+                    if !record.isDeleted {
+                        chain.append(try Self.transaction(at: record, index: index, journal: journal))
+                    }
                     next = record.nextOfChain.map(Int.init)
                 }
             } else {

@@ -245,7 +245,9 @@ public struct StateStore: Sendable {
                 throw .corrupt(path: location.journalPath, detail: "\(error)")
             }
             if let replacement { replayed.account.reinstate(replacement) }
-            if replacement.map({ $0.revocationDate == nil && !$0.isUpgraded }) != true { replayed.app.revoke(productID) }
+            if replacement.map({ $0.revocationDate == nil && !$0.isUpgraded }) != true {
+                replayed.app.revoke(productID)
+            }
         }
         replayed.account.unsaved = []
         state = replayed

@@ -148,8 +148,8 @@ struct TransactionIndex {
             out.put32(nextOfProduct.map { $0 + 1 } ?? 0, at: base + 56)
             out.put32(nextOfChain.map { $0 + 1 } ?? 0, at: base + 60)
             out.put32(chainTail.map { $0 + 1 } ?? 0, at: base + 64)
-            out.put32(
-                Self.code(productType) | (isUpgraded ? 4 : 0) | (isRenewal ? 8 : 0) | (isDeleted ? 16 : 0), at: base + 68)
+            let flags = Self.code(productType) | (isUpgraded ? 4 : 0) | (isRenewal ? 8 : 0) | (isDeleted ? 16 : 0)
+            out.put32(flags, at: base + 68)
             out.seal(checksumAt: base + 72, from: base, seed: IndexChecksum.recordSeed ^ UInt64(position))
         }
 

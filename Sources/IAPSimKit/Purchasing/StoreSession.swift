@@ -253,7 +253,9 @@ public struct StoreSession: Sendable {
             break
         }
         if chosen == .askToBuy,
-            let index = state.simulation.pending.firstIndex(where: { $0.reason == .askToBuy && $0.productID == product.id })
+            let index = state.simulation.pending.firstIndex(where: {
+                $0.reason == .askToBuy && $0.productID == product.id
+            })
         {
             state.simulation.pending[index].requestDate = moment.now
             state.simulation.pending[index].purchasedQuantity = quote.quantity

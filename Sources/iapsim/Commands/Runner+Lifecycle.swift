@@ -84,14 +84,19 @@ extension Runner {
                     ("id", .int(id)), ("result", .string("deleted")), ("productID", .string(request.productID)),
                     ("deletedIDs", .array([.int(id)])),
                 ]),
-                lines: ["Deleted the \(request.reason == .askToBuy ? "Ask to Buy request" : "interrupted purchase") \(id) for \(request.productID)."])
+                lines: [
+                    "Deleted the \(request.reason == .askToBuy ? "Ask to Buy request" : "interrupted purchase") \(id) "
+                        + "for \(request.productID)."
+                ])
         }
         let named = deletion.transactions.first { $0.id == id }
         let productID = named?.productID ?? deletion.transactions.first?.productID ?? ""
         let others = deletion.transactions.count - 1
-        let children = others == 0 ? "" : " and the \(others) later transaction\(others == 1 ? "" : "s") of its subscription"
+        let children =
+            others == 0 ? "" : " and the \(others) later transaction\(others == 1 ? "" : "s") of its subscription"
         var lines = [
-            "Deleted transaction \(id) (\(productID))\(children): it is gone from the history, the entitlements and the app's record."
+            "Deleted transaction \(id) (\(productID))\(children): "
+                + "it is gone from the history, the entitlements and the app's record."
         ]
         if let renewal = deletion.renewedAgain.last {
             lines.append(

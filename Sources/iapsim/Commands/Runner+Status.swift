@@ -80,7 +80,8 @@ extension Runner {
         if !status.expiredRequests.isEmpty {
             blocks.append(.line("Expired Ask to Buy requests (declined; nothing was charged):"))
             let rows = status.expiredRequests.map { request in
-                [String(request.id), request.productID, "expired \(request.expirationDate.map(ISO8601Date.string) ?? "")"]
+                let when = request.expirationDate.map(ISO8601Date.string) ?? ""
+                return [String(request.id), request.productID, "expired \(when)"]
             }
             blocks.append(.table(rows: rows, indent: "  "))
         }

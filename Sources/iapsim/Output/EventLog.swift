@@ -23,7 +23,8 @@ final class EventLog: @unchecked Sendable {
                 return "Note: the Ask to Buy request \(request.id) for \(request.productID) expired unanswered\(when): "
                     + "it ended declined, and nothing was charged."
             case .delivered(let transaction):
-                return "Note: Transaction.updates delivered transaction \(transaction.id) for \(transaction.productID), "
+                return
+                    "Note: Transaction.updates delivered transaction \(transaction.id) for \(transaction.productID), "
                     + "completed outside the app (an interrupted purchase resolved)."
             }
         }

@@ -155,7 +155,8 @@ enum ArgumentParser {
                     throw UsageError("--\(option) does not go with 'iapsim transactions delete'", command: name)
                 }
                 guard arguments.count >= 2 else {
-                    throw UsageError("missing transaction identifier: iapsim transactions delete <transaction-id>", command: name)
+                    throw UsageError(
+                        "missing transaction identifier: iapsim transactions delete <transaction-id>", command: name)
                 }
                 try expect(arguments, count: 2, for: name)
                 guard let id = UInt64(arguments[1]), id > 0 else {

@@ -115,8 +115,11 @@ struct OptionSpec: Sendable {
             name: "transactions", commands: [.reset],
             help: "Delete every transaction (clearTransactions); keep the settings and the clock."),
         OptionSpec(
-            name: "settings", commands: [.reset], help: "Settings back to their defaults (resetToDefaultState); keep the transactions."),
-        OptionSpec(name: "all", commands: [.reset], help: "Erase everything: transactions, settings, clock (what a bare reset does)."),
+            name: "settings", commands: [.reset],
+            help: "Settings back to their defaults (resetToDefaultState); keep the transactions."),
+        OptionSpec(
+            name: "all", commands: [.reset],
+            help: "Erase everything: transactions, settings, clock (what a bare reset does)."),
         OptionSpec(name: "help", short: "h", help: "Show help for iapsim or the command."),
         OptionSpec(name: "version", help: "Show the version."),
     ]
