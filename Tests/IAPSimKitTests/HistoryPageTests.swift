@@ -132,6 +132,16 @@ import Testing
         #expect(try allPages(HistoryQuery(sort: .descending)).flatMap(\.transactions).map(\.id) == expected.reversed())
     }
 
+    /// A transaction deleted in the Transaction Manager ("SKTestSession.deleteTransaction")
+    /// is gone from the history the server gives, also after the order was kept.
+    @Test func aDeletedTransactionLeavesTheHistory() throws {
+        for _ in 0..<3 { try buy("fx.coins") }
+        #expect(try allPages(HistoryQuery()).flatMap(\.transactions).map(\.id) == [1, 2, 3])
+        _ = try session.deleteTransaction(2)
+        #expect(try allPages(HistoryQuery()).flatMap(\.transactions).map(\.id) == [1, 3])
+        #expect(try allPages(HistoryQuery(sort: .descending)).flatMap(\.transactions).map(\.id) == [3, 1])
+    }
+
     @Test func anEmptyPageKeepsItsPlace() throws {
         try buy("fx.coins")
         let empty = try session.historyPage(transactionID: 1, query: HistoryQuery(productIDs: ["fx.levels"]))

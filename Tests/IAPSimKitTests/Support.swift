@@ -97,6 +97,15 @@ enum Support {
         init(_ date: Date = Support.fixedDate) { self.date = date }
         var now: Date { lock.withLock { date } }
         func advance(days: Double) { lock.withLock { date += days * 86_400 } }
+        func advance(seconds: TimeInterval) { lock.withLock { date += seconds } }
+    }
+
+    /// What a session reports through `StoreSession.events`, in order.
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [StoreEvent] = []
+        func record(_ event: StoreEvent) { lock.withLock { events.append(event) } }
+        var all: [StoreEvent] { lock.withLock { events } }
     }
 
     static func validCatalog() throws -> Catalog {

@@ -25,7 +25,7 @@ import Testing
     }
 
     /// A history with every kind of line: consumables, a refund, renewals, an upgrade, a
-    /// purchase approved after later ones.
+    /// purchase approved after later ones, deletions.
     private func makeHistory() throws {
         for _ in 0..<3 { _ = try buy("fx.coins") }
         _ = try buy("fx.levels")
@@ -37,9 +37,11 @@ import Testing
             Issue.record("expected Ask to Buy")
             return
         }
-        _ = try buy("fx.coins")
+        let coins = try #require(try buy("fx.coins").transaction)
         _ = try session.approve(pending.id, in: catalog)
-        _ = try buy("fx.pass")
+        let pass = try #require(try buy("fx.pass").transaction)
+        _ = try session.deleteTransaction(coins.id)
+        _ = try session.deleteTransaction(pass.id)
     }
 
     /// Everything the index answers, as text to compare.

@@ -83,6 +83,8 @@ check "bash: time-rate values, all 18" 18 "$(complete_bash iapsim settings set t
 check "bash: boolean setting values" "false true" "$(complete_bash iapsim settings set ask-to-buy '' | sort | tr '\n' ' ' | sed 's/ $//')"
 check "bash: settings set KEY VALUE then nothing" "" "$(complete_bash iapsim settings set ask-to-buy true '')"
 check "bash: clock actions" "set" "$(complete_bash iapsim clock se)"
+check "bash: transactions actions" "delete" "$(complete_bash iapsim transactions de)"
+check "bash: reset scopes" "--settings" "$(complete_bash iapsim reset --sett)"
 check "bash: catalog from the bundled one" "com.example.app.pro.monthly com.example.app.pro.yearly" \
   "$(IAPSIM_CATALOG=$root/catalog complete_bash iapsim buy com.example.app.pro. | sort | tr '\n' ' ' | sed 's/ $//')"
 

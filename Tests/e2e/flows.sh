@@ -52,22 +52,39 @@ field() { # field NAME: the first "NAME": value in stdin, unquoted
 check "clock freeze" 0 "$(code clock freeze)"
 check "clock set" 0 "$(code clock set 2090-01-01T00:00:00Z)"
 
-# Ask to Buy: pending (3) until a parent approves; then owned.
+# Ask to Buy: pending (3) until a parent approves; asking again is the same request; then owned.
 check "ask-to-buy exit" 3 "$(code buy com.example.app.book --outcome ask-to-buy)"
+check "ask-to-buy again exit" 3 "$(code buy com.example.app.book --outcome ask-to-buy)"
+check "one request per product" 1 "$(run transactions --state pending --json | grep -c '"reason": "askToBuy"')"
 pending=$(run transactions --state pending --json | field id)
 check "pending id" 1 "$pending"
 check "approve exit" 0 "$(code approve "$pending")"
 check "owned after approval" 1 "$(run status --json | grep -c '"productID": "com.example.app.book"')"
+check "charged once" 1 "$(run transactions --product com.example.app.book --json | grep -c '"reason": "purchase"')"
 
 # Declined: nothing bought.
 check "declined purchase pends" 3 "$(code buy com.razeware.inapprage.nightlyrage --outcome ask-to-buy)"
 check "decline exit" 0 "$(code decline 2)"
 check "not owned after decline" 0 "$(run status --json | grep -c nightlyrage)"
 
-# Interrupted: pending until resolved.
-check "interrupted exit" 3 "$(code buy com.example.app.coins100 --outcome interrupted --quantity 2)"
+# Interrupted: the purchase fails (6) until resolved, then a new transaction arrives through
+# Transaction.updates at the next launch.
+check "interrupted exit" 6 "$(code buy com.example.app.coins100 --outcome interrupted --quantity 2)"
+check "nothing bought while interrupted" 0 "$(run status --json | grep -c '"com.example.app.coins100": ')"
 check "resolve exit" 0 "$(code resolve 3)"
+check "a new transaction" 4 "$(run transactions --product com.example.app.coins100 --json | field id)"
+run list >/dev/null
+check "delivered at the next launch" 1 "$(grep -c 'Transaction.updates delivered transaction 4' "$state/err")"
 check "balance after resolve" 2 "$(run status --json | grep -o '"com.example.app.coins100": [0-9]*' | sed 's/.*: //')"
+check "delivered once" 0 "$(grep -c 'Transaction.updates delivered' "$state/err")"
+
+# An Ask to Buy request nobody answers expires after 24 hours, declined.
+check "a request to expire" 3 "$(code buy com.example.app.gems500 --outcome ask-to-buy)"
+run clock advance P1D >/dev/null
+check "expiry noted" 1 "$(grep -c 'Ask to Buy request 5 for com.example.app.gems500 expired unanswered' "$state/err")"
+check "expired, not pending" 0 "$(run transactions --state pending --json | grep -c gems500)"
+check "listed as expired" 1 "$(run status --json | grep -c '"productID": "com.example.app.gems500"')"
+check "an expired request cannot be approved" 64 "$(code approve 5)"
 
 # Failures with Apple's codes, and a cancel.
 check "fail exit" 1 "$(code buy com.example.app.gems500 --outcome fail=cloudServiceNetworkConnectionFailed)"
@@ -90,13 +107,28 @@ chain=$(run transactions --product com.example.app.pro.monthly --json | grep -c 
 check "transactions in the chain" 13 "$chain"
 check "renewals" 12 "$(run transactions --product com.example.app.pro.monthly --json | grep -c '"reason": "renewal"')"
 check "still subscribed" subscribed "$(run status --json | field state)"
-check "expiry after a year" 2091-01-08T00:00:00Z "$(run status --json | field expirationDate)"
+check "expiry after a year" 2091-01-09T00:00:00Z "$(run status --json | field expirationDate)"
 
 # Cancelled: expires at the period's end and stops renewing.
 run cancel-subscription com.example.app.pro.monthly >/dev/null
 run clock advance P2M >/dev/null
 check "expired after cancel" expired "$(run status --json | field state)"
 check "no renewals after cancel" 12 "$(run transactions --product com.example.app.pro.monthly --json | grep -c '"reason": "renewal"')"
+
+# Deleting a transaction: gone from the history and the app's record, for good.
+check "delete exit" 0 "$(code transactions delete 4)"
+check "deleted from the history" 0 "$(run transactions --json | grep -c '"id": 4,')"
+check "deleted from the balance" 0 "$(run status --json | grep -o '"com.example.app.coins100": [0-9]*' | sed 's/.*: //')"
+
+# The resets: --transactions keeps the settings, --settings keeps the transactions.
+run settings set grace-period true >/dev/null
+check "reset --transactions exit" 0 "$(code reset --transactions --yes)"
+check "no transactions left" 0 "$(run status --json | field transactionCount)"
+check "settings kept" true "$(run settings --json | field grace-period)"
+run buy com.example.app.book --yes >/dev/null
+check "reset --settings exit" 0 "$(code reset --settings)"
+check "settings reset" false "$(run settings --json | field grace-period)"
+check "transactions kept" 1 "$(run status --json | field transactionCount)"
 
 echo "flows: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

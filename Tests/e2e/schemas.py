@@ -68,6 +68,7 @@ runs = [
     ("buy", ["buy", "com.example.app.coins100", "--quantity", "2"]),
     ("buy", ["buy", "com.example.app.pro.monthly"]),
     ("buy", ["buy", "com.example.app.book", "--outcome", "ask-to-buy"]),
+    ("buy", ["buy", "com.example.app.book", "--outcome", "ask-to-buy"]),  # the same request again
     ("buy", ["buy", "com.example.app.book", "--outcome", "fail=7"]),
     ("buy", ["buy", "com.example.app.book", "--outcome", "cancel"]),
     ("buy", ["buy", "com.example.app.pro.yearly"]),
@@ -79,17 +80,21 @@ runs = [
     ("transactions", ["transactions"]),
     ("check", ["check"]),
     ("settings", ["settings"]),
+    ("lifecycle", ["approve", "3"]),  # before the request's 24 hours are over
     ("clock", ["clock", "advance", "P1M"]),
-    ("lifecycle", ["approve", "3"]),
     ("lifecycle", ["refund", "3", "--reason", "developerIssue"]),
     ("lifecycle", ["renew", "com.example.app.pro.yearly"]),
     ("subscription", ["cancel-subscription", "com.example.app.pro.monthly"]),
     ("subscription", ["expire", "com.example.app.pro.monthly"]),
     ("buy", ["buy", "com.example.app.gems500", "--outcome", "interrupted"]),
-    ("lifecycle", ["resolve", "6"]),
+    ("lifecycle", ["resolve", "{interrupted}"]),
     ("settings", ["settings", "set", "finish-transactions", "manual"]),
     ("buy", ["buy", "com.example.app.gems500"]),
-    ("lifecycle", ["finish", "7"]),
+    ("lifecycle", ["finish", "{transaction}"]),
+    ("buy", ["buy", "com.example.app.coins100", "--outcome", "ask-to-buy"]),
+    ("clock", ["clock", "advance", "P2D"]),  # the request expires unanswered
+    ("status", ["status"]),
+    ("transactions", ["transactions"]),
     ("transactions", ["transactions", "--jws"]),
     ("status", ["status", "--jws", "--environment", "Production"]),
     ("jws", ["jws", "transaction", "1"]),
@@ -100,14 +105,24 @@ runs = [
     ("notify-test", ["notify-test"]),
     ("trigger", ["trigger", "DID_RENEW"]),
     ("notifications", ["notifications"]),
+    ("lifecycle", ["transactions", "delete", "1"]),
     ("reset", ["reset", "--local"]),
+    ("reset", ["reset", "--settings"]),
+    ("reset", ["reset", "--transactions", "--yes"]),
     ("version", ["--version"]),
     ("reset", ["reset", "--yes"]),
+    ("reset", ["reset", "--all", "--yes"]),
 ]
 passed = failed = 0
+ids = {}  # identifiers later runs name: the last interrupted purchase, the last transaction
 for name, arguments in runs:
     schema = json.load(open(os.path.join(ROOT, "docs/schemas", f"{name}.schema.json")))
-    problems = validate(output(*arguments), schema, schema)
+    arguments = [argument.format(**ids) for argument in arguments]
+    document = output(*arguments)
+    for key in ("interrupted", "transaction"):
+        if isinstance(document.get(key), dict) and "id" in document[key]:
+            ids[key] = str(document[key]["id"])
+    problems = validate(document, schema, schema)
     if problems:
         failed += 1
         print(f"FAIL: iapsim {' '.join(arguments)} --json vs {name}.schema.json:\n  " + "\n  ".join(problems[:5]))

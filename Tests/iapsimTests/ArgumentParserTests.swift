@@ -34,8 +34,18 @@ import Testing
         #expect(try ArgumentParser.parse(["--version"]).command == .version)
     }
 
-    @Test func resetLocal() throws {
-        #expect(try ArgumentParser.parse(["reset", "--local"]).command == .reset(localOnly: true, assumeYes: false))
+    @Test func resetScopes() throws {
+        #expect(try ArgumentParser.parse(["reset", "--local"]).command == .reset(.local, assumeYes: false))
+        let transactions = try ArgumentParser.parse(["reset", "--transactions", "-y"]).command
+        #expect(transactions == .reset(.transactions, assumeYes: true))
+        #expect(try ArgumentParser.parse(["reset", "--settings"]).command == .reset(.settings, assumeYes: false))
+        #expect(try ArgumentParser.parse(["reset", "--all"]).command == .reset(.all, assumeYes: false))
+        // A bare reset is --all, as it was before the scopes.
+        #expect(try ArgumentParser.parse(["reset", "--yes"]).command == .reset(.all, assumeYes: true))
+    }
+
+    @Test func transactionsDelete() throws {
+        #expect(try ArgumentParser.parse(["transactions", "delete", "7"]).command == .deleteTransaction(id: 7))
     }
 
     @Test(arguments: [
@@ -46,6 +56,12 @@ import Testing
         (["buy", "a", "--quantity"], "option '--quantity' needs a value"),
         (["status", "--quantity", "2"], "'--quantity' is not an option of 'status'"),
         (["list", "--local"], "'--local' is not an option of 'list-products'"),
+        (["reset", "--local", "--all"], "--local and --all go separately"),
+        (["transactions", "delete"], "missing transaction identifier: iapsim transactions delete <transaction-id>"),
+        (["transactions", "delete", "x"], "'x' is not a transaction identifier"),
+        (["transactions", "delete", "1", "2"], "unexpected argument '2'"),
+        (["transactions", "delete", "1", "--product", "a"], "--product does not go with 'iapsim transactions delete'"),
+        (["transactions", "remove"], "unknown transactions action 'remove'; use delete"),
         (["restre"], "unknown command 'restre'; did you mean 'restore'?"),
         (["list", "--jsn"], "unknown option '--jsn'; did you mean '--json'?"),
         (["list", "--json=yes"], "option '--json' takes no value"),

@@ -151,9 +151,10 @@ import Testing
                   0   success
                   1   the purchase failed with a simulated error (also load products, App Store sync)
                   2   cancelled by the user
-                  3   pending (Ask to Buy, interrupted purchase)
+                  3   pending: an Ask to Buy request waits for approval (24 hours at most)
                   4   payments not allowed
                   5   product not available
+                  6   interrupted: the purchase failed until the buyer resolves its issue ('iapsim resolve ID' makes a new transaction)
                   64  usage error (unknown command, option or setting; bad value; a transaction not in the needed state)
                   65  bad data: a catalog file or the state file cannot be used
                   66  a catalog file or the state file is missing or cannot be read

@@ -6,7 +6,10 @@ public struct PurchaseState: Sendable, Equatable {
     /// The version of this layout. A file with a higher one was written by a newer iapsim and
     /// is never overwritten by this one.
     /// 1: every transaction inline. 2: transactions in the journal, the snapshot here.
-    public static let currentSchemaVersion = 2
+    /// 3: one Ask to Buy request per product, expired requests and transactions waiting for
+    /// `Transaction.updates` kept in `simulation`, deletions in the journal. Files of 1 and 2
+    /// are read (see `PurchaseState+JSON`) and written back as 3.
+    public static let currentSchemaVersion = 3
 
     public var schemaVersion: Int
     public var account: Account
@@ -98,18 +101,34 @@ public struct PurchaseState: Sendable, Equatable {
         }
 
         /// Records a new transaction, or a new version of one (a refund, an upgrade, an expiry).
+        /// A version with a `deletionDate` takes the transaction out of the count and out of
+        /// `current`; the caller puts the product's previous transaction back (`reinstate`).
         /// - Throws: `Overflow` when `transactionCount` is at its largest; nothing is recorded.
         public mutating func record(_ transaction: Transaction, isNew: Bool) throws(Overflow) {
             if isNew {
                 transactionCount = try PurchaseState.adding(1, to: transactionCount, field: "account.transactionCount")
             }
             unsaved.append(transaction)
+            if transaction.deletionDate != nil {
+                transactionCount = max(0, transactionCount - 1)
+                current.removeAll { $0.id == transaction.id }
+                return
+            }
             guard transaction.productType != .consumable else { return }
             if let index = current.firstIndex(where: { $0.productID == transaction.productID }) {
                 if current[index].id <= transaction.id { current[index] = transaction }
             } else {
                 current.append(transaction)
             }
+        }
+
+        /// Makes `transaction` the latest of its product again, after a deletion took the newer
+        /// one away; a product that already has a latest keeps it.
+        mutating func reinstate(_ transaction: Transaction) {
+            guard transaction.productType != .consumable, transaction.deletionDate == nil,
+                !current.contains(where: { $0.productID == transaction.productID })
+            else { return }
+            current.append(transaction)
         }
 
         /// The latest transaction for `productID`, if it is not a consumable.

@@ -8,7 +8,15 @@ public struct SimulationState: Sendable, Equatable {
     /// Nil until first used: then the real clock.
     public var clock: SimulatedClock?
     /// Purchases waiting for Ask to Buy approval or an interrupted purchase to be resolved.
+    /// At most one Ask to Buy request per product.
     public var pending: [PendingPurchase]
+    /// Ask to Buy requests nobody answered within `PendingPurchase.askToBuyLifetime`: they
+    /// ended declined, and are kept to be shown until the transactions are reset.
+    public var expiredRequests: [PendingPurchase]
+    /// Transactions made outside the app — an interrupted purchase completed once its issue
+    /// was resolved — that `Transaction.updates` has not delivered yet: the app's next launch
+    /// does, and says so.
+    public var undeliveredTransactionIDs: [UInt64]
     /// Transactions the app has not finished (`Transaction.unfinished`), by id, oldest first.
     public var unfinishedTransactionIDs: [UInt64]
     /// Each auto-renewable subscription's renewal state, by its chain's `originalID`.
@@ -18,6 +26,8 @@ public struct SimulationState: Sendable, Equatable {
         settings = [:]
         clock = nil
         pending = []
+        expiredRequests = []
+        undeliveredTransactionIDs = []
         unfinishedTransactionIDs = []
         renewals = []
     }

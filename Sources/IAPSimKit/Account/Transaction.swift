@@ -45,6 +45,10 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     public var storefrontCountryCode: String
     /// `Transaction.appAccountToken`: the UUID the app or its server tied to the purchase.
     public var appAccountToken: String? = nil
+    /// When the transaction was deleted from the account (`SKTestSession.deleteTransaction(identifier:)`,
+    /// `iapsim transactions delete`). The journal is only appended to, so a deletion is the
+    /// transaction's last version, carrying this date; nothing shows a deleted transaction.
+    public var deletionDate: Date? = nil
 
     public init(
         id: UInt64, originalID: UInt64, productID: String, productType: ProductType,
@@ -76,7 +80,7 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// Whether this transaction grants access at `date`, as `Transaction.currentEntitlements`
     /// decides: not revoked, not upgraded away, and for a subscription not yet expired.
     public func isEntitlement(at date: Date) -> Bool {
-        guard revocationDate == nil, !isUpgraded, productType != .consumable else { return false }
+        guard deletionDate == nil, revocationDate == nil, !isUpgraded, productType != .consumable else { return false }
         if let expirationDate { return expirationDate > date }
         return true
     }

@@ -52,8 +52,8 @@ struct JournalLine {
     private enum Key: Int {
         case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
         case expirationDate, revocationDate, revocationReason, subscriptionGroupID, isUpgraded, reason
-        case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken
-        static let count = 19
+        case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken, deletionDate
+        static let count = 20
     }
 
     /// A member's value: its kind and, for a string (without quotes) or a number, its bytes.
@@ -177,7 +177,7 @@ struct JournalLine {
         case 9: equals(name, "productID") ? .productID : equals(name, "offerType") ? .offerType : nil
         case 10: equals(name, "originalID") ? .originalID : equals(name, "isUpgraded") ? .isUpgraded : nil
         case 11: equals(name, "productType") ? .productType : nil
-        case 12: equals(name, "purchaseDate") ? .purchaseDate : nil
+        case 12: equals(name, "purchaseDate") ? .purchaseDate : equals(name, "deletionDate") ? .deletionDate : nil
         case 15: equals(name, "appAccountToken") ? .appAccountToken : nil
         case 14:
             equals(name, "expirationDate") ? .expirationDate : equals(name, "revocationDate") ? .revocationDate : nil
@@ -296,7 +296,7 @@ struct JournalLine {
     /// The fields both reads check, or nil when one does not read.
     private func common() -> (
         id: UInt64, originalID: UInt64, productType: ProductType, purchaseDate: Date, expirationDate: Date?,
-        revocationDate: Date?, isUpgraded: Bool, reason: Transaction.Reason
+        revocationDate: Date?, isUpgraded: Bool, reason: Transaction.Reason, deletionDate: Date?
     )? {
         guard let idToken = present(.id), let id = whole(idToken),
             let originalToken = present(.originalID), let originalID = whole(originalToken),
@@ -314,11 +314,12 @@ struct JournalLine {
             let storefront = present(.storefrontCountryCode), string(storefront) != nil,
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
-            optional(.appAccountToken, string) != nil
+            optional(.appAccountToken, string) != nil,
+            let deletionDate = optional(.deletionDate, date)
         else { return nil }
         return (
             id, originalID, productType, purchaseDate, expirationDate, revocationDate, isUpgraded ?? false,
-            reason ?? .purchase
+            reason ?? .purchase, deletionDate
         )
     }
 
@@ -342,6 +343,7 @@ struct JournalLine {
         transaction.offerPaymentMode = present(.offerPaymentMode).flatMap(text).flatMap(
             SubscriptionOffer.PaymentMode.init(rawValue:))
         transaction.appAccountToken = present(.appAccountToken).flatMap(text)
+        transaction.deletionDate = fields.deletionDate
         return transaction
     }
 
@@ -353,6 +355,6 @@ struct JournalLine {
             expirationDate: fields.expirationDate, revocationDate: fields.revocationDate,
             productKey: key(UnsafeBufferPointer(rebasing: b[product])),
             groupKey: group.map { key(UnsafeBufferPointer(rebasing: b[$0])) }, productType: fields.productType,
-            isUpgraded: fields.isUpgraded, isRenewal: fields.reason == .renewal)
+            isUpgraded: fields.isUpgraded, isRenewal: fields.reason == .renewal, isDeleted: fields.deletionDate != nil)
     }
 }

@@ -37,6 +37,7 @@ extension Transaction {
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
         if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
+        if let deletionDate { members.append(("deletionDate", .date(deletionDate))) }
         return .object(members)
     }
 
@@ -59,6 +60,7 @@ extension Transaction {
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
         appAccountToken = try r.optional("appAccountToken")?.string()
+        deletionDate = try r.optional("deletionDate")?.date()
     }
 }
 
@@ -140,6 +142,8 @@ extension SimulationState {
         }
         members += [
             ("pending", .array(pending.map(\.json))),
+            ("expiredRequests", .array(expiredRequests.map(\.json))),
+            ("undeliveredTransactionIDs", .array(undeliveredTransactionIDs.map { .int($0) })),
             ("unfinishedTransactionIDs", .array(unfinishedTransactionIDs.map { .int($0) })),
             ("renewals", .array(renewals.map(\.json))),
         ]
@@ -175,6 +179,10 @@ extension SimulationState {
                 base: try seconds("base"), anchor: try seconds("anchor"), frozen: try clock.required("frozen").bool())
         }
         pending = try r.optional("pending")?.array { item throws(Reader.Failure) in try PendingPurchase(item) } ?? []
+        expiredRequests =
+            try r.optional("expiredRequests")?.array { item throws(Reader.Failure) in try PendingPurchase(item) } ?? []
+        undeliveredTransactionIDs =
+            try r.optional("undeliveredTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
         unfinishedTransactionIDs =
             try r.optional("unfinishedTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
         renewals = try r.optional("renewals")?.array { item throws(Reader.Failure) in try RenewalInfo(item) } ?? []
@@ -250,6 +258,11 @@ extension PurchaseState {
                 try SimulationState(simulation)
             } ?? SimulationState())
         schemaVersion = try r.required("schemaVersion").int()
+        if schemaVersion < 3 {
+            // Before schema 3 every repeated Ask to Buy request was a pending purchase of its
+            // own; StoreKit keeps one per product.
+            simulation.pending = PendingPurchase.consolidated(simulation.pending)
+        }
         if let notifications = try r.optional("notifications") {
             outbox.count = try notifications.required("count").nonNegativeInt()
             outbox.journalLength = try notifications.required("journalLength").uint64()

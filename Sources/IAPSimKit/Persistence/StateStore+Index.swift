@@ -5,16 +5,33 @@ import Foundation
 // check is rebuilt from the journal under the lock, or where the lock cannot be taken (a
 // read-only folder) built in memory for this process only.
 extension StateStore {
-    /// The latest version of transaction `id`. Safe under the lock (inside `update`).
+    /// The latest version of transaction `id`; nil for one the account does not have (or no
+    /// longer has: deleted). Safe under the lock (inside `update`).
     public func transaction(_ id: UInt64) throws -> Transaction? {
         let signature = FileSignature.of(location.journalPath)
         if let known = cache.transaction(id, journal: signature) { return known }
         let found: Transaction? = try withIndex(repairing: false) { index, journal -> Transaction? in
             guard let position = try index.position(of: id) else { return nil }
-            return try Self.transaction(at: try index.record(at: position), index: index, journal: journal)
+            let record = try index.record(at: position)
+            guard !record.isDeleted else { return nil }
+            return try Self.transaction(at: record, index: index, journal: journal)
         } ?? nil
         if let found { cache.remember(found, journal: signature) }
         return found
+    }
+
+    /// The newest transaction of `productID` that is not deleted and not among `excluded`, in
+    /// its latest version: what the snapshot's `current` holds for the product once a deletion
+    /// takes its newest away. Safe under the lock.
+    func latestTransaction(productID: String, excluding excluded: Set<UInt64>) throws -> Transaction? {
+        try withIndex(repairing: false) { index, journal in
+            var newest: TransactionIndex.Record?
+            try Self.walk(index, productID: productID, after: nil) { record in
+                if !excluded.contains(record.id) { newest = record }
+                return true
+            }
+            return try newest.map { try Self.transaction(at: $0, index: index, journal: journal) }
+        } ?? nil
     }
 
     /// Every transaction in its latest version, in identifier order, all in memory: for small
@@ -68,7 +85,8 @@ extension StateStore {
         _ = try withIndex(repairing: true) { index, journal in
             for id in ids[done...] {
                 if let position = try index.position(of: id) {
-                    try body(try Self.transaction(at: try index.record(at: position), index: index, journal: journal))
+                    let record = try index.record(at: position)
+                    if !record.isDeleted { try body(try Self.transaction(at: record, index: index, journal: journal)) }
                 }
                 done += 1
             }
@@ -83,7 +101,8 @@ extension StateStore {
             let names = try index.names().names
             for id in ids[done...] {
                 if let position = try index.position(of: id) {
-                    try body(try TransactionSummary(try index.record(at: position), names: names))
+                    let record = try index.record(at: position)
+                    if !record.isDeleted { try body(try TransactionSummary(record, names: names)) }
                 }
                 done += 1
             }
@@ -117,29 +136,38 @@ extension StateStore {
                     continue
                 }
                 resume = (entry.date, entry.id)
-                guard try body(try TransactionSummary(record, names: names)) else { break }
                 next += descending ? -1 : 1
+                if record.isDeleted { continue }
+                guard try body(try TransactionSummary(record, names: names)) else { break }
             }
             cache.lastPurchaseOrder = order
         }
     }
 
     /// The transactions of the chain `originalID` — a purchase and its renewals and upgrades —
-    /// in identifier order. Outside `update` only.
+    /// in identifier order, deleted ones left out. Outside `update` only.
     public func chain(_ originalID: UInt64) throws -> [Transaction] {
-        try withIndex(repairing: true) { index, journal in
+        try chain(originalID, underLock: false)
+    }
+
+    /// The same; with `underLock`, for use inside `update` (where the index is not repaired
+    /// through the lock, which is already held).
+    func chain(_ originalID: UInt64, underLock: Bool) throws -> [Transaction] {
+        try withIndex(repairing: !underLock) { index, journal in
             var chain: [Transaction] = []
             if let head = try index.position(of: originalID), try index.record(at: head).originalID == originalID {
                 var next: Int? = head
                 while let position = next {
                     let record = try index.record(at: position)
-                    chain.append(try Self.transaction(at: record, index: index, journal: journal))
+                    if !record.isDeleted {
+                        chain.append(try Self.transaction(at: record, index: index, journal: journal))
+                    }
                     next = record.nextOfChain.map(Int.init)
                 }
             } else {
                 // No first transaction to start from (a hand-edited journal): look at every one.
                 try index.forEachRecord { _, record in
-                    if record.originalID == originalID {
+                    if record.originalID == originalID, !record.isDeleted {
                         chain.append(try Self.transaction(at: record, index: index, journal: journal))
                     }
                     return true
@@ -150,14 +178,14 @@ extension StateStore {
     }
 
     /// Calls `body` with each record in identifier order — a product's through its links —
-    /// past `after`, until it returns false.
+    /// past `after`, until it returns false. Deleted transactions are passed over.
     static func walk(
         _ index: IndexReader, productID: String?, after: UInt64?, _ body: (TransactionIndex.Record) throws -> Bool
     ) throws {
         guard let productID else {
             let start = try after.flatMap { try index.position(of: $0).map { $0 + 1 } } ?? 0
             try index.forEachRecord(from: start) { _, record in
-                guard after.map({ record.id > $0 }) ?? true else { return true }
+                guard after.map({ record.id > $0 }) ?? true, !record.isDeleted else { return true }
                 return try body(record)
             }
             return
@@ -169,7 +197,7 @@ extension StateStore {
             guard record.productKey == key else {
                 throw IndexDamage(detail: "record \(position) is not of \(productID)")
             }
-            if after.map({ record.id > $0 }) ?? true { guard try body(record) else { return } }
+            if after.map({ record.id > $0 }) ?? true, !record.isDeleted { guard try body(record) else { return } }
             next = record.nextOfProduct.map(Int.init)
         }
     }

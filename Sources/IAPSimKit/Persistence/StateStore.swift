@@ -149,6 +149,34 @@ public struct StateStore: Sendable {
         }
     }
 
+    /// Erases the account's history under the lock — the journal, its index and the
+    /// notifications journal — and writes what `change` makes of the current state as the
+    /// whole snapshot (it must include no journal: `journalLength` 0). The state must read: a
+    /// corrupt one is `erase`'s to remove. The files go first and the snapshot follows, so a
+    /// crash between the two leaves a snapshot naming a journal that is gone, which the next
+    /// command reports as corrupt (exit 65; `reset --all` is the way out), and never a history
+    /// that comes back.
+    /// - Returns: the paths removed.
+    public func clearHistory(_ change: (PurchaseState) -> PurchaseState) throws -> [String] {
+        try prepareDirectory()
+        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+            var state = change(try read())
+            var removed: [String] = []
+            do {
+                for candidate in [location.journalPath, location.indexPath, location.notificationsPath]
+                where FileSystem.entryExists(candidate) {
+                    try POSIXFile.remove(candidate)
+                    removed.append(candidate)
+                }
+                removed += try POSIXFile.removeTemporaries(of: location.indexPath)
+            } catch let error as POSIXFile.Failure {
+                throw error.storeError
+            }
+            try write(&state, index: nil)
+            return removed
+        }
+    }
+
     // MARK: The journal
 
     /// Every notification and delivery attempt in the notifications journal, oldest first.
@@ -199,9 +227,13 @@ public struct StateStore: Sendable {
         guard size > mark else { return }
         var replayed = state
         var overflow: PurchaseState.Overflow?
+        var bereft: [String] = []  // products a replayed deletion took the latest transaction of
         try forEachJournalLine(from: mark) { transaction, end in
             guard overflow == nil else { return }
             do throws(PurchaseState.Overflow) {
+                if transaction.deletionDate != nil, replayed.account.current(id: transaction.id) != nil {
+                    bereft.append(transaction.productID)
+                }
                 let isNew = transaction.id >= replayed.account.nextTransactionID
                 try replayed.account.record(transaction, isNew: isNew)
                 if isNew {
@@ -219,6 +251,23 @@ public struct StateStore: Sendable {
             replayed.account.journalLength = end
         }
         if let overflow { throw .corrupt(path: location.journalPath, detail: overflow.detail) }
+        // A deletion's product falls back on its newest transaction left, which the index
+        // (rebuilt from the journal, deletions and all) finds; the app loses what it no longer
+        // has, as `currentEntitlements` tells it at launch.
+        for productID in bereft {
+            let replacement: Transaction?
+            do {
+                replacement = try latestTransaction(productID: productID, excluding: [])
+            } catch let error as StateError {
+                throw error
+            } catch {
+                throw .corrupt(path: location.journalPath, detail: "\(error)")
+            }
+            if let replacement { replayed.account.reinstate(replacement) }
+            if replacement.map({ $0.revocationDate == nil && !$0.isUpgraded }) != true {
+                replayed.app.revoke(productID)
+            }
+        }
         replayed.account.unsaved = []
         state = replayed
     }

@@ -22,7 +22,9 @@ import Foundation
 /// the journal, which stays the one record of what happened.
 struct TransactionIndex {
     static let magic: [UInt8] = Array("iapsimix".utf8)
-    static let version: UInt32 = 1
+    /// 2: records carry the deleted flag. An index of format 1 is rebuilt, so one written by
+    /// an iapsim that did not know deletions is never trusted over a journal that has them.
+    static let version: UInt32 = 2
     static let headerSize = 128
     static let slotSize = 32
     static let recordSize = 80
@@ -117,6 +119,8 @@ struct TransactionIndex {
         var productType: ProductType
         var isUpgraded: Bool
         var isRenewal: Bool
+        /// The latest version is a deletion (`Transaction.deletionDate`): look-ups pass over it.
+        var isDeleted = false
 
         /// A missing date: a NaN no date has.
         static let none = UInt64.max
@@ -144,7 +148,8 @@ struct TransactionIndex {
             out.put32(nextOfProduct.map { $0 + 1 } ?? 0, at: base + 56)
             out.put32(nextOfChain.map { $0 + 1 } ?? 0, at: base + 60)
             out.put32(chainTail.map { $0 + 1 } ?? 0, at: base + 64)
-            out.put32(Self.code(productType) | (isUpgraded ? 4 : 0) | (isRenewal ? 8 : 0), at: base + 68)
+            let flags = Self.code(productType) | (isUpgraded ? 4 : 0) | (isRenewal ? 8 : 0) | (isDeleted ? 16 : 0)
+            out.put32(flags, at: base + 68)
             out.seal(checksumAt: base + 72, from: base, seed: IndexChecksum.recordSeed ^ UInt64(position))
         }
 
@@ -161,7 +166,7 @@ struct TransactionIndex {
                 return raw - 1 > UInt32(position) ? .some(raw - 1) : nil
             }
             let flags = bytes.get32(base + 68)
-            guard flags & ~0xF == 0, let nextOfProduct = link(56), let nextOfChain = link(60) else { return nil }
+            guard flags & ~0x1F == 0, let nextOfProduct = link(56), let nextOfChain = link(60) else { return nil }
             let tail = bytes.get32(base + 64)
             guard tail == 0 || tail - 1 >= UInt32(position) else { return nil }
             let group = bytes.get32(base + 52)
@@ -183,12 +188,13 @@ struct TransactionIndex {
             productType = Self.types[Int(flags & 3)]
             isUpgraded = flags & 4 != 0
             isRenewal = flags & 8 != 0
+            isDeleted = flags & 16 != 0
         }
 
         init(
             id: UInt64, originalID: UInt64, offset: UInt64, purchaseDate: Date, expirationDate: Date?,
             revocationDate: Date?, productKey: UInt32, groupKey: UInt32?, productType: ProductType, isUpgraded: Bool,
-            isRenewal: Bool
+            isRenewal: Bool, isDeleted: Bool = false
         ) {
             self.id = id
             self.originalID = originalID
@@ -201,6 +207,7 @@ struct TransactionIndex {
             self.productType = productType
             self.isUpgraded = isUpgraded
             self.isRenewal = isRenewal
+            self.isDeleted = isDeleted
         }
 
         init(_ transaction: Transaction, offset: UInt64, productKey: UInt32, groupKey: UInt32?) {
@@ -209,7 +216,7 @@ struct TransactionIndex {
                 purchaseDate: transaction.purchaseDate, expirationDate: transaction.expirationDate,
                 revocationDate: transaction.revocationDate, productKey: productKey, groupKey: groupKey,
                 productType: transaction.productType, isUpgraded: transaction.isUpgraded,
-                isRenewal: transaction.reason == .renewal)
+                isRenewal: transaction.reason == .renewal, isDeleted: transaction.deletionDate != nil)
         }
 
         /// The fields a later version may change, taken from `other`.
@@ -221,6 +228,7 @@ struct TransactionIndex {
             productType = other.productType
             isUpgraded = other.isUpgraded
             isRenewal = other.isRenewal
+            isDeleted = other.isDeleted
         }
 
         /// Whether `other`, a later version, keeps what the links depend on.

@@ -13,6 +13,8 @@ public struct AccountStatus: Sendable, Equatable {
     /// Each auto-renewable subscription chain the account ever had.
     public var subscriptions: [SubscriptionStatus]
     public var pending: [PendingPurchase]
+    /// Ask to Buy requests that expired unanswered: declined, nothing charged.
+    public var expiredRequests: [PendingPurchase]
     public var unfinishedTransactionIDs: [UInt64]
     public var transactionCount: Int
     /// The subscription groups the account ever subscribed in.
@@ -42,6 +44,7 @@ public struct AccountStatus: Sendable, Equatable {
         purchasedProductIdentifiers = state.app.purchasedProductIdentifiers
         consumables = state.app.consumables
         pending = state.simulation.pending
+        expiredRequests = state.simulation.expiredRequests
         unfinishedTransactionIDs = state.simulation.unfinishedTransactionIDs
         transactionCount = state.account.transactionCount
         subscribedGroups = Set(state.account.current.compactMap(\.subscriptionGroupID))

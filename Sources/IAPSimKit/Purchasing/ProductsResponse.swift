@@ -19,7 +19,8 @@ extension StoreSession {
     /// Requests `catalog`'s products as the app does at launch.
     /// - Throws: `SimulationError.simulated` when the session simulates a Load Products error.
     public func requestProducts(in catalog: Catalog) throws -> ProductsResponse {
-        let (state, moment) = try snapshot()
+        // The app is launching: Transaction.updates delivers what was completed outside it.
+        let (state, moment) = try launch { state, moment in (state, moment) }
         if let error = moment.settings.simulatedError(.loadProductsError) {
             throw SimulationError.simulated(api: "Loading products", error: error)
         }

@@ -1,10 +1,20 @@
 import Foundation
 
 extension StoreSession {
-    /// `SKTestSession.approveAskToBuyTransaction(identifier:)`: the pending purchase completes
-    /// with the identifier it was given, and reaches the app through `Transaction.updates`.
-    public func approve(_ id: UInt64, in catalog: Catalog) throws -> Transaction {
-        try completePending(id, reason: .askToBuy, in: catalog, wrongState: "is not waiting for Ask to Buy approval")
+    /// `SKTestSession.approveAskToBuyTransaction(identifier:)`: the request completes as the
+    /// purchase it asked for, with the identifier it was given, and reaches the app through
+    /// `Transaction.updates`. What is bought is decided now, as at any purchase: a
+    /// non-consumable the account came to own while the request waited is a free re-download,
+    /// never a second charge (Apple, "Testing Ask to Buy": once approved, one purchase
+    /// completes).
+    /// - Returns: `.purchased` with the new transaction, or the result that charged nothing
+    ///   (`.redownloaded`, `.alreadySubscribed`, `.downgradeScheduled`).
+    public func approve(_ id: UInt64, in catalog: Catalog) throws -> PurchaseResult {
+        try transact { state, moment in
+            let pending = try Self.pending(
+                id, reason: .askToBuy, in: state, wrongState: "is not waiting for Ask to Buy approval")
+            return try Self.complete(pending, id: id, in: catalog, state: &state, moment: moment)
+        }
     }
 
     /// `declineAskToBuyTransaction(identifier:)`: the purchase ends without a transaction.
@@ -19,22 +29,33 @@ extension StoreSession {
 
     /// What `resolve` did.
     public enum Resolution: Sendable, Equatable {
-        /// An interrupted purchase completed.
-        case purchased(Transaction)
+        /// An interrupted purchase completed outside the app: `.purchased` with a new
+        /// transaction, which `Transaction.updates` delivers at the app's next launch, or the
+        /// result that charged nothing (a non-consumable owned by then).
+        case interruptedPurchase(interruptedID: UInt64, PurchaseResult)
         /// A subscription in billing retry recovered with this renewal.
         case recovered(Transaction)
     }
 
-    /// `resolveIssueForTransaction(identifier:)`: an interrupted purchase completes, or a
-    /// subscription in billing retry renews. Recovered within its grace period it keeps its
-    /// billing cycle; later, a new period starts now.
+    /// `resolveIssueForTransaction(identifier:)`: an interrupted purchase completes, as a new
+    /// transaction (Apple, "Testing an interrupted purchase": the failed transaction stays
+    /// failed, and a new one arrives when the buyer has acted), or a subscription in billing
+    /// retry renews. Recovered within its grace period it keeps its billing cycle; later, a
+    /// new period starts now.
     public func resolve(_ id: UInt64, in catalog: Catalog) throws -> Resolution {
         if let pending = try store.read().simulation.pending.first(where: { $0.id == id }) {
             guard pending.reason == .interrupted else {
                 throw SimulationError.wrongState(
                     id: id, detail: "is waiting for Ask to Buy: use 'iapsim approve \(id)'")
             }
-            return .purchased(try completePending(id, reason: .interrupted, in: catalog, wrongState: ""))
+            return try transact { state, moment in
+                let pending = try Self.pending(id, reason: .interrupted, in: state, wrongState: "")
+                let result = try Self.complete(pending, id: nil, in: catalog, state: &state, moment: moment)
+                if case .purchased(let transaction) = result {
+                    state.simulation.undeliveredTransactionIDs.append(transaction.id)
+                }
+                return .interruptedPurchase(interruptedID: id, result)
+            }
         }
         return try transact { state, moment in
             guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id)
@@ -57,20 +78,21 @@ extension StoreSession {
         }
     }
 
-    private func completePending(_ id: UInt64, reason: PendingPurchase.Reason, in catalog: Catalog, wrongState: String)
-        throws
-        -> Transaction
-    {
-        try transact { state, moment in
-            let pending = try Self.pending(id, reason: reason, in: state, wrongState: wrongState)
-            guard let product = catalog.product(pending.productID) else {
-                throw SimulationError.productGone(productID: pending.productID)
-            }
-            state.simulation.pending.removeAll { $0.id == id }
-            return try Self.complete(
-                product, quantity: pending.purchasedQuantity, id: id, storefront: catalog.storefront, state: &state,
-                moment: moment)
+    /// Completes the purchase `pending` stood for, now: it leaves the pending list, and the
+    /// product is quoted afresh, so what the account owns by now is not charged again. The
+    /// buyer already said yes, so neither the payments setting nor a simulated purchase error
+    /// applies.
+    /// - Parameter id: the identifier a new transaction gets; nil for the next one.
+    private static func complete(
+        _ pending: PendingPurchase, id: UInt64?, in catalog: Catalog, state: inout PurchaseState, moment: Moment
+    ) throws -> PurchaseResult {
+        guard let product = catalog.product(pending.productID) else {
+            throw SimulationError.productGone(productID: pending.productID)
         }
+        state.simulation.pending.removeAll { $0.id == pending.id }
+        var quote = Self.quote(product, quantity: pending.purchasedQuantity, in: catalog, state: state, moment: moment)
+        quote.canMakePayments = true
+        return try Self.purchase(quote, in: catalog, outcome: .success, state: &state, moment: moment, id: id)
     }
 
     private static func pending(
@@ -79,6 +101,13 @@ extension StoreSession {
         throws -> PendingPurchase
     {
         guard let pending = state.simulation.pending.first(where: { $0.id == id }) else {
+            if let expired = state.simulation.expiredRequests.first(where: { $0.id == id }) {
+                let when = expired.expirationDate.map { " at \(ISO8601Date.string($0))" } ?? ""
+                throw SimulationError.wrongState(
+                    id: id,
+                    detail: "is an Ask to Buy request that expired unanswered\(when): it ended declined; "
+                        + "buy \(expired.productID) again to ask again")
+            }
             if state.hasTransaction(id) { throw SimulationError.wrongState(id: id, detail: "is not pending") }
             throw SimulationError.unknownTransaction(id: id)
         }
@@ -95,6 +124,10 @@ extension StoreSession {
         try transact { state, _ in
             guard state.hasTransaction(id) else { throw SimulationError.unknownTransaction(id: id) }
             guard state.simulation.unfinishedTransactionIDs.contains(id) else {
+                // A deleted transaction left the unfinished ones too: it is no transaction now.
+                guard try state.account.current(id: id) ?? store.transaction(id) != nil else {
+                    throw SimulationError.unknownTransaction(id: id)
+                }
                 throw SimulationError.notUnfinished(id: id)
             }
             state.simulation.unfinishedTransactionIDs.removeAll { $0 == id }

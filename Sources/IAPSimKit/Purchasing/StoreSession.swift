@@ -15,14 +15,20 @@ public struct StoreSession: Sendable {
     /// `catalogSettings` over iapsim's own values, worked out once; each operation lays the
     /// state's overrides over it.
     let defaultSettings: SessionSettings
+    /// Told of what happens as time is brought up to date or the app launches, beside what an
+    /// operation returns (`StoreEvent`). It may be told of one event more than once: a quote
+    /// looks at the state before the purchase changes it.
+    public let events: @Sendable (StoreEvent) -> Void
 
     public init(
-        store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: CatalogSettings = CatalogSettings()
+        store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: CatalogSettings = CatalogSettings(),
+        events: @escaping @Sendable (StoreEvent) -> Void = { _ in }
     ) {
         self.store = store
         self.realNow = now
         self.catalogSettings = catalogSettings
         self.defaultSettings = SessionSettings(defaults: catalogSettings)
+        self.events = events
     }
 
     /// The moment an operation runs at: the simulated time and the settings in force.
@@ -52,9 +58,16 @@ public struct StoreSession: Sendable {
                 state.account.firstUseDate = first
             }
             let moment = self.moment(state, real: real)
-            try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+            try bringUpToDate(&state, moment)
             return try body(&state, moment)
         }
+    }
+
+    /// What time passing does: subscriptions renew or expire, and Ask to Buy requests nobody
+    /// answered expire.
+    private func bringUpToDate(_ state: inout PurchaseState, _ moment: Moment) throws {
+        try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+        for request in state.expireAskToBuyRequests(at: moment.now) { events(.askToBuyExpired(request)) }
     }
 
     /// Like `transact`, for a `body` that only looks. Bringing time up to date may record
@@ -81,8 +94,34 @@ public struct StoreSession: Sendable {
         let real = realNow()
         return try store.view { state in
             let moment = self.moment(state, real: real)
-            try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
+            try bringUpToDate(&state, moment)
             return try body(state, moment)
+        }
+    }
+
+    /// Like `look`, as the app launching: `Transaction.updates` first delivers the transactions
+    /// made outside the app since its last launch (`StoreEvent.delivered`), once each.
+    func launch<Result>(_ body: (PurchaseState, Moment) throws -> Result) throws -> Result {
+        guard store.exists else { return try lookInMemory(body) }
+        do {
+            return try transact(startingTheClock: false) { state, moment in
+                try deliverUpdates(&state)
+                return try body(state, moment)
+            }
+        } catch StateError.cannotCreate {
+            return try lookInMemory(body)
+        }
+    }
+
+    /// Delivers the transactions waiting for `Transaction.updates`, under the lock.
+    func deliverUpdates(_ state: inout PurchaseState) throws {
+        let ids = state.simulation.undeliveredTransactionIDs
+        guard !ids.isEmpty else { return }
+        state.simulation.undeliveredTransactionIDs = []
+        for id in ids {
+            if let transaction = try state.account.current(id: id) ?? store.transaction(id) {
+                events(.delivered(transaction))
+            }
         }
     }
 
@@ -123,8 +162,16 @@ public struct StoreSession: Sendable {
         case alreadySubscribed(Transaction)
         /// A lower level of an active subscription's group: it starts at the next renewal.
         case downgradeScheduled(current: Transaction, productID: String)
-        /// Ask to Buy or an interrupted purchase: `.pending` / `SKPaymentTransactionState.deferred`.
+        /// Ask to Buy: `.pending` / `SKPaymentTransactionState.deferred`.
         case pending(PendingPurchase)
+        /// Ask to Buy for a product whose request is still waiting: the two are one request
+        /// (Apple, "Testing Ask to Buy"), whose 24 hours start again now.
+        case requestRepeated(PendingPurchase)
+        /// An interrupted purchase: it ends unsuccessfully — StoreKit 1 queues a failed
+        /// transaction, StoreKit 2's `purchase()` does not return success — and is kept until
+        /// its issue is resolved; then a new transaction arrives through `Transaction.updates`
+        /// (Apple, "Testing an interrupted purchase").
+        case interrupted(PendingPurchase)
         case cancelled
         case failed(SimulatedError)
     }
@@ -139,11 +186,13 @@ public struct StoreSession: Sendable {
 
     /// `Product.purchase()`: buys what `quote` describes and delivers it to the app's record.
     /// The state is read afresh under the lock, so a purchase made by another process since
-    /// the quote counts (a second buyer of a non-consumable gets the re-download).
+    /// the quote counts (a second buyer of a non-consumable gets the re-download). The app is
+    /// running, so `Transaction.updates` delivers what waits for it first.
     /// - Parameter outcome: nil to let the session settings decide.
     /// - Throws: `StateError` if the state fails.
     public func purchase(_ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil) throws -> Receipt {
         try transact { state, moment in
+            try deliverUpdates(&state)
             let fresh = Self.quote(quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment)
             let result = try Self.purchase(fresh, in: catalog, outcome: outcome, state: &state, moment: moment)
             return Receipt(
@@ -152,8 +201,11 @@ public struct StoreSession: Sendable {
         }
     }
 
-    private static func purchase(
-        _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState, moment: Moment
+    /// - Parameter id: the identifier a completed purchase gets (an approved Ask to Buy
+    ///   request's); nil for the next one.
+    static func purchase(
+        _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState, moment: Moment,
+        id: UInt64? = nil
     ) throws -> PurchaseResult {
         let settings = moment.settings
         let product = quote.product
@@ -204,16 +256,25 @@ public struct StoreSession: Sendable {
         case .purchase, .introductoryOffer, .upgrade:
             break
         }
+        if chosen == .askToBuy,
+            let index = state.simulation.pending.firstIndex(where: {
+                $0.reason == .askToBuy && $0.productID == product.id
+            })
+        {
+            state.simulation.pending[index].requestDate = moment.now
+            state.simulation.pending[index].purchasedQuantity = quote.quantity
+            return .requestRepeated(state.simulation.pending[index])
+        }
         if chosen == .askToBuy || chosen == .interrupted {
             let pending = PendingPurchase(
                 id: try state.takeTransactionID(), productID: product.id, productType: product.type,
                 purchasedQuantity: quote.quantity, reason: chosen == .askToBuy ? .askToBuy : .interrupted,
                 requestDate: moment.now)
             state.simulation.pending.append(pending)
-            return .pending(pending)
+            return chosen == .askToBuy ? .pending(pending) : .interrupted(pending)
         }
         let transaction = try Self.complete(
-            product, quantity: quote.quantity, id: try state.takeTransactionID(), storefront: catalog.storefront,
+            product, quantity: quote.quantity, id: try id ?? state.takeTransactionID(), storefront: catalog.storefront,
             state: &state, moment: moment)
         return .purchased(transaction)
     }
@@ -279,6 +340,7 @@ public struct StoreSession: Sendable {
             if let error = moment.settings.simulatedError(.appStoreSyncError) {
                 throw SimulationError.simulated(api: "App Store sync", error: error)
             }
+            try deliverUpdates(&state)
             let restored = AccountStatus(state: state, at: moment.now).entitlements
                 .filter { $0.productType.isRestorable }.map(\.productID)
             for productID in restored { state.app.deliver(productID) }
@@ -295,8 +357,11 @@ public struct StoreSession: Sendable {
     }
 
     /// What the app and the account hold now.
-    public func status() throws -> AccountStatus {
-        try look { state, moment in AccountStatus(state: state, at: moment.now) }
+    /// - Parameter launchingTheApp: as the app sees it when it launches: `Transaction.updates`
+    ///   delivers the transactions made outside it first (`StoreEvent.delivered`).
+    public func status(launchingTheApp: Bool = false) throws -> AccountStatus {
+        if launchingTheApp { return try launch { state, moment in AccountStatus(state: state, at: moment.now) } }
+        return try look { state, moment in AccountStatus(state: state, at: moment.now) }
     }
 
     /// Forgets the app's record, as deleting and reinstalling the app does. The account keeps

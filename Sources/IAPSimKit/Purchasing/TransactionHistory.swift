@@ -37,6 +37,9 @@ public struct TransactionHistory: Sendable {
     }
 
     public var pending: [PendingPurchase]
+    /// Ask to Buy requests that expired unanswered, which ended declined (in the whole
+    /// history only: they are neither pending nor transactions).
+    public var expiredRequests: [PendingPurchase]
     /// The moment the states are at.
     public var date: Date
     let store: StateStore
@@ -111,9 +114,13 @@ extension StoreSession {
         let pending = state.simulation.pending.filter {
             (productID == nil || $0.productID == productID) && (filter == nil || filter == .pending)
         }
+        let expired = state.simulation.expiredRequests.filter {
+            (productID == nil || $0.productID == productID) && filter == nil
+        }
         let unfinished = state.simulation.unfinishedTransactionIDs
         return TransactionHistory(
-            pending: pending, date: moment.now, store: store, productID: productID, filter: filter,
+            pending: pending, expiredRequests: expired, date: moment.now, store: store, productID: productID,
+            filter: filter,
             unfinished: unfinished.sorted(), unfinishedSet: Set(unfinished))
     }
 }

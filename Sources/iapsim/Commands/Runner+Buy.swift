@@ -102,18 +102,40 @@ struct PurchaseWords {
                 ]),
                 lines: ["\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now."])
         case .pending(let pending):
-            let line =
-                pending.reason == .askToBuy
-                ? "Ask to Buy: \(what) is waiting for approval as transaction \(pending.id). "
-                    + "Run 'iapsim approve \(pending.id)' or 'iapsim decline \(pending.id)'."
-                : "The purchase of \(what) was interrupted: transaction \(pending.id) is pending. "
-                    + "Run 'iapsim resolve \(pending.id)' to complete it."
             return Report(
                 status: .pending,
                 json: .object([
                     ("result", .string("pending")), ("productID", .string(productID)), ("pending", .pending(pending)),
                 ]),
-                lines: [line])
+                lines: [
+                    "Ask to Buy: \(what) is waiting for approval as transaction \(pending.id). "
+                        + "Run 'iapsim approve \(pending.id)' or 'iapsim decline \(pending.id)'."
+                ])
+        case .requestRepeated(let pending):
+            let until = pending.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
+            return Report(
+                status: .pending,
+                json: .object([
+                    ("result", .string("pending")), ("productID", .string(productID)), ("pending", .pending(pending)),
+                    ("requestRepeated", .bool(true)),
+                ]),
+                lines: [
+                    "Ask to Buy: \(what) was already waiting for approval as transaction \(pending.id); "
+                        + "the request was asked again and waits\(until). "
+                        + "Run 'iapsim approve \(pending.id)' or 'iapsim decline \(pending.id)'."
+                ])
+        case .interrupted(let interrupted):
+            return Report(
+                status: .interrupted,
+                json: .object([
+                    ("result", .string("interrupted")), ("productID", .string(productID)),
+                    ("interrupted", .pending(interrupted)),
+                ]),
+                lines: [
+                    "The purchase of \(what) was interrupted and did not complete: the buyer must act outside "
+                        + "the app (a payment method, new terms). It is kept as \(interrupted.id): run "
+                        + "'iapsim resolve \(interrupted.id)', and a new transaction arrives through Transaction.updates."
+                ])
         case .cancelled:
             return Report(
                 status: .cancelled,

@@ -5,12 +5,9 @@ extension Runner {
     /// `approve`: `SKTestSession.approveAskToBuyTransaction(identifier:)`.
     func approve(_ id: UInt64) throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        let transaction = try session.approve(id, in: catalog)
-        return Report(
-            json: .object([("id", .int(id)), ("result", .string("purchased")), ("transaction", .transaction(transaction))]),
-            lines: [
-                "Approved: transaction \(id) for \(transaction.productID) is purchased and delivered through Transaction.updates."
-            ])
+        return try Self.completion(of: id, session.approve(id, in: catalog)) { transaction in
+            "Approved: transaction \(transaction.id) for \(transaction.productID) is purchased and delivered through Transaction.updates."
+        }
     }
 
     /// `decline`: `declineAskToBuyTransaction(identifier:)`.
@@ -26,18 +23,94 @@ extension Runner {
     func resolve(_ id: UInt64) throws -> Report {
         let (catalog, session) = try catalogAndSession()
         switch try session.resolve(id, in: catalog) {
-        case .purchased(let transaction):
-            return Report(
-                json: .object([
-                    ("id", .int(id)), ("result", .string("purchased")), ("transaction", .transaction(transaction)),
-                ]),
-                lines: ["Resolved: transaction \(id) for \(transaction.productID) is purchased."])
+        case .interruptedPurchase(let interruptedID, let result):
+            return try Self.completion(of: interruptedID, result) { transaction in
+                "Resolved: the interrupted purchase \(interruptedID) completed as transaction \(transaction.id) for "
+                    + "\(transaction.productID); the app receives it through Transaction.updates at its next launch."
+            }
         case .recovered(let renewal):
             let until = renewal.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
             return Report(
                 json: .object([("id", .int(id)), ("result", .string("renewed")), ("transaction", .transaction(renewal))]),
                 lines: ["Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."])
         }
+    }
+
+    /// The report of a deferred purchase completed (`approve`, `resolve`): a new transaction,
+    /// or what the account held already, which is not charged again.
+    /// - Parameter purchased: the line for a new transaction.
+    private static func completion(
+        of id: UInt64, _ result: StoreSession.PurchaseResult, purchased: (IAPSimKit.Transaction) -> String
+    ) throws -> Report {
+        switch result {
+        case .purchased(let transaction):
+            let line = purchased(transaction)
+            return Report(
+                json: .object([
+                    ("id", .int(id)), ("result", .string("purchased")), ("transaction", .transaction(transaction)),
+                ]),
+                lines: [line])
+        case .redownloaded(let owned), .alreadySubscribed(let owned):
+            return Report(
+                json: .object([
+                    ("id", .int(id)), ("result", .string("alreadyOwned")), ("transaction", .transaction(owned)),
+                ]),
+                lines: [
+                    "Completed \(id) without a charge: the account already has \(owned.productID) "
+                        + "(transaction \(owned.id)), so nothing was bought twice."
+                ])
+        case .downgradeScheduled(let current, let productID):
+            return Report(
+                json: .object([
+                    ("id", .int(id)), ("result", .string("scheduled")), ("productID", .string(productID)),
+                    ("transaction", .transaction(current)),
+                ]),
+                lines: [
+                    "Completed \(id): \(productID) will replace \(current.productID) at the next renewal; nothing was charged now."
+                ])
+        case .pending, .requestRepeated, .interrupted, .cancelled, .failed:
+            // The buyer has said yes by now: a purchase completed this way never ends so.
+            throw UnexpectedResult(detail: "completing \(id) ended as \(result)")
+        }
+    }
+
+    /// `transactions delete`: `SKTestSession.deleteTransaction(identifier:)`.
+    func deleteTransaction(_ id: UInt64) throws -> Report {
+        let (_, session) = try catalogAndSession()
+        let deletion = try session.deleteTransaction(id)
+        if let request = deletion.request {
+            return Report(
+                json: .object([
+                    ("id", .int(id)), ("result", .string("deleted")), ("productID", .string(request.productID)),
+                    ("deletedIDs", .array([.int(id)])),
+                ]),
+                lines: [
+                    "Deleted the \(request.reason == .askToBuy ? "Ask to Buy request" : "interrupted purchase") \(id) "
+                        + "for \(request.productID)."
+                ])
+        }
+        let named = deletion.transactions.first { $0.id == id }
+        let productID = named?.productID ?? deletion.transactions.first?.productID ?? ""
+        let others = deletion.transactions.count - 1
+        let children =
+            others == 0 ? "" : " and the \(others) later transaction\(others == 1 ? "" : "s") of its subscription"
+        var lines = [
+            "Deleted transaction \(id) (\(productID))\(children): "
+                + "it is gone from the history, the entitlements and the app's record."
+        ]
+        if let renewal = deletion.renewedAgain.last {
+            lines.append(
+                "Auto-renew is on, so the App Store renewed the period again as transaction \(renewal.id); "
+                    + "'iapsim cancel-subscription \(renewal.productID)' first to end the subscription instead.")
+        }
+        var members: [(String, JSON)] = [
+            ("id", .int(id)), ("result", .string("deleted")), ("productID", .string(productID)),
+            ("deletedIDs", .array(deletion.transactions.map { .int($0.id) })),
+        ]
+        if !deletion.renewedAgain.isEmpty {
+            members.append(("renewedAgain", .array(deletion.renewedAgain.map(JSON.transaction))))
+        }
+        return Report(json: .object(members), lines: lines)
     }
 
     /// `finish`: `Transaction.finish()`.
@@ -103,4 +176,10 @@ extension Runner {
             json: .object([("result", .string("renewed")), ("transaction", .transaction(transaction))]),
             lines: ["Renewed \(transaction.productID) as transaction \(transaction.id)\(until)."])
     }
+}
+
+/// A result the library's contract rules out: reported as an internal error (exit 70).
+struct UnexpectedResult: Error, CustomStringConvertible {
+    var detail: String
+    var description: String { detail }
 }

@@ -5,7 +5,7 @@ extension Runner {
     /// - Parameter withJWS: add each entitlement's `jwsRepresentation`, signed.
     func status(withJWS: Bool) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let status = try session.status()
+        let status = try session.status(launchingTheApp: true)
         let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: signer()) : [:]
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
             guard let jws = signed[transaction.id], case .object(let members) = JSON.transaction(transaction) else {
@@ -24,6 +24,7 @@ extension Runner {
                     ("subscriptions", .array(status.subscriptions.map(JSON.subscription))),
                     ("entitlements", .array(status.entitlements.map(entitlement))),
                     ("pending", .array(status.pending.map(JSON.pending))),
+                    ("expiredRequests", .array(status.expiredRequests.map(JSON.pending))),
                     ("unfinishedTransactionIDs", .array(status.unfinishedTransactionIDs.map { JSON.int($0) })),
                     ("transactionCount", .int(status.transactionCount)),
                     ("date", .date(status.now)),
@@ -35,7 +36,7 @@ extension Runner {
 
     static func statusText(_ status: AccountStatus) -> [Report.Block] {
         if status.purchasedProductIdentifiers.isEmpty && status.consumables.isEmpty && status.subscriptions.isEmpty
-            && status.pending.isEmpty
+            && status.pending.isEmpty && status.expiredRequests.isEmpty
         {
             return [.line("No purchases.")]
         }
@@ -68,8 +69,21 @@ extension Runner {
         }
         if !status.pending.isEmpty {
             blocks.append(.line("Pending:"))
-            blocks.append(
-                .table(rows: status.pending.map { [String($0.id), $0.productID, $0.reason.rawValue] }, indent: "  "))
+            let rows = status.pending.map { request in
+                let detail =
+                    request.expirationDate.map { "askToBuy, expires \(ISO8601Date.string($0))" }
+                    ?? "interrupted: 'iapsim resolve \(request.id)'"
+                return [String(request.id), request.productID, detail]
+            }
+            blocks.append(.table(rows: rows, indent: "  "))
+        }
+        if !status.expiredRequests.isEmpty {
+            blocks.append(.line("Expired Ask to Buy requests (declined; nothing was charged):"))
+            let rows = status.expiredRequests.map { request in
+                let when = request.expirationDate.map(ISO8601Date.string) ?? ""
+                return [String(request.id), request.productID, "expired \(when)"]
+            }
+            blocks.append(.table(rows: rows, indent: "  "))
         }
         return blocks
     }

@@ -28,6 +28,7 @@ extension Runner {
                 }
                 stream.end()
                 stream.value(.array(history.pending.map(JSON.pending)), "pending")
+                stream.value(.array(history.expiredRequests.map(JSON.pending)), "expiredRequests")
             },
             text: {
                 // A first pass over the index alone measures the columns; the second prints.
@@ -43,7 +44,7 @@ extension Runner {
                             expirationDate: summary.expirationDate), into: &widths)
                     rows += 1
                 }
-                let pending = history.pending.map(Self.cells)
+                let pending = history.pending.map(Self.cells) + history.expiredRequests.map(Self.expiredCells)
                 for row in pending { TerminalText.measure(row, into: &widths) }
                 guard rows > 0 || !pending.isEmpty else { return [.line("No transactions.")] }
                 return [
@@ -78,10 +79,17 @@ extension Runner {
         ]
     }
 
+    private static func expiredCells(_ request: PendingPurchase) -> [String] {
+        [
+            String(request.id), "-", request.productID, "declined (askToBuy expired)",
+            ISO8601Date.string(request.requestDate), request.expirationDate.map(ISO8601Date.string) ?? "-",
+        ]
+    }
+
     private static func cells(_ purchase: PendingPurchase) -> [String] {
         [
             String(purchase.id), "-", purchase.productID, "pending (\(purchase.reason.rawValue))",
-            ISO8601Date.string(purchase.requestDate), "-",
+            ISO8601Date.string(purchase.requestDate), purchase.expirationDate.map(ISO8601Date.string) ?? "-",
         ]
     }
 }

@@ -8,8 +8,16 @@ struct Runner {
     var options: GlobalOptions
     var context: Context
     var console: Console
+    /// What the library told of while the command ran (`StoreEvent`): notes after its output.
+    let events = EventLog()
 
     func run(_ command: Command) throws -> Report {
+        var report = try perform(command)
+        report.notes = events.notes + report.notes
+        return report
+    }
+
+    private func perform(_ command: Command) throws -> Report {
         switch command {
         case .help(let topic):
             let text = HelpText.page(for: topic)
@@ -29,6 +37,8 @@ struct Runner {
             return try status(withJWS: withJWS)
         case .transactions(let productID, let filter, let withJWS):
             return try transactions(productID: productID, filter: filter, withJWS: withJWS)
+        case .deleteTransaction(let id):
+            return try deleteTransaction(id)
         case .jws(let action):
             return try jws(action)
         case .certs(let action):
@@ -69,8 +79,8 @@ struct Runner {
             // For the completion scripts: identifiers one per line, silence on any error.
             let identifiers = (try? loadCatalogQuietly())?.products.map(\.id) ?? []
             return Report(lines: identifiers)
-        case .reset(let localOnly, let assumeYes):
-            return try reset(localOnly: localOnly, assumeYes: assumeYes)
+        case .reset(let scope, let assumeYes):
+            return try reset(scope, assumeYes: assumeYes)
         }
     }
 
@@ -124,7 +134,7 @@ struct Runner {
 
     /// The session over the state, with no catalog defaults (for `reset`).
     func session() throws -> StoreSession {
-        StoreSession(store: try stateStore(), now: context.now)
+        StoreSession(store: try stateStore(), now: context.now, events: events.record)
     }
 
     /// The catalog, priced in the buyer's storefront, and the session over the state with the
@@ -146,7 +156,11 @@ struct Runner {
             storefront = Storefront.named(code)
         }
         let catalog = try Catalog.load(catalogSource(), storefront: storefront)
-        return (catalog, StoreSession(store: store, now: context.now, catalogSettings: catalog.store.settings))
+        return (
+            catalog,
+            StoreSession(
+                store: store, now: context.now, catalogSettings: catalog.store.settings, events: events.record)
+        )
     }
 
     /// The presenter for `catalog` in the locale asked for, else one set with `settings set

@@ -49,7 +49,12 @@ struct CommandHelp {
                     The session settings (Ask to Buy, interrupted purchases, error.purchase,
                     payments-allowed) decide how it ends; --outcome overrides them for this purchase:
                     success, cancel (2), fail or fail=ERROR (1, or 2/4/5 by the error), ask-to-buy (3),
-                    interrupted (3). An identifier the store lacks exits 5.
+                    interrupted (6). An identifier the store lacks exits 5.
+                    Ask to Buy keeps one request per product: asking again for a product that is
+                    waiting starts its 24 hours again, and a request nobody answers in 24 hours of
+                    simulated time expires, declined. An interrupted purchase does not complete (exit
+                    6; StoreKit 1 sees a failed transaction): 'iapsim resolve ID' completes it as a new
+                    transaction, which the app's next launch receives through Transaction.updates.
                     """,
                 examples: [
                     "iapsim buy Demo.TechoverInAppPurchase.co.Apple.Book",
@@ -83,23 +88,34 @@ struct CommandHelp {
         case .transactions:
             return CommandHelp(
                 abstract: "List the account's transactions, like Xcode's Transaction Manager.",
-                usage: "iapsim transactions [--product ID] [--state STATE | --unfinished] [options]",
+                usage:
+                    "iapsim transactions [--product ID] [--state STATE | --unfinished] | delete <transaction-id> [options]",
                 discussion: """
                     Every transaction with its identifier, original identifier, product, state
                     (purchased, expired, upgraded, revoked; renewal; unfinished), purchase and expiry
-                    dates, then the pending purchases. --json gives each transaction with StoreKit 2's
-                    field names plus "state" and "isFinished".
+                    dates, then the pending purchases and the Ask to Buy requests that expired
+                    unanswered. --json gives each transaction with StoreKit 2's field names plus
+                    "state" and "isFinished".
+                    'delete ID' is SKTestSession.deleteTransaction(identifier:): the transaction leaves
+                    the history, the entitlements and the app's record, for good. Deleting a
+                    subscription's original transaction deletes the whole subscription: its renewals,
+                    upgrades and renewal state. A pending request can be deleted too.
                     """,
                 examples: [
                     "iapsim transactions", "iapsim transactions --unfinished",
                     "iapsim transactions --state pending --json",
+                    "iapsim buy com.example.app.book && iapsim transactions delete 1",
                 ])
         case .approve:
             return CommandHelp(
                 abstract: "Approve an Ask to Buy purchase: it completes.",
                 usage: "iapsim approve <transaction-id> [options]",
-                discussion:
-                    "SKTestSession.approveAskToBuyTransaction(identifier:): the pending purchase completes with that identifier and is delivered.",
+                discussion: """
+                    SKTestSession.approveAskToBuyTransaction(identifier:): the pending purchase completes
+                    with that identifier and is delivered. What it buys is decided now: a non-consumable
+                    or subscription the account has by then is not charged again. A request expires
+                    unanswered after 24 hours of simulated time and can no longer be approved.
+                    """,
                 examples: ["iapsim buy com.example.app.book --outcome ask-to-buy; iapsim approve 1"])
         case .decline:
             return CommandHelp(
@@ -114,8 +130,10 @@ struct CommandHelp {
                 usage: "iapsim resolve <transaction-id> [options]",
                 discussion: """
                     SKTestSession.resolveIssueForTransaction(identifier:): an interrupted purchase
-                    completes; a subscription in billing retry renews (within its grace period it keeps
-                    its billing date, after it a new period starts now).
+                    completes as a new transaction, which the app's next launch (list, buy, restore,
+                    status) receives through Transaction.updates; a subscription in billing retry
+                    renews (within its grace period it keeps its billing date, after it a new period
+                    starts now).
                     """,
                 examples: ["iapsim buy com.example.app.book --outcome interrupted; iapsim resolve 1"])
         case .finish:
@@ -201,15 +219,24 @@ struct CommandHelp {
                 ])
         case .reset:
             return CommandHelp(
-                abstract: "Forget the app's record (--local) or erase everything.",
-                usage: "iapsim reset [--local] [--yes] [options]",
+                abstract: "Reset the app's record, the transactions, the settings, or everything.",
+                usage: "iapsim reset [--local | --transactions | --settings | --all] [--yes] [options]",
                 discussion: """
-                    With --local, forgets the app's record, as deleting and reinstalling the app does;
-                    the account keeps its history, so 'iapsim restore' has work to do. Without it,
-                    erases the purchases file entirely — history, settings and clock (asks first on a
-                    terminal unless --yes).
+                    --local forgets the app's record, as deleting and reinstalling the app does; the
+                    account keeps its history, so 'iapsim restore' has work to do.
+                    --transactions is SKTestSession.clearTransactions(): every transaction, pending
+                    request, subscription and notification goes, with the app's record; the settings
+                    and the clock stay, and identifiers go on from where they were.
+                    --settings is SKTestSession.resetToDefaultState(): the settings go back to the
+                    catalog's and iapsim's defaults; the transactions stay.
+                    --all, and a bare 'reset' as before these options, erases the purchases file
+                    entirely: history, settings and clock.
+                    --transactions and --all ask first on a terminal unless --yes.
                     """,
-                examples: ["iapsim reset --local", "iapsim reset --yes"])
+                examples: [
+                    "iapsim reset --local", "iapsim reset --transactions --yes", "iapsim reset --settings",
+                    "iapsim reset --all --yes",
+                ])
         case .jws:
             return CommandHelp(
                 abstract: "Signed data as the App Store signs it (JWS), and a decoder that checks it.",

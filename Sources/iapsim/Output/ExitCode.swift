@@ -6,12 +6,15 @@ enum ExitCode: Int32, CaseIterable {
     case purchaseFailed = 1
     /// The buyer said no at the confirmation (`SKError.paymentCancelled`, `.userCancelled`).
     case cancelled = 2
-    /// The purchase is waiting (Ask to Buy, interrupted).
+    /// The purchase is waiting for Ask to Buy approval (`SKPaymentTransactionState.deferred`).
     case pending = 3
     /// Payments are not allowed (`SKPaymentQueue.canMakePayments()` is false).
     case notAllowed = 4
     /// The store has no such product (`SKError.storeProductNotAvailable`).
     case notAvailable = 5
+    /// An interrupted purchase: it ended unsuccessfully and is kept until its issue is
+    /// resolved, when a new transaction arrives through `Transaction.updates`.
+    case interrupted = 6
     case usage = 64
     case dataError = 65
     case noInput = 66
@@ -26,9 +29,11 @@ enum ExitCode: Int32, CaseIterable {
         case .success: "success"
         case .purchaseFailed: "the purchase failed with a simulated error (also load products, App Store sync)"
         case .cancelled: "cancelled by the user"
-        case .pending: "pending (Ask to Buy, interrupted purchase)"
+        case .pending: "pending: an Ask to Buy request waits for approval (24 hours at most)"
         case .notAllowed: "payments not allowed"
         case .notAvailable: "product not available"
+        case .interrupted:
+            "interrupted: the purchase failed until the buyer resolves its issue ('iapsim resolve ID' makes a new transaction)"
         case .usage:
             "usage error (unknown command, option or setting; bad value; a transaction not in the needed state)"
         case .dataError: "bad data: a catalog file or the state file cannot be used"

@@ -34,6 +34,7 @@ extension JSON {
             ("purchasedQuantity", .int(pending.purchasedQuantity)),
             ("reason", .string(pending.reason.rawValue)),
             ("requestDate", .date(pending.requestDate)),
+            ("expirationDate", .date(pending.expirationDate)),
         ])
     }
 }

@@ -150,7 +150,24 @@ enum ArgumentParser {
             try expect(arguments, count: 0, for: name)
             return .status(withJWS: flags.contains("jws"))
         case .transactions:
-            try expect(arguments, count: 0, for: name)
+            if arguments.first == "delete" {
+                for option in ["product", "state", "unfinished", "jws"] where flags.contains(option) {
+                    throw UsageError("--\(option) does not go with 'iapsim transactions delete'", command: name)
+                }
+                guard arguments.count >= 2 else {
+                    throw UsageError(
+                        "missing transaction identifier: iapsim transactions delete <transaction-id>", command: name)
+                }
+                try expect(arguments, count: 2, for: name)
+                guard let id = UInt64(arguments[1]), id > 0 else {
+                    throw UsageError(
+                        "'\(arguments[1])' is not a transaction identifier (a positive whole number)", command: name)
+                }
+                return .deleteTransaction(id: id)
+            }
+            if let action = arguments.first {
+                throw UsageError("unknown transactions action '\(action)'; use delete", command: name)
+            }
             var filter: HistoryFilter? = flags.contains("unfinished") ? .unfinished : nil
             if let text = values["state"] {
                 guard let state = HistoryFilter(rawValue: text) else {
@@ -196,7 +213,14 @@ enum ArgumentParser {
             }
         case .reset:
             try expect(arguments, count: 0, for: name)
-            return .reset(localOnly: flags.contains("local"), assumeYes: flags.contains("yes"))
+            let scopes: [ResetScope] = [.local, .transactions, .settings, .all].filter { flags.contains($0.rawValue) }
+            guard scopes.count <= 1 else {
+                throw UsageError(
+                    scopes.map { "--" + $0.rawValue }.joined(separator: " and ")
+                        + " go separately: give one of --local, --transactions, --settings or --all",
+                    command: name)
+            }
+            return .reset(scopes.first ?? .all, assumeYes: flags.contains("yes"))
         case .jws:
             switch arguments.first {
             case "transaction":

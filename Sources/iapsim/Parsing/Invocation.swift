@@ -32,6 +32,8 @@ enum Command: Equatable, Sendable {
     case restore
     case status(withJWS: Bool)
     case transactions(productID: String?, filter: HistoryFilter?, withJWS: Bool)
+    /// `transactions delete <id>`.
+    case deleteTransaction(id: UInt64)
     case approve(id: UInt64)
     case decline(id: UInt64)
     case resolve(id: UInt64)
@@ -42,7 +44,7 @@ enum Command: Equatable, Sendable {
     case renew(productID: String)
     case clock(ClockAction)
     case settings(SettingsAction)
-    case reset(localOnly: Bool, assumeYes: Bool)
+    case reset(ResetScope, assumeYes: Bool)
     case jws(JWSAction)
     case notifications(NotificationsAction)
     case listen(ListenRequest)
@@ -142,6 +144,18 @@ enum CertsAction: Equatable, Sendable {
     case show
     case export(directory: String)
     case rotate
+}
+
+/// What `iapsim reset` resets.
+enum ResetScope: String, Equatable, Sendable {
+    /// `--local`: the app's record, as a reinstall forgets it.
+    case local
+    /// `--transactions`: `SKTestSession.clearTransactions()`; the session's settings and clock stay.
+    case transactions
+    /// `--settings`: `SKTestSession.resetToDefaultState()`; the transactions stay.
+    case settings
+    /// `--all`, and a bare `reset`: everything, the purchases file erased.
+    case all
 }
 
 enum SettingsAction: Equatable, Sendable {

@@ -111,6 +111,15 @@ struct OptionSpec: Sendable {
         OptionSpec(name: "yes", short: "y", commands: [.buy, .reset], help: "Do not ask for confirmation."),
         OptionSpec(
             name: "local", commands: [.reset], help: "Forget only the app's record (a reinstall); keep the account."),
+        OptionSpec(
+            name: "transactions", commands: [.reset],
+            help: "Delete every transaction (clearTransactions); keep the settings and the clock."),
+        OptionSpec(
+            name: "settings", commands: [.reset],
+            help: "Settings back to their defaults (resetToDefaultState); keep the transactions."),
+        OptionSpec(
+            name: "all", commands: [.reset],
+            help: "Erase everything: transactions, settings, clock (what a bare reset does)."),
         OptionSpec(name: "help", short: "h", help: "Show help for iapsim or the command."),
         OptionSpec(name: "version", help: "Show the version."),
     ]

@@ -1,0 +1,10 @@
+/// What happens to the account on its own, as time passes or the app launches, which a front
+/// end tells the user about beside the result of the command that saw it.
+public enum StoreEvent: Sendable, Equatable {
+    /// An Ask to Buy request nobody answered within 24 hours expired: it ended declined,
+    /// and nothing was charged. The app hears nothing (Apple, "Testing Ask to Buy").
+    case askToBuyExpired(PendingPurchase)
+    /// `Transaction.updates` delivered a transaction made outside the app while it was not
+    /// running: an interrupted purchase completed once its issue was resolved.
+    case delivered(Transaction)
+}
