@@ -17,12 +17,12 @@ fi
 "$iapsim" --quiet buy com.example.app.book --yes
 "$iapsim" status --json | grep -q '"productID": "com.example.app.book"'
 
-# 3. A purchase that fails the way the app must handle: a network error is SKError 7, exit 1.
+# 3. A purchase that fails the way the app must handle: StoreKitError.networkError, exit 1.
 set +e
-"$iapsim" buy com.example.app.coins100 --outcome fail=cloudServiceNetworkConnectionFailed --json >"$IAPSIM_STATE_DIR/failed.json"
+"$iapsim" buy com.example.app.coins100 --outcome fail=networkError --json >"$IAPSIM_STATE_DIR/failed.json"
 code=$?
 set -e
 [ "$code" -eq 1 ]
-grep -q '"code": 7' "$IAPSIM_STATE_DIR/failed.json"
+grep -q '"domain": "StoreKitError"' "$IAPSIM_STATE_DIR/failed.json"
 
 echo "ci: catalog checked, purchase and failure paths behave"

@@ -37,12 +37,12 @@ import Testing
     }
 
     @Test func aPurchaseErrorSettingFailsEveryPurchaseUntilReset() throws {
-        _ = try session.setSetting(.purchaseError, to: "SKError.paymentInvalid")
+        _ = try session.setSetting(.purchaseError, to: "SKError.invalidOfferPrice")
         guard case .failed(let error) = try buy("fx.coins") else {
             Issue.record("expected a failure")
             return
         }
-        #expect(error.code == 3)
+        #expect(error.code == 14)
         _ = try session.resetSettings(.purchaseError)
         #expect(try buy("fx.coins").transaction != nil)
     }
@@ -344,5 +344,85 @@ extension SimulationTests {
         #expect(status.entitlements.map(\.productID) == ["fx.plus.monthly"])  // one level of the group at a time
         #expect(
             try session.store.transactions().first { $0.productID == "fx.plus.yearly" }?.expirationDate == clock.now)
+    }
+}
+
+/// Apple, "SKTestFailures": each StoreKit API fails only with the errors Apple allows it, and
+/// each one iapsim has an operation for fails there.
+@Suite struct StoreKitTestFailureTests {
+    let catalog: Catalog
+    let clock = Support.Clock()
+    let session: StoreSession
+
+    init() throws {
+        catalog = try Support.validCatalog()
+        let clock = self.clock
+        session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
+    }
+
+    private func buy(_ id: String) throws -> StoreSession.Receipt {
+        let product = try #require(catalog.store.products.first { $0.id == id })
+        return try session.purchase(try session.quote(product.id, in: catalog), in: catalog)
+    }
+
+    @Test func eachAPITakesOnlyTheErrorsAppleAllowsIt() throws {
+        // Purchase: StoreKitError, Product.PurchaseError, and failureError's SKError codes.
+        #expect(try SettingKey.purchaseError.canonicalValue("networkError") == "StoreKitError.networkError")
+        #expect(try SettingKey.purchaseError.canonicalValue("invalidQuantity") == "Product.PurchaseError.invalidQuantity")
+        #expect(try SettingKey.purchaseError.canonicalValue("0") == "SKError.unknown")
+        #expect(throws: SettingsError.self) { try SettingKey.purchaseError.canonicalValue("SKError.paymentInvalid") }
+        // Load Products: StoreKitError only; a bare `unknown` is StoreKitError's.
+        #expect(try SettingKey.loadProductsError.canonicalValue("unknown") == "StoreKitError.unknown")
+        #expect(throws: SettingsError.self) { try SettingKey.loadProductsError.canonicalValue("invalidQuantity") }
+        // Verification: VerificationResult.VerificationError only.
+        #expect(
+            try SettingKey.verificationError.canonicalValue("invalidSignature")
+                == "VerificationResult.VerificationError.invalidSignature")
+        #expect(throws: SettingsError.self) { try SettingKey.verificationError.canonicalValue("networkError") }
+        // Refund Request: StoreKitError or Transaction.RefundRequestError.
+        #expect(
+            try SettingKey.refundRequestError.canonicalValue("duplicateRequest")
+                == "Transaction.RefundRequestError.duplicateRequest")
+        #expect(try StoreKitTestAPI.allCases.map(\.fileName).count == 9)
+    }
+
+    @Test func aVerificationErrorHandsTheTransactionOverUnverified() throws {
+        _ = try session.setSetting(.verificationError, to: "invalidSignature")
+        let receipt = try buy("fx.levels")
+        #expect(receipt.verificationError?.name == "invalidSignature")
+        let transaction = try #require(receipt.result.transaction)
+        // The app grants nothing and leaves it unfinished ("Verifying transactions").
+        #expect(try session.store.read().app.purchasedProductIdentifiers.isEmpty)
+        #expect(receipt.unfinishedTransactionIDs.contains(transaction.id))
+        #expect(try session.history().verificationError?.name == "invalidSignature")
+        _ = try session.resetSettings(.verificationError)
+        #expect(try session.restore().productIDs == ["fx.levels"])
+    }
+
+    @Test func aSubscriptionStatusErrorFailsTheAppsViewOnly() throws {
+        _ = try session.setSetting(.subscriptionStatusError, to: "networkError")
+        #expect(try session.status(launchingTheApp: true).subscriptionStatusError?.name == "networkError")
+        #expect(try session.status().subscriptionStatusError == nil)  // the server side
+    }
+
+    @Test func anAppTransactionErrorFailsAppTransactionShared() throws {
+        let identity = try SigningIdentity.loadOrCreate(in: Support.temporaryDirectory() + "/certs", lockTimeout: 5)
+        let signer = StoreSession.Signer(identity: identity)
+        _ = try session.setSetting(.appTransactionError, to: "notEntitled")
+        #expect(throws: SimulationError.self) { try session.appTransaction(signer: signer) }
+        #expect(try !session.signedAppTransaction(signer: signer).jws.isEmpty)  // the server API's
+    }
+
+    @Test func aStoreKitFileErrorOutsideItsDomainIsIgnoredWithAWarning() throws {
+        let settings = CatalogSettings(
+            file: StoreKitConfigurationFile.Settings(storeKitErrors: [
+                ("Load Products", true, "invalidQuantity"), ("Purchase", true, "StoreKitError.notEntitled"),
+                ("Manage Subscriptions Sheet", true, nil), ("Verification", false, nil),
+            ]), locale: nil, storefront: nil)
+        #expect(settings.value(for: .purchaseError) == "StoreKitError.notEntitled")
+        #expect(settings.value(for: .loadProductsError) == nil)
+        #expect(settings.value(for: .verificationError) == "none")
+        #expect(settings.ignoredErrors.count == 2)
+        #expect(settings.ignoredErrors.contains { $0.hasPrefix("Manage Subscriptions Sheet: iapsim has no such sheet") })
     }
 }

@@ -87,8 +87,10 @@ check "listed as expired" 1 "$(run status --json | grep -c '"productID": "com.ex
 check "an expired request cannot be approved" 64 "$(code approve 5)"
 
 # Failures with Apple's codes, and a cancel.
-check "fail exit" 1 "$(code buy com.example.app.gems500 --outcome fail=cloudServiceNetworkConnectionFailed)"
-check "fail code in JSON" 7 "$(exits 1 buy com.example.app.gems500 --outcome fail=7 --json | field code)"
+check "fail exit" 1 "$(code buy com.example.app.gems500 --outcome fail=networkError)"
+check "fail code in JSON" 14 "$(exits 1 buy com.example.app.gems500 --outcome fail=14 --json | field code)"
+check "an error Purchase cannot fail with is refused" 64 "$(code buy com.example.app.gems500 --outcome fail=cloudServiceNetworkConnectionFailed)"
+check "an error Load Products cannot fail with is refused" 64 "$(code settings set error.load-products Product.PurchaseError.invalidQuantity)"
 check "cancel exit" 2 "$(code buy com.example.app.gems500 --outcome cancel)"
 run settings set payments-allowed false >/dev/null
 check "not allowed exit" 4 "$(code buy com.example.app.gems500)"

@@ -69,7 +69,7 @@ runs = [
     ("buy", ["buy", "com.example.app.pro.monthly"]),
     ("buy", ["buy", "com.example.app.book", "--outcome", "ask-to-buy"]),
     ("buy", ["buy", "com.example.app.book", "--outcome", "ask-to-buy"]),  # the same request again
-    ("buy", ["buy", "com.example.app.book", "--outcome", "fail=7"]),
+    ("buy", ["buy", "com.example.app.book", "--outcome", "fail=14"]),
     ("buy", ["buy", "com.example.app.book", "--outcome", "cancel"]),
     ("buy", ["buy", "com.example.app.pro.yearly"]),
     ("buy", ["buy", "com.example.app.pro.monthly"]),

@@ -4,6 +4,8 @@ import Foundation
 /// values; keys the file does not set are absent.
 public struct CatalogSettings: Sendable, Equatable {
     public var values: [SettingKey: String]
+    /// Why an enabled simulated error in the file is not used: one line each.
+    public var ignoredErrors: [String] = []
 
     public init(values: [SettingKey: String] = [:]) {
         self.values = values
@@ -21,16 +23,35 @@ public struct CatalogSettings: Sendable, Equatable {
         flag(.gracePeriod, file?.billingGracePeriodEnabled)
         if let raw = file?.timeRate, let rate = TimeRate(rawValue: raw) { values[.timeRate] = rate.name }
         if file?.failTransactionsEnabled == true { values[.purchaseError] = "SKError.unknown" }
-        // Xcode 15's per-API errors: `{name: "Purchase", enabled: true, current: …}`.
-        let apis: [String: SettingKey] = [
-            "Purchase": .purchaseError, "Load Products": .loadProductsError, "App Store Sync": .appStoreSyncError,
-        ]
+        // Xcode 15's per-API errors: `{name: "Purchase", enabled: true, current: …}`, one entry
+        // for each of the nine APIs. An enabled error Apple does not allow for its API, or one
+        // iapsim does not know, is left off and said why.
+        var ignored: [String] = []
         for entry in file?.storeKitErrors ?? [] {
-            guard let name = entry.name, let key = apis[name], let enabled = entry.enabled else { continue }
-            values[key] =
-                enabled
-                ? (entry.current.flatMap(SimulatedError.named)?.qualifiedName ?? "StoreKitError.unknown") : "none"
+            guard let name = entry.name, let enabled = entry.enabled else { continue }
+            guard let api = StoreKitTestAPI.named(inFile: name) else {
+                if enabled { ignored.append("_storeKitErrors \"\(name)\" is not an API iapsim knows; ignored") }
+                continue
+            }
+            guard let key = api.settingKey else {
+                if enabled { ignored.append("\(name): iapsim has no such sheet to fail; the error is ignored") }
+                continue
+            }
+            guard enabled else {
+                values[key] = "none"
+                continue
+            }
+            guard let current = entry.current else {
+                values[key] = "StoreKitError.unknown"  // enabled with no error chosen
+                continue
+            }
+            do {
+                values[key] = try api.error(named: current).qualifiedName
+            } catch {
+                ignored.append("_storeKitErrors \"\(name)\": \(error.localizedDescription); ignored")
+            }
         }
+        ignoredErrors = ignored
         if let locale { values[.locale] = locale }
         if let storefront { values[.storefront] = storefront.countryCode }
         self.values = values

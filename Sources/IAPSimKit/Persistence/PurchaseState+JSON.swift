@@ -161,6 +161,12 @@ extension SimulationState {
             do {
                 settings[key] = try key.canonicalValue(value)
             } catch {
+                // Before each API took only the errors Apple allows it, any error was accepted
+                // for any API: a state from then keeps its error until it is set again.
+                if StoreKitTestAPI(settingKey: key) != nil, let legacy = SimulatedError.named(value) {
+                    settings[key] = legacy.qualifiedName
+                    continue
+                }
                 throw Reader.Failure(message: "simulation.settings.\(name): \(error.errorDescription ?? "invalid")")
             }
         }

@@ -12,6 +12,11 @@ public struct AccountStatus: Sendable, Equatable {
     public var entitlements: [Transaction]
     /// Each auto-renewable subscription chain the account ever had.
     public var subscriptions: [SubscriptionStatus]
+    /// As the app sees it (`status(launchingTheApp:)`): the simulated Subscription Status
+    /// error, with which `Product.SubscriptionInfo.status` fails, and the Verification error,
+    /// with which every transaction arrives `unverified`. Nil on the server side.
+    public var subscriptionStatusError: SimulatedError?
+    public var verificationError: SimulatedError?
     public var pending: [PendingPurchase]
     /// Ask to Buy requests that expired unanswered: declined, nothing charged.
     public var expiredRequests: [PendingPurchase]

@@ -182,6 +182,9 @@ public struct StoreSession: Sendable {
         /// The product's balance afterwards, for a consumable.
         public var balance: Int
         public var unfinishedTransactionIDs: [UInt64]
+        /// The simulated Verification error the purchase's transaction arrived `unverified`
+        /// with: the app granted nothing and left it unfinished.
+        public var verificationError: SimulatedError?
     }
 
     /// `Product.purchase()`: buys what `quote` describes and delivers it to the app's record.
@@ -195,9 +198,10 @@ public struct StoreSession: Sendable {
             try deliverUpdates(&state)
             let fresh = Self.quote(quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment)
             let result = try Self.purchase(fresh, in: catalog, outcome: outcome, state: &state, moment: moment)
+            let unverified = result.transaction == nil ? nil : moment.settings.simulatedError(.verificationError)
             return Receipt(
                 result: result, balance: state.app.consumables[quote.product.id] ?? 0,
-                unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs)
+                unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs, verificationError: unverified)
         }
     }
 
@@ -220,12 +224,14 @@ public struct StoreSession: Sendable {
         case .fail(let error): return .failed(error)
         default: break
         }
+        // What the app receives arrives unverified while the Verification error is set.
+        let verified = settings.simulatedError(.verificationError) == nil
         switch quote.kind {
         case .redownload(let owned):
-            state.app.deliver(product.id)
+            if verified { state.app.deliver(product.id) }
             return .redownloaded(owned)
         case .alreadySubscribed(let active):
-            state.app.deliver(product.id)
+            if verified { state.app.deliver(product.id) }
             return .alreadySubscribed(active)
         case .keepCurrentPlan(let current):
             // Apple, "Handling subscriptions billing": choosing the current plan again
@@ -238,7 +244,7 @@ public struct StoreSession: Sendable {
                     .didChangeRenewalPref, at: moment.now, transaction: current,
                     renewal: state.simulation.renewals[index], status: .active)
             }
-            state.app.deliver(product.id)
+            if verified { state.app.deliver(product.id) }
             return .alreadySubscribed(current)
         case .downgrade(let current):
             if let index = state.simulation.renewals.firstIndex(where: { $0.originalID == current.originalID }),
@@ -319,12 +325,16 @@ public struct StoreSession: Sendable {
                 kind, subtype, at: moment.now, transaction: transaction, renewal: renewal,
                 status: renewal == nil ? nil : .active)
         }
-        if product.type == .consumable {
+        // An unverified transaction (the simulated Verification error) is one an app that
+        // follows Apple's "Verifying transactions" grants nothing for and does not finish;
+        // `restore` grants it once verification passes.
+        let verified = moment.settings.simulatedError(.verificationError) == nil
+        if verified, product.type == .consumable {
             try state.app.add(quantity, of: product.id)
-        } else {
+        } else if verified {
             state.app.deliver(product.id)
         }
-        if !moment.settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(id) }
+        if !moment.settings.finishesTransactions || !verified { state.simulation.unfinishedTransactionIDs.append(id) }
         return transaction
     }
 
@@ -360,7 +370,14 @@ public struct StoreSession: Sendable {
     /// - Parameter launchingTheApp: as the app sees it when it launches: `Transaction.updates`
     ///   delivers the transactions made outside it first (`StoreEvent.delivered`).
     public func status(launchingTheApp: Bool = false) throws -> AccountStatus {
-        if launchingTheApp { return try launch { state, moment in AccountStatus(state: state, at: moment.now) } }
+        if launchingTheApp {
+            return try launch { state, moment in
+                var status = AccountStatus(state: state, at: moment.now)
+                status.subscriptionStatusError = moment.settings.simulatedError(.subscriptionStatusError)
+                status.verificationError = moment.settings.simulatedError(.verificationError)
+                return status
+            }
+        }
         return try look { state, moment in AccountStatus(state: state, at: moment.now) }
     }
 

@@ -42,6 +42,9 @@ public struct TransactionHistory: Sendable {
     public var expiredRequests: [PendingPurchase]
     /// The moment the states are at.
     public var date: Date
+    /// The simulated Verification error: while it is set, StoreKit hands every transaction
+    /// over `unverified` with it (`VerificationResult.unverified(_:_:)`).
+    public var verificationError: SimulatedError?
     let store: StateStore
     let productID: String?
     let filter: HistoryFilter?
@@ -119,7 +122,8 @@ extension StoreSession {
         }
         let unfinished = state.simulation.unfinishedTransactionIDs
         return TransactionHistory(
-            pending: pending, expiredRequests: expired, date: moment.now, store: store, productID: productID,
+            pending: pending, expiredRequests: expired, date: moment.now,
+            verificationError: moment.settings.simulatedError(.verificationError), store: store, productID: productID,
             filter: filter,
             unfinished: unfinished.sorted(), unfinishedSet: Set(unfinished))
     }

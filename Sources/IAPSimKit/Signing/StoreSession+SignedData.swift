@@ -51,7 +51,18 @@ extension StoreSession {
         }
     }
 
-    /// The app transaction (`AppTransaction.shared`), signed.
+    /// `AppTransaction.shared` on the device: the app transaction, signed, unless the session
+    /// simulates an App Transaction error.
+    /// - Throws: `SimulationError.simulated` with that error.
+    public func appTransaction(signer: Signer) throws -> SignedData {
+        if let error = try settings().simulatedError(.appTransactionError) {
+            throw SimulationError.simulated(api: "AppTransaction.shared", error: error)
+        }
+        return try signedAppTransaction(signer: signer)
+    }
+
+    /// The app transaction, signed: what the App Store Server API's Get App Transaction Info
+    /// returns (and `appTransaction(signer:)` on the device).
     public func signedAppTransaction(signer: Signer) throws -> SignedData {
         try peek { state, moment in
             let context = context(state, moment, signer)

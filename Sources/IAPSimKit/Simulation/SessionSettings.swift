@@ -17,6 +17,14 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case loadProductsError = "error.load-products"
     /// `forAPI: .appStoreSync` ("App Store Sync"): restore.
     case appStoreSyncError = "error.app-store-sync"
+    /// `forAPI: .verification`: transactions arrive `unverified` with this error.
+    case verificationError = "error.verification"
+    /// `forAPI: .subscriptionStatus`: `Product.SubscriptionInfo.status` fails.
+    case subscriptionStatusError = "error.subscription-status"
+    /// `forAPI: .appTransaction`: `AppTransaction.shared` fails.
+    case appTransactionError = "error.app-transaction"
+    /// `forAPI: .refundRequest`: `Transaction.beginRefundRequest` fails.
+    case refundRequestError = "error.refund-request"
     /// `auto`: the app finishes each transaction at once; `manual`: it leaves them unfinished.
     case finishTransactions = "finish-transactions"
     /// `SKTestSession.timeRate` (`_timeRate`).
@@ -47,6 +55,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .purchaseError: "Every purchase fails with this error. none | ERROR"
         case .loadProductsError: "Loading products fails with this error. none | ERROR"
         case .appStoreSyncError: "Restore fails with this error. none | ERROR"
+        case .verificationError: "Transactions arrive unverified with this error. none | ERROR"
+        case .subscriptionStatusError: "Subscription status fails with this error (status). none | ERROR"
+        case .appTransactionError: "AppTransaction.shared fails with this error (jws app-transaction). none | ERROR"
+        case .refundRequestError: "Refund requests fail with this error. none | ERROR"
         case .finishTransactions: "Whether the app finishes transactions. auto | manual"
         case .timeRate: "How fast subscriptions renew (SKTestSession.TimeRate). e.g. realTime, 1005"
         case .billingRetry: "Renewals fail with a billing issue and enter billing retry. true | false"
@@ -68,7 +80,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod,
             .oneTimeChargeNotifications:
             ["true", "false"]
-        case .purchaseError, .loadProductsError, .appStoreSyncError: ["none"] + SimulatedError.all.map(\.qualifiedName)
+        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
+            .appTransactionError, .refundRequestError:
+            ["none"] + SimulatedError.all.filter { StoreKitTestAPI(settingKey: self)?.allows($0) ?? false }.map(\.qualifiedName)
         case .finishTransactions: ["auto", "manual"]
         case .timeRate: TimeRate.allCases.map(\.name)
         case .locale:
@@ -94,14 +108,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
             case "false", "off", "no", "0": return "false"
             default: throw .invalidValue(key: rawValue, value: value, expected: "true or false")
             }
-        case .purchaseError, .loadProductsError, .appStoreSyncError:
+        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
+            .appTransactionError, .refundRequestError:
             if value == "none" || value == "off" { return "none" }
-            guard let error = SimulatedError.named(value) else {
-                throw .invalidValue(
-                    key: rawValue, value: value,
-                    expected: "none or an error name such as SKError.unknown; see 'iapsim help errors'")
-            }
-            return error.qualifiedName
+            guard let api = StoreKitTestAPI(settingKey: self) else { return "none" }
+            return try api.error(named: value).qualifiedName
         case .finishTransactions:
             guard value == "auto" || value == "manual" else {
                 throw .invalidValue(key: rawValue, value: value, expected: "auto or manual")
@@ -216,7 +227,9 @@ public struct SessionSettings: Sendable, Equatable {
         switch key {
         case .paymentsAllowed: "true"
         case .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod: "false"
-        case .purchaseError, .loadProductsError, .appStoreSyncError: "none"
+        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
+            .appTransactionError, .refundRequestError:
+            "none"
         case .finishTransactions: "auto"
         case .timeRate: TimeRate.realTime.name
         case .locale: "en_US"

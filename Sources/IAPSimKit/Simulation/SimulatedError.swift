@@ -1,13 +1,17 @@
 /// An error StoreKit can report, by Apple's name and number, for a simulated failure.
 ///
-/// Names and codes: `SKError.Code` (SKErrorDomain), StoreKit 2's `StoreKitError` and
-/// `Product.PurchaseError`. A bare name resolves in that order, so `unknown` is
-/// `SKError.unknown` (0); qualify it (`StoreKitError.unknown`) to mean the other.
+/// Names and codes: `SKError.Code` (SKErrorDomain), StoreKit 2's `StoreKitError`,
+/// `Product.PurchaseError`, `VerificationResult.VerificationError` and
+/// `Transaction.RefundRequestError`. A bare name resolves in that order, so `unknown` is
+/// `SKError.unknown` (0); qualify it (`StoreKitError.unknown`) to mean the other. Which API
+/// may fail with which is `StoreKitTestAPI`'s.
 public struct SimulatedError: Sendable, Equatable, Hashable {
     public enum Domain: String, Sendable, CaseIterable {
         case skError = "SKError"
         case storeKitError = "StoreKitError"
         case purchaseError = "Product.PurchaseError"
+        case verificationError = "VerificationResult.VerificationError"
+        case refundRequestError = "Transaction.RefundRequestError"
     }
 
     /// What the failure means to a script: the exit status it maps to.
@@ -47,6 +51,11 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
             "invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
             "invalidOfferIdentifier", "invalidOfferPrice", "invalidOfferSignature", "missingOfferParameters",
         ].map { SimulatedError(domain: .purchaseError, name: $0, code: nil) }
+        + [
+            "invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding", "invalidSignature",
+            "missingRequiredProperties", "revokedCertificate",
+        ].map { SimulatedError(domain: .verificationError, name: $0, code: nil) }
+        + ["duplicateRequest", "failed"].map { SimulatedError(domain: .refundRequestError, name: $0, code: nil) }
 
     /// `SKError.Code` by raw value (StoreKit's SKError.h).
     private static let skErrorNames = [

@@ -16,6 +16,15 @@ extension Runner {
         var report = words.report(receipt.result, balance: receipt.balance)
         report.notes += Self.unfinishedNote(
             receipt.unfinishedTransactionIDs.filter { $0 != receipt.result.transaction?.id })
+        if let error = receipt.verificationError {
+            // StoreKit 2's purchase() returns .success(.unverified(_, error)): the app must
+            // not grant it (Apple, "Verifying transactions").
+            report.status = .purchaseFailed
+            report.addJSON("verification", Self.unverified(error))
+            report.errors.append(
+                "Error: the transaction arrived unverified (\(error.qualifiedName), simulated): the app grants nothing "
+                    + "and leaves it unfinished; 'iapsim restore' grants it once 'settings set error.verification none'.")
+        }
         return report
     }
 }
@@ -171,5 +180,12 @@ struct PurchaseWords {
         case .notAvailable: .notAvailable
         case .failed: .purchaseFailed
         }
+    }
+}
+
+extension Runner {
+    /// `{"result": "unverified", "error": …}`: a `VerificationResult` that failed.
+    static func unverified(_ error: SimulatedError) -> JSON {
+        .object([("result", .string("unverified")), ("error", .error(error))])
     }
 }

@@ -11,7 +11,7 @@ extension Runner {
         switch action {
         case .transaction(let id): signed = try session.signedTransaction(id, signer: signer)
         case .renewal(let selector): signed = try session.signedRenewalInfo(selector, signer: signer)
-        case .appTransaction: signed = try session.signedAppTransaction(signer: signer)
+        case .appTransaction: signed = try session.appTransaction(signer: signer)
         case .decode: preconditionFailure("handled above")
         }
         return Report(json: .object([("jws", .string(signed.jws)), ("payload", signed.payload)]), lines: [signed.jws])

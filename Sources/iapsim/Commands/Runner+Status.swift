@@ -21,16 +21,30 @@ extension Runner {
                         "consumables",
                         .object(status.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
                     ),
-                    ("subscriptions", .array(status.subscriptions.map(JSON.subscription))),
+                    (
+                        "subscriptions",
+                        status.subscriptionStatusError == nil ? .array(status.subscriptions.map(JSON.subscription)) : .null
+                    ),
                     ("entitlements", .array(status.entitlements.map(entitlement))),
                     ("pending", .array(status.pending.map(JSON.pending))),
                     ("expiredRequests", .array(status.expiredRequests.map(JSON.pending))),
                     ("unfinishedTransactionIDs", .array(status.unfinishedTransactionIDs.map { JSON.int($0) })),
                     ("transactionCount", .int(status.transactionCount)),
                     ("date", .date(status.now)),
+                    ("subscriptionStatusError", status.subscriptionStatusError.map(JSON.error) ?? .null),
+                    ("verification", status.verificationError.map(Self.unverified) ?? .object([("result", .string("verified"))])),
                 ])),
             text: { Self.statusText(status) })
         report.notes = Self.unfinishedNote(status.unfinishedTransactionIDs)
+        if let error = status.verificationError {
+            report.notes.append(
+                "Note: transactions arrive unverified (\(error.qualifiedName), simulated); the app grants none of them.")
+        }
+        if let error = status.subscriptionStatusError {
+            // Product.SubscriptionInfo.status(for:) throws; the rest of the status stands.
+            report.status = ErrorReport.exitCode(for: error)
+            report.errors.append("Error: subscription status failed with \(error.qualifiedName) (simulated).")
+        }
         return report
     }
 
@@ -50,7 +64,9 @@ extension Runner {
             blocks.append(
                 .table(rows: status.consumables.sorted { $0.key < $1.key }.map { [$0.key, String($0.value)] }, indent: "  "))
         }
-        if !status.subscriptions.isEmpty {
+        if status.subscriptionStatusError != nil {
+            blocks.append(.line("Subscriptions: unknown (subscription status failed)"))
+        } else if !status.subscriptions.isEmpty {
             blocks.append(.line("Subscriptions:"))
             let rows = status.subscriptions.map { subscription in
                 let verb =

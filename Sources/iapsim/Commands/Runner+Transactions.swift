@@ -10,7 +10,7 @@ extension Runner {
         let (_, session) = try catalogAndSession()
         let history = try session.history(productID: productID, filter: filter)
         let sign = withJWS ? try session.transactionSigner(signer()) : nil
-        return Report(
+        var report = Report(
             json: .stream { stream in
                 var prices: [Decimal: String] = [:]  // equal prices spell the same
                 stream.beginObject()
@@ -29,6 +29,9 @@ extension Runner {
                 stream.end()
                 stream.value(.array(history.pending.map(JSON.pending)), "pending")
                 stream.value(.array(history.expiredRequests.map(JSON.pending)), "expiredRequests")
+                stream.value(
+                    history.verificationError.map(Self.unverified) ?? .object([("result", .string("verified"))]),
+                    "verification")
             },
             text: {
                 // A first pass over the index alone measures the columns; the second prints.
@@ -63,6 +66,12 @@ extension Runner {
                     }
                 ]
             })
+        if let error = history.verificationError {
+            report.notes.append(
+                "Note: every transaction arrives unverified (\(error.qualifiedName), simulated): "
+                    + "VerificationResult.unverified; the app grants none of them.")
+        }
+        return report
     }
 
     /// A transaction's row, from its summary (measuring) or from the transaction (printing).

@@ -14,6 +14,7 @@ struct Runner {
     func run(_ command: Command) throws -> Report {
         var report = try perform(command)
         report.notes = events.notes + report.notes
+        report.warnings = events.warnings + report.warnings
         return report
     }
 
@@ -156,6 +157,7 @@ struct Runner {
             storefront = Storefront.named(code)
         }
         let catalog = try Catalog.load(catalogSource(), storefront: storefront)
+        catalog.store.settings.ignoredErrors.forEach { events.warn("Warning: \(catalog.source.storeKitPath): \($0)") }
         return (
             catalog,
             StoreSession(

@@ -59,7 +59,7 @@ struct CommandHelp {
                 examples: [
                     "iapsim buy Demo.TechoverInAppPurchase.co.Apple.Book",
                     "iapsim buy com.example.app.coins100 --quantity 3 --yes",
-                    "iapsim buy com.example.app.book --outcome fail=cloudServiceNetworkConnectionFailed",
+                    "iapsim buy com.example.app.book --outcome fail=networkError",
                     "iapsim buy com.example.app.pro.monthly --outcome ask-to-buy --json",
                 ])
         case .restore:
@@ -215,7 +215,7 @@ struct CommandHelp {
                     """,
                 examples: [
                     "iapsim settings", "iapsim settings set ask-to-buy true",
-                    "iapsim settings set error.purchase SKError.paymentInvalid", "iapsim settings reset",
+                    "iapsim settings set error.purchase StoreKitError.networkError", "iapsim settings reset",
                 ])
         case .reset:
             return CommandHelp(

@@ -28,14 +28,7 @@ enum ErrorReport {
             case .invalidQuantity: return (.usage, line(error))
             }
         case let error as SimulationError:
-            if case .simulated(_, let simulated) = error {
-                switch simulated.kind {
-                case .cancelled: return (.cancelled, line(error))
-                case .notAllowed: return (.notAllowed, line(error))
-                case .notAvailable: return (.notAvailable, line(error))
-                case .failed: return (.purchaseFailed, line(error))
-                }
-            }
+            if case .simulated(_, let simulated) = error { return (exitCode(for: simulated), line(error)) }
             return (.usage, line(error))
         case let error as SigningError:
             return (.dataError, line(error))
@@ -46,6 +39,16 @@ enum ErrorReport {
         default:
             // Not an error iapsim expects: a bug, reported as one rather than as bad input.
             return (.internalError, "Error: internal error: \(error)")
+        }
+    }
+
+    /// The exit status of a simulated StoreKit error, by what it means to a script.
+    static func exitCode(for error: SimulatedError) -> ExitCode {
+        switch error.kind {
+        case .cancelled: .cancelled
+        case .notAllowed: .notAllowed
+        case .notAvailable: .notAvailable
+        case .failed: .purchaseFailed
         }
     }
 

@@ -7,6 +7,17 @@ import IAPSimKit
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [StoreEvent] = []
+    private var inputWarnings: [String] = []
+
+    /// Records a warning about the input (the catalog), once.
+    func warn(_ warning: String) {
+        lock.withLock {
+            if !inputWarnings.contains(warning) { inputWarnings.append(warning) }
+        }
+    }
+
+    /// The warnings, in the order recorded.
+    var warnings: [String] { lock.withLock { inputWarnings } }
 
     /// Records `event`, unless it was recorded already (a quote sees what the purchase sees).
     func record(_ event: StoreEvent) {

@@ -91,13 +91,20 @@ enum HelpText {
     static var errors: String {
         """
         ERRORS (for --outcome fail=NAME and the error.* settings):
-        A bare name is looked up in SKError, then StoreKitError, then Product.PurchaseError;
-        qualify it (StoreKitError.unknown) or give an SKError code number (7).
+        A bare name is looked up in SKError, then StoreKitError, then Product.PurchaseError,
+        VerificationResult.VerificationError and Transaction.RefundRequestError, among those the
+        API takes; qualify it (StoreKitError.unknown) or give an SKError code number (0).
         \(SimulatedError.Domain.allCases.map { domain in
             "  \(domain.rawValue):\n" + SimulatedError.all.filter { $0.domain == domain }.map {
                 "    " + TerminalText.padded($0.name, to: 36) + ($0.code.map { String($0) } ?? "")
             }.joined(separator: "\n")
         }.joined(separator: "\n"))
+        Which API takes which (Apple, "SKTestFailures"):
+        \(StoreKitTestAPI.allCases.compactMap { api in
+            api.settingKey.map { "  " + TerminalText.padded($0.rawValue, to: 26) + api.allowedErrors }
+        }.joined(separator: "\n"))
+        A .storekit file's Manage Subscriptions and Offer Code Redeem errors are ignored, with a
+        warning: iapsim has no such sheet.
         Exit status: paymentCancelled/userCancelled 2, paymentNotAllowed/purchaseNotAllowed 4,
         storeProductNotAvailable/productUnavailable/notAvailableInStorefront 5, others 1.
         """

@@ -50,6 +50,11 @@ struct Report {
         self.json = json
         self.text = text
     }
+
+    /// Adds `member` to a JSON object value (not to a streamed document).
+    mutating func addJSON(_ name: String, _ value: JSON) {
+        if case .value(.object(let members)) = json { json = .value(.object(members + [(name, value)])) }
+    }
 }
 
 /// `--json` output: a value, or a document written piece by piece (which may read as it

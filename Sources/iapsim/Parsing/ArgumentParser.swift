@@ -448,11 +448,13 @@ enum ArgumentParser {
         default:
             if text.hasPrefix("fail="), text.count > 5 {
                 let name = String(text.dropFirst(5))
-                guard let error = SimulatedError.named(name) else {
+                do {
+                    return .fail(try StoreKitTestAPI.purchase.error(named: name))
+                } catch {
                     throw UsageError(
-                        "--outcome fail=\(name): unknown error; 'iapsim help errors' lists them", command: .buy)
+                        "--outcome fail=\(name): not \(StoreKitTestAPI.purchase.allowedErrors), the errors Apple's "
+                            + "Purchase API takes; 'iapsim help errors' lists them", command: .buy)
                 }
-                return .fail(error)
             }
             throw UsageError(
                 "--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted",

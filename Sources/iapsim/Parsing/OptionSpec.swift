@@ -55,7 +55,7 @@ struct OptionSpec: Sendable {
         OptionSpec(
             name: "outcome", valueName: "OUTCOME", commands: [.buy],
             help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.",
-            values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.map { "fail=" + $0.name }),
+            values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.filter(StoreKitTestAPI.purchase.allows).map { "fail=" + $0.qualifiedName }),
         OptionSpec(
             name: "product", valueName: "ID", commands: [.transactions, .trigger],
             help: "Only this product's transactions; with trigger, the product to use."),
