@@ -19,7 +19,8 @@ public struct RenewalInfo: Sendable, Equatable {
     public var autoRenewPrice: Decimal
     public var currency: String
     public var storefrontCountryCode: String
-    /// Pay-as-you-go introductory periods still to bill at `introductoryPrice`.
+    /// Pay-as-you-go offer periods still to bill at `introductoryPrice`: an introductory
+    /// offer's, or the offer `offerType` names.
     public var introductoryPeriodsRemaining: Int
     public var introductoryPrice: Decimal?
     public var introductoryPeriod: SubscriptionPeriod?
@@ -30,4 +31,32 @@ public struct RenewalInfo: Sendable, Equatable {
     public var expirationReason: ExpirationReason?
     /// Whether the chain's end has been notified (`EXPIRED`), so it is notified once.
     public var expirationNotified: Bool = false
+    /// The offer the remaining pay-as-you-go periods belong to; nil for an introductory offer.
+    public var offerType: Transaction.OfferType? = nil
+    public var offerID: String? = nil
+    /// An offer redeemed by a subscriber (a promotional offer, an offer code) that starts at
+    /// the next renewal (`RenewalInfo.offer`).
+    public var pendingOffer: PendingOffer? = nil
+
+    /// An offer waiting for the next renewal.
+    public struct PendingOffer: Sendable, Equatable {
+        public var type: Transaction.OfferType
+        public var id: String?
+        public var paymentMode: SubscriptionOffer.PaymentMode
+        public var period: SubscriptionPeriod
+        public var periodCount: Int
+        public var price: Decimal
+
+        public init(
+            type: Transaction.OfferType, id: String?, paymentMode: SubscriptionOffer.PaymentMode,
+            period: SubscriptionPeriod, periodCount: Int, price: Decimal
+        ) {
+            self.type = type
+            self.id = id
+            self.paymentMode = paymentMode
+            self.period = period
+            self.periodCount = periodCount
+            self.price = price
+        }
+    }
 }

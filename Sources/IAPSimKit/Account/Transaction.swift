@@ -37,6 +37,10 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// Set when the purchase used an offer, as `Transaction.offer`.
     public var offerType: OfferType?
     public var offerPaymentMode: SubscriptionOffer.PaymentMode?
+    /// The offer's identifier: a promotional or win-back offer's id, an offer code's
+    /// reference name (`Transaction.Offer.id`, the JWS's `offerIdentifier`); nil for an
+    /// introductory offer.
+    public var offerID: String? = nil
     /// What was charged: `Transaction.price`, in `currency`.
     public var price: Decimal
     /// ISO 4217, `Transaction.currency`.

@@ -69,6 +69,8 @@ public struct SubscriptionInfo: Sendable, Equatable {
     public var offerCodes: [SubscriptionOffer]
     /// `winBackOffers` (Xcode's `winbackOffers`).
     public var winBackOffers: [SubscriptionOffer]
+    /// Format 5's billing plans: paid up front, or monthly within a yearly commitment.
+    public var billingPlans: [BillingPlan] = []
 
     public init(
         groupID: String, groupName: String, groupLevel: Int, period: SubscriptionPeriod,
@@ -95,13 +97,30 @@ public struct SubscriptionOffer: Sendable, Equatable {
         case payUpFront
     }
 
-    /// `Product.SubscriptionOffer.id`: nil for an introductory offer.
+    /// Who may redeem an offer code (App Store Connect's customer eligibility).
+    public enum CodeEligibility: String, Sendable, CaseIterable {
+        /// Never subscribed in the group.
+        case new
+        /// Subscribed now.
+        case existing
+        /// Subscribed before; lapsed now.
+        case expired
+    }
+
+    /// `Product.SubscriptionOffer.id`: nil for an introductory offer; an offer code's
+    /// reference name when the file gives it no identifier (what its transactions carry).
     public var id: String?
     public var paymentMode: PaymentMode
     public var period: SubscriptionPeriod
     public var periodCount: Int
     /// The offer's price; zero for a free trial.
     public var price: Decimal
+    /// Offer codes: who may redeem it; empty means anyone.
+    public var eligibility: Set<CodeEligibility> = []
+    /// Offer codes: whether it may be redeemed on top of an introductory offer.
+    public var isStackable: Bool = false
+    /// Win-back offers: Xcode's switch that makes the customer eligible in local testing.
+    public var isEligible: Bool = true
 
     public init(
         id: String? = nil, paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int, price: Decimal
@@ -112,4 +131,26 @@ public struct SubscriptionOffer: Sendable, Equatable {
         self.periodCount = periodCount
         self.price = price
     }
+}
+
+/// A billing plan of a format-5 `.storekit` subscription (`billingPlans`): how it is paid for.
+public struct BillingPlan: Sendable, Equatable {
+    /// `BILLED_UPFRONT` (the whole period at once) or `MONTHLY` (monthly payments within the
+    /// subscription's period, a commitment).
+    public var type: String
+    /// What each payment costs.
+    public var price: Decimal
+    /// What the whole commitment costs.
+    public var commitmentPrice: Decimal
+    public var isEnabled: Bool
+
+    public init(type: String, price: Decimal, commitmentPrice: Decimal, isEnabled: Bool) {
+        self.type = type
+        self.price = price
+        self.commitmentPrice = commitmentPrice
+        self.isEnabled = isEnabled
+    }
+
+    /// Monthly payments within a longer commitment.
+    public var isMonthly: Bool { type == "MONTHLY" }
 }

@@ -14,6 +14,9 @@ public struct StoreKitConfiguration: Sendable {
     public var localeIdentifier: String
     /// The `SKTestSession` defaults stored with the file.
     public var settings: CatalogSettings
+    /// `subscriptionOffersKeyPair`: the key promotional offers are signed with in local
+    /// testing; read when an offer is signed or checked (a file whose key is unusable still loads).
+    public var offerSigningKey: OfferSigningKey?
 
     /// Reads and checks a `.storekit` file.
     /// - Throws: `CatalogError` naming the file and the product or key at fault.
@@ -73,6 +76,7 @@ public struct StoreKitConfiguration: Sendable {
         self.settings = CatalogSettings(
             file: settings, locale: settings?.locale != nil ? localeIdentifier : nil,
             storefront: settings?.storefront != nil ? storefront : nil)
+        self.offerSigningKey = file.subscriptionOffersKeyPair.map { OfferSigningKey(id: $0.id, privateKey: $0.privateKey) }
 
         var products: [Product] = []
         for entry in (file.products ?? []) + (file.nonRenewingSubscriptions ?? []) {
@@ -114,10 +118,26 @@ public struct StoreKitConfiguration: Sendable {
                 groupName: group?.name ?? "",
                 groupLevel: entry.groupNumber ?? 1,
                 period: period,
-                introductoryOffer: try entry.introductoryOffer.map(offer),
+                // Format 5 lists introductory offers per billing plan: the one paid up front.
+                introductoryOffer: try (entry.introductoryOffer
+                    ?? entry.introductoryOffers?.first { ($0.billingPlanType ?? "BILLED_UPFRONT") == "BILLED_UPFRONT" }
+                    ?? entry.introductoryOffers?.first).map(offer),
                 promotionalOffers: try (entry.adHocOffers ?? []).map(offer),
-                offerCodes: try (entry.codeOffers ?? []).map(offer),
+                // An offer code is known by its reference name when the file gives it no
+                // identifier: what its transactions' offerIdentifier carries.
+                offerCodes: try (entry.codeOffers ?? []).map { code throws(CatalogError) in
+                    var named = try offer(code)
+                    named.id = code.offerID ?? code.referenceName
+                    return named
+                },
                 winBackOffers: try (entry.winbackOffers ?? []).map(offer))
+            subscription?.billingPlans = try (entry.billingPlans ?? []).map { plan throws(CatalogError) in
+                BillingPlan(
+                    type: plan.billingPlanType, price: try Self.price(plan.displayPrice, productID: entry.productID, path: path),
+                    commitmentPrice: try Self.price(
+                        plan.commitmentDisplayPrice ?? plan.displayPrice, productID: entry.productID, path: path),
+                    isEnabled: plan.isEnabled ?? true)
+            }
         }
         return Product(
             id: entry.productID,
@@ -144,9 +164,13 @@ public struct StoreKitConfiguration: Sendable {
         }
         var price: Decimal = 0
         if let text = offer.displayPrice { price = try Self.price(text, productID: productID, path: path) }
-        return SubscriptionOffer(
-            id: offer.offerID, paymentMode: mode, period: period, periodCount: offer.numberOfPeriods ?? 1,
-            price: mode == .freeTrial ? 0 : price)
+        var result = SubscriptionOffer(
+            id: offer.offerID, paymentMode: mode, period: period,
+            periodCount: offer.numberOfPeriods ?? 1, price: mode == .freeTrial ? 0 : price)
+        result.eligibility = Set((offer.eligibility ?? []).compactMap(SubscriptionOffer.CodeEligibility.init(rawValue:)))
+        result.isStackable = offer.isStackable ?? false
+        result.isEligible = offer.isEligible ?? true
+        return result
     }
 
     private static func price(_ text: String, productID: String, path: String) throws(CatalogError) -> Decimal {

@@ -13,10 +13,26 @@ struct StoreKitConfigurationFile {
 
     struct Offer {
         var offerID: String?
+        var referenceName: String?
         var paymentMode: String
         var subscriptionPeriod: String
         var numberOfPeriods: Int?
         var displayPrice: String?
+        /// Offer codes: who may redeem (`new`, `existing`, `expired`), and `isStackable`.
+        var eligibility: [String]?
+        var isStackable: Bool?
+        /// Win-back offers: Xcode's eligibility switch for local testing.
+        var isEligible: Bool?
+        /// Format 5: the billing plan an offer belongs to (`BILLED_UPFRONT`, `MONTHLY`).
+        var billingPlanType: String?
+    }
+
+    /// Format 5's `billingPlans`: how a subscription may be paid for.
+    struct BillingPlan {
+        var billingPlanType: String
+        var displayPrice: String
+        var commitmentDisplayPrice: String?
+        var isEnabled: Bool?
     }
 
     struct ProductEntry {
@@ -31,6 +47,9 @@ struct StoreKitConfigurationFile {
         var groupNumber: Int?
         var recurringSubscriptionPeriod: String?
         var introductoryOffer: Offer?
+        /// Format 5 lists introductory offers per billing plan.
+        var introductoryOffers: [Offer]?
+        var billingPlans: [BillingPlan]?
         var adHocOffers: [Offer]?
         var codeOffers: [Offer]?
         var winbackOffers: [Offer]?
@@ -61,6 +80,9 @@ struct StoreKitConfigurationFile {
     var nonRenewingSubscriptions: [ProductEntry]?
     var subscriptionGroups: [SubscriptionGroup]?
     var settings: Settings?
+    /// The key Xcode signs promotional offers with locally: its identifier, and the private
+    /// key as base64 (PKCS #8) or PEM.
+    var subscriptionOffersKeyPair: (id: String, privateKey: String)?
 
     /// Reads the document.
     /// - Throws: a description of the first misplaced value, with its place in the file.
@@ -78,6 +100,9 @@ struct StoreKitConfigurationFile {
                 subscriptions: try group.optional("subscriptions")?.array { item throws(Reader.Failure) in
                     try Self.product(item)
                 })
+        }
+        subscriptionOffersKeyPair = try root.optional("subscriptionOffersKeyPair").map { pair throws(Reader.Failure) in
+            (try pair.required("id").string(), try pair.required("privateKey").string())
         }
         settings = try root.optional("settings").map { settings throws(Reader.Failure) in
             Settings(
@@ -116,6 +141,16 @@ struct StoreKitConfigurationFile {
             introductoryOffer: try item.optional("introductoryOffer").map { offer throws(Reader.Failure) in
                 try Self.offer(offer)
             },
+            introductoryOffers: try item.optional("introductoryOffers")?.array { offer throws(Reader.Failure) in
+                try Self.offer(offer)
+            },
+            billingPlans: try item.optional("billingPlans")?.array { plan throws(Reader.Failure) in
+                BillingPlan(
+                    billingPlanType: try plan.required("billingPlanType").string(),
+                    displayPrice: try plan.required("displayPrice").string(),
+                    commitmentDisplayPrice: try plan.optional("commitmentDisplayPrice")?.string(),
+                    isEnabled: try plan.optional("isEnabled")?.bool())
+            },
             adHocOffers: try item.optional("adHocOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer)
             },
             codeOffers: try item.optional("codeOffers")?.array { offer throws(Reader.Failure) in try Self.offer(offer)
@@ -128,9 +163,14 @@ struct StoreKitConfigurationFile {
     private static func offer(_ offer: Reader) throws(Reader.Failure) -> Offer {
         Offer(
             offerID: try offer.optional("offerID")?.string(),
+            referenceName: try offer.optional("referenceName")?.string(),
             paymentMode: try offer.required("paymentMode").string(),
             subscriptionPeriod: try offer.required("subscriptionPeriod").string(),
             numberOfPeriods: try offer.optional("numberOfPeriods")?.int(),
-            displayPrice: try offer.optional("displayPrice")?.string())
+            displayPrice: try offer.optional("displayPrice")?.string(),
+            eligibility: try offer.optional("eligibility")?.array { item throws(Reader.Failure) in try item.string() },
+            isStackable: try offer.optional("isStackable")?.bool(),
+            isEligible: try offer.optional("isEligible")?.bool(),
+            billingPlanType: try offer.optional("billingPlanType")?.string())
     }
 }

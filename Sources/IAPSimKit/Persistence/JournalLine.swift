@@ -53,7 +53,8 @@ struct JournalLine {
         case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
         case expirationDate, revocationDate, revocationReason, subscriptionGroupID, isUpgraded, reason
         case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken, deletionDate
-        static let count = 20
+        case offerID
+        static let count = 21
     }
 
     /// A member's value: its kind and, for a string (without quotes) or a number, its bytes.
@@ -173,6 +174,7 @@ struct JournalLine {
         case 2: equals(name, "id") ? .id : nil
         case 5: equals(name, "price") ? .price : nil
         case 6: equals(name, "reason") ? .reason : nil
+        case 7: equals(name, "offerID") ? .offerID : nil
         case 8: equals(name, "currency") ? .currency : nil
         case 9: equals(name, "productID") ? .productID : equals(name, "offerType") ? .offerType : nil
         case 10: equals(name, "originalID") ? .originalID : equals(name, "isUpgraded") ? .isUpgraded : nil
@@ -314,7 +316,7 @@ struct JournalLine {
             let storefront = present(.storefrontCountryCode), string(storefront) != nil,
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
-            optional(.appAccountToken, string) != nil,
+            optional(.appAccountToken, string) != nil, optional(.offerID, string) != nil,
             let deletionDate = optional(.deletionDate, date)
         else { return nil }
         return (
@@ -343,6 +345,7 @@ struct JournalLine {
         transaction.offerPaymentMode = present(.offerPaymentMode).flatMap(text).flatMap(
             SubscriptionOffer.PaymentMode.init(rawValue:))
         transaction.appAccountToken = present(.appAccountToken).flatMap(text)
+        transaction.offerID = present(.offerID).flatMap(text)
         transaction.deletionDate = fields.deletionDate
         return transaction
     }

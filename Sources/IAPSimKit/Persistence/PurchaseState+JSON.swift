@@ -30,6 +30,7 @@ extension Transaction {
         if let offerType {
             members.append(("offerType", .string(offerType.rawValue)))
             members.append(("offerPaymentMode", .optional(offerPaymentMode?.rawValue)))
+            if let offerID { members.append(("offerID", .string(offerID))) }
         }
         members += [
             ("price", .string(text)),
@@ -59,6 +60,7 @@ extension Transaction {
             storefrontCountryCode: try r.required("storefrontCountryCode").string())
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
+        offerID = try r.optional("offerID")?.string()
         appAccountToken = try r.optional("appAccountToken")?.string()
         deletionDate = try r.optional("deletionDate")?.date()
     }
@@ -99,6 +101,8 @@ extension RenewalInfo {
             ("gracePeriodExpirationDate", .date(gracePeriodExpirationDate)),
             ("expirationReason", .optional(expirationReason?.rawValue)),
             ("expirationNotified", .bool(expirationNotified)),
+            ("offerType", .optional(offerType?.rawValue)), ("offerID", .optional(offerID)),
+            ("pendingOffer", pendingOffer.map(\.json) ?? .null),
         ])
     }
 
@@ -120,6 +124,26 @@ extension RenewalInfo {
             gracePeriodExpirationDate: try r.optional("gracePeriodExpirationDate")?.date(),
             expirationReason: try r.optional("expirationReason")?.raw(ExpirationReason.self))
         expirationNotified = try r.optional("expirationNotified")?.bool() ?? false
+        offerType = try r.optional("offerType")?.raw(Transaction.OfferType.self)
+        offerID = try r.optional("offerID")?.string()
+        pendingOffer = try r.optional("pendingOffer").map(RenewalInfo.PendingOffer.init)
+    }
+}
+
+extension RenewalInfo.PendingOffer {
+    var json: JSONValue {
+        .object([
+            ("type", .string(type.rawValue)), ("id", .optional(id)), ("paymentMode", .string(paymentMode.rawValue)),
+            ("period", .string(period.iso8601)), ("periodCount", .int(periodCount)), ("price", .string(price.plainString)),
+        ])
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        self.init(
+            type: try r.required("type").raw(Transaction.OfferType.self), id: try r.optional("id")?.string(),
+            paymentMode: try r.required("paymentMode").raw(SubscriptionOffer.PaymentMode.self),
+            period: try r.required("period").period(), periodCount: try r.required("periodCount").positiveInt(),
+            price: try r.required("price").decimal())
     }
 }
 

@@ -37,6 +37,12 @@ public struct PurchaseQuote: Sendable, Equatable {
     public var date: Date
     /// The session settings in force then.
     public var settings: SessionSettings
+    /// What the buyer asked to redeem, and the offer it is, if StoreKit accepts it.
+    public var offerRequest: OfferRequest?
+    public var offer: AppliedOffer?
+    /// Why StoreKit refuses the offer asked for (`Product.PurchaseError`): the purchase then
+    /// fails without a charge.
+    public var offerError: SimulatedError?
 
     /// Whether buying charges the buyer now.
     public var charges: Bool {
@@ -52,8 +58,10 @@ extension StoreSession {
     /// - Throws: `SimulationError.simulated` when loading products fails in this session,
     ///   `PurchaseError` when the product cannot be bought (unknown, not in the storefront, a
     ///   quantity other than 1 for anything but a consumable), `StateError` if the state fails.
-    public func quote(_ productID: String, quantity: Int = 1, in catalog: Catalog) throws -> PurchaseQuote {
-        try quote(product: { try catalog.purchasableProduct(productID) }, quantity: quantity, in: catalog)
+    public func quote(_ productID: String, quantity: Int = 1, in catalog: Catalog, offer: OfferRequest? = nil) throws
+        -> PurchaseQuote
+    {
+        try quote(product: { try catalog.purchasableProduct(productID) }, quantity: quantity, in: catalog, offer: offer)
     }
 
     /// Quotes a purchase of `product`, a product the app already holds.
@@ -61,34 +69,52 @@ extension StoreSession {
         try quote(product: { product }, quantity: quantity, in: catalog)
     }
 
-    private func quote(product find: () throws -> Product, quantity: Int, in catalog: Catalog) throws
-        -> PurchaseQuote
-    {
+    private func quote(
+        product find: () throws -> Product, quantity: Int, in catalog: Catalog, offer: OfferRequest? = nil
+    ) throws -> PurchaseQuote {
         // No lock: the purchase quotes again under it, on the state as it is then.
         let (state, moment) = try peek { state, moment in (state, moment) }
         if let error = moment.settings.simulatedError(.loadProductsError) {
             throw SimulationError.simulated(api: "Loading products", error: error)
         }
+        if case .code = offer, let error = moment.settings.simulatedError(.offerCodeRedeemError) {
+            throw SimulationError.simulated(api: "Offer code redemption", error: error)
+        }
         let product = try find()
         if quantity != 1, product.type != .consumable {
             throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
         }
-        return Self.quote(product, quantity: quantity, in: catalog, state: state, moment: moment)
+        return Self.quote(
+            product, quantity: quantity, in: catalog, state: state, moment: moment, offer: offer, realNow: realNow())
     }
 
     static func quote(
-        _ product: Product, quantity: Int, in catalog: Catalog, state: PurchaseState, moment: Moment
+        _ product: Product, quantity: Int, in catalog: Catalog, state: PurchaseState, moment: Moment,
+        offer request: OfferRequest? = nil, realNow: Date = Date()
     ) -> PurchaseQuote {
         let kind = Self.kind(of: product, in: catalog, state: state, at: moment.now)
-        let price: Decimal
+        var price: Decimal
         switch kind {
         case .purchase, .upgrade: price = product.price * Decimal(quantity)
         case .introductoryOffer(let offer): price = offer.paymentMode == .freeTrial ? 0 : offer.price
         case .redownload, .alreadySubscribed, .downgrade, .keepCurrentPlan: price = 0
         }
-        return PurchaseQuote(
+        var quote = PurchaseQuote(
             product: product, quantity: quantity, kind: kind, price: price,
             canMakePayments: moment.settings.paymentsAllowed, date: moment.now, settings: moment.settings)
+        if let request {
+            quote.offerRequest = request
+            let resolved = resolve(
+                request, product: product, kind: kind, catalog: catalog, state: state, moment: moment, realNow: realNow)
+            quote.offerError = resolved.error
+            if let applied = resolved.offer {
+                quote.offer = applied
+                if !applied.atNextRenewal, !applied.afterIntroductoryOffer {
+                    quote.price = applied.offer.paymentMode == .freeTrial ? 0 : applied.offer.price
+                }
+            }
+        }
+        return quote
     }
 
     private static func kind(of product: Product, in catalog: Catalog, state: PurchaseState, at date: Date)

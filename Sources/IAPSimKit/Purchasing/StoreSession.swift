@@ -172,6 +172,8 @@ public struct StoreSession: Sendable {
         /// its issue is resolved; then a new transaction arrives through `Transaction.updates`
         /// (Apple, "Testing an interrupted purchase").
         case interrupted(PendingPurchase)
+        /// An offer a subscriber redeemed: it starts at the chain's next renewal.
+        case offerScheduled(current: Transaction, offer: AppliedOffer)
         case cancelled
         case failed(SimulatedError)
     }
@@ -196,7 +198,9 @@ public struct StoreSession: Sendable {
     public func purchase(_ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil) throws -> Receipt {
         try transact { state, moment in
             try deliverUpdates(&state)
-            let fresh = Self.quote(quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment)
+            let fresh = Self.quote(
+                quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment,
+                offer: quote.offerRequest, realNow: realNow())
             let result = try Self.purchase(fresh, in: catalog, outcome: outcome, state: &state, moment: moment)
             let unverified = result.transaction == nil ? nil : moment.settings.simulatedError(.verificationError)
             return Receipt(
@@ -226,6 +230,10 @@ public struct StoreSession: Sendable {
         }
         // What the app receives arrives unverified while the Verification error is set.
         let verified = settings.simulatedError(.verificationError) == nil
+        if let error = quote.offerError { return .failed(error) }
+        if let offer = quote.offer, offer.atNextRenewal {
+            return scheduleOffer(offer, buying: quote, state: &state, moment: moment)
+        }
         switch quote.kind {
         case .redownload(let owned):
             if verified { state.app.deliver(product.id) }
@@ -281,15 +289,41 @@ public struct StoreSession: Sendable {
         }
         let transaction = try Self.complete(
             product, quantity: quote.quantity, id: try id ?? state.takeTransactionID(), storefront: catalog.storefront,
-            state: &state, moment: moment)
+            state: &state, moment: moment, offer: quote.offer)
         return .purchased(transaction)
+    }
+
+    /// A subscriber's offer: it waits on the chain for the next renewal, switching the chain
+    /// to the offer's product then if it is another one of the group.
+    private static func scheduleOffer(
+        _ offer: AppliedOffer, buying quote: PurchaseQuote, state: inout PurchaseState, moment: Moment
+    ) -> PurchaseResult {
+        let product = quote.product
+        guard let subscription = product.subscription,
+            let index = state.simulation.renewals.firstIndex(where: { $0.subscriptionGroupID == subscription.groupID }),
+            let current = state.account.chainLatest(state.simulation.renewals[index].originalID)
+        else { return .failed(.purchase("ineligibleForOffer")) }
+        var info = state.simulation.renewals[index]
+        if info.autoRenewProductID != product.id {
+            info.autoRenewProductID = product.id
+            info.autoRenewPeriod = subscription.period
+            info.autoRenewPrice = product.price
+        }
+        info.willAutoRenew = true
+        info.expirationReason = nil
+        info.pendingOffer = offer.pending
+        state.simulation.renewals[index] = info
+        state.notify(
+            .didChangeRenewalPref, at: moment.now, transaction: current, renewal: info,
+            status: PurchaseState.notificationStatus(info, latest: current, at: moment.now))
+        return .offerScheduled(current: current, offer: offer)
     }
 
     /// Records a completed purchase: the transaction, the subscription chain, the delivery to
     /// the app's record, and whether the app leaves it unfinished.
     static func complete(
         _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
-        moment: Moment
+        moment: Moment, offer: AppliedOffer? = nil
     ) throws -> Transaction {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
@@ -314,7 +348,7 @@ public struct StoreSession: Sendable {
             }
             try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
-                settings: moment.settings)
+                settings: moment.settings, offer: offer)
         } else if moment.settings.oneTimeChargeNotifications {
             notification = (.oneTimeCharge, nil)
         }

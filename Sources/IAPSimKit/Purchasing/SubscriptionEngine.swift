@@ -113,17 +113,41 @@ enum SubscriptionEngine {
     ) throws -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
         let (period, price, offer) = nextPeriod(info)
-        if offer != nil { info.introductoryPeriodsRemaining -= 1 }
+        var periods = 1
+        var terms: (id: String?, mode: SubscriptionOffer.PaymentMode)?
+        if let pending = info.pendingOffer {
+            // An offer a subscriber redeemed starts now: free and pay-up-front ones cover their
+            // periods at once, pay-as-you-go ones bill each period at the offer's price.
+            info.pendingOffer = nil
+            terms = (pending.id, pending.paymentMode)
+            if pending.paymentMode == .payAsYouGo {
+                info.introductoryPeriodsRemaining = pending.periodCount - 1
+                info.introductoryPrice = pending.price
+                info.introductoryPeriod = pending.period
+                info.offerType = pending.type
+                info.offerID = pending.id
+            } else {
+                periods = pending.periodCount
+            }
+        } else if offer != nil {
+            info.introductoryPeriodsRemaining -= 1
+            terms = (info.offerID, .payAsYouGo)
+        }
         var transaction = Transaction(
             id: try state.takeTransactionID(), originalID: info.originalID, productID: info.autoRenewProductID,
             productType: .autoRenewable, purchaseDate: start,
             originalPurchaseDate: origin?.originalPurchaseDate ?? start,
-            expirationDate: settings.timeRate.end(of: period, from: start),
+            expirationDate: settings.timeRate.end(of: period, from: start, count: periods),
             subscriptionGroupID: info.subscriptionGroupID,
             reason: .renewal, price: price, currency: info.currency, storefrontCountryCode: info.storefrontCountryCode)
-        if offer != nil {
+        if let terms {
             transaction.offerType = offer
-            transaction.offerPaymentMode = .payAsYouGo
+            transaction.offerPaymentMode = terms.mode
+            transaction.offerID = terms.id
+        }
+        if info.introductoryPeriodsRemaining == 0 {
+            info.offerType = nil
+            info.offerID = nil
         }
         if info.currentProductID != info.autoRenewProductID {
             state.app.revoke(info.currentProductID)
@@ -148,10 +172,11 @@ enum SubscriptionEngine {
     static func nextPeriod(_ info: RenewalInfo) -> (
         period: SubscriptionPeriod, price: Decimal, offer: Transaction.OfferType?
     ) {
+        if let pending = info.pendingOffer { return (pending.period, pending.price, pending.type) }
         if info.introductoryPeriodsRemaining > 0, let period = info.introductoryPeriod,
             let price = info.introductoryPrice
         {
-            return (period, price, .introductory)
+            return (period, price, info.offerType ?? .introductory)
         }
         return (info.autoRenewPeriod, info.autoRenewPrice, nil)
     }
@@ -219,7 +244,7 @@ enum SubscriptionEngine {
     /// Fills in a new subscription transaction and its renewal info.
     static func start(
         _ transaction: inout Transaction, product: Product, subscription: SubscriptionInfo,
-        state: inout PurchaseState, at date: Date, settings: SessionSettings
+        state: inout PurchaseState, at date: Date, settings: SessionSettings, offer redeemed: AppliedOffer? = nil
     ) throws {
         let group = subscription.groupID
         transaction.subscriptionGroupID = group
@@ -243,9 +268,18 @@ enum SubscriptionEngine {
             storefrontCountryCode: transaction.storefrontCountryCode, introductoryPeriodsRemaining: 0,
             introductoryPrice: nil, introductoryPeriod: nil, isInBillingRetry: false, billingRetryEndDate: nil,
             gracePeriodExpirationDate: nil, expirationReason: nil)
-        // An introductory offer is for a first subscription in the group only.
-        if first == nil, let offer = subscription.introductoryOffer {
-            transaction.offerType = .introductory
+        // An introductory offer is for a first subscription in the group only; an offer the
+        // buyer redeems takes its place, unless it stacks on it (an offer code) and follows it.
+        var applied: (type: Transaction.OfferType, offer: SubscriptionOffer)?
+        if let redeemed, !redeemed.afterIntroductoryOffer {
+            applied = (redeemed.type, redeemed.offer)
+        } else if first == nil, let offer = subscription.introductoryOffer {
+            applied = (.introductory, offer)
+        }
+        if let redeemed, redeemed.afterIntroductoryOffer { info.pendingOffer = redeemed.pending }
+        if let (type, offer) = applied {
+            transaction.offerType = type
+            transaction.offerID = type == .introductory ? nil : offer.id
             transaction.offerPaymentMode = offer.paymentMode
             transaction.price = offer.price
             switch offer.paymentMode {
@@ -257,6 +291,10 @@ enum SubscriptionEngine {
                 info.introductoryPeriodsRemaining = max(offer.periodCount - 1, 0)
                 info.introductoryPrice = offer.price
                 info.introductoryPeriod = offer.period
+                if type != .introductory {
+                    info.offerType = type
+                    info.offerID = offer.id
+                }
             }
         } else {
             transaction.expirationDate = settings.timeRate.end(of: subscription.period, from: date)

@@ -111,6 +111,7 @@ public enum SignedPayloads {
         if transaction.isUpgraded { members.append(("isUpgraded", .bool(true))) }
         if let offer = transaction.offerType {
             members.append(("offerType", .int(offerType(offer))))
+            if let id = transaction.offerID { members.append(("offerIdentifier", .string(id))) }
             if let mode = transaction.offerPaymentMode {
                 members.append(("offerDiscountType", .string(discountType(mode))))
             }
@@ -150,8 +151,14 @@ public enum SignedPayloads {
         if let grace = info.gracePeriodExpirationDate, info.isInBillingRetry {
             members.append(("gracePeriodExpiresDate", milliseconds(grace)))
         }
-        if info.introductoryPeriodsRemaining > 0 {
-            members.append(("offerType", .int(1)))
+        // The offer that applies at the next renewal (`RenewalInfo.offer`).
+        if let pending = info.pendingOffer {
+            members.append(("offerType", .int(offerType(pending.type))))
+            if let id = pending.id { members.append(("offerIdentifier", .string(id))) }
+            members.append(("offerDiscountType", .string(discountType(pending.paymentMode))))
+        } else if info.introductoryPeriodsRemaining > 0 {
+            members.append(("offerType", .int(offerType(info.offerType ?? .introductory))))
+            if let id = info.offerID { members.append(("offerIdentifier", .string(id))) }
             members.append(("offerDiscountType", .string(discountType(.payAsYouGo))))
         }
         members.append(("signedDate", milliseconds(context.signedDate)))
@@ -160,7 +167,7 @@ public enum SignedPayloads {
         if active, autoRenews, let end = latest.expirationDate { members.append(("renewalDate", milliseconds(end))) }
         members += [
             ("currency", .string(info.currency)),
-            ("renewalPrice", milliunits(info.introductoryPeriodsRemaining > 0 ? info.introductoryPrice ?? info.autoRenewPrice : info.autoRenewPrice)),
+            ("renewalPrice", milliunits(SubscriptionEngine.nextPeriod(info).price)),
             ("eligibleWinBackOfferIds", .array([])),
             ("appTransactionId", .string(context.appTransactionID)),
         ]

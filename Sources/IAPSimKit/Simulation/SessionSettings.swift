@@ -25,6 +25,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case appTransactionError = "error.app-transaction"
     /// `forAPI: .refundRequest`: `Transaction.beginRefundRequest` fails.
     case refundRequestError = "error.refund-request"
+    /// `forAPI: .offerCodeRedeem`: the offer code redemption sheet fails (`redeem-offer-code`).
+    case offerCodeRedeemError = "error.offer-code-redeem"
     /// `auto`: the app finishes each transaction at once; `manual`: it leaves them unfinished.
     case finishTransactions = "finish-transactions"
     /// `SKTestSession.timeRate` (`_timeRate`).
@@ -59,6 +61,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .subscriptionStatusError: "Subscription status fails with this error (status). none | ERROR"
         case .appTransactionError: "AppTransaction.shared fails with this error (jws app-transaction). none | ERROR"
         case .refundRequestError: "Refund requests fail with this error. none | ERROR"
+        case .offerCodeRedeemError: "Offer code redemption fails with this error (redeem-offer-code). none | ERROR"
         case .finishTransactions: "Whether the app finishes transactions. auto | manual"
         case .timeRate: "How fast subscriptions renew (SKTestSession.TimeRate). e.g. realTime, 1005"
         case .billingRetry: "Renewals fail with a billing issue and enter billing retry. true | false"
@@ -81,7 +84,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
             .oneTimeChargeNotifications:
             ["true", "false"]
         case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
-            .appTransactionError, .refundRequestError:
+            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
             ["none"] + SimulatedError.all.filter { StoreKitTestAPI(settingKey: self)?.allows($0) ?? false }.map(\.qualifiedName)
         case .finishTransactions: ["auto", "manual"]
         case .timeRate: TimeRate.allCases.map(\.name)
@@ -109,7 +112,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
             default: throw .invalidValue(key: rawValue, value: value, expected: "true or false")
             }
         case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
-            .appTransactionError, .refundRequestError:
+            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
             if value == "none" || value == "off" { return "none" }
             guard let api = StoreKitTestAPI(settingKey: self) else { return "none" }
             return try api.error(named: value).qualifiedName
@@ -228,7 +231,7 @@ public struct SessionSettings: Sendable, Equatable {
         case .paymentsAllowed: "true"
         case .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod: "false"
         case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
-            .appTransactionError, .refundRequestError:
+            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
             "none"
         case .finishTransactions: "auto"
         case .timeRate: TimeRate.realTime.name

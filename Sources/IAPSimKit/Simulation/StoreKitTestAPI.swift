@@ -28,9 +28,9 @@ public enum StoreKitTestAPI: String, Sendable, CaseIterable {
         allCases.first { $0.fileName == name || $0.fileName == name + " Sheet" }
     }
 
-    /// The session setting that holds its simulated error; nil for the APIs iapsim has no
-    /// operation for (the Manage Subscriptions and offer code sheets), whose errors a
-    /// `.storekit` file may enable but nothing could fail with.
+    /// The session setting that holds its simulated error; nil for the API iapsim has no
+    /// operation for (the Manage Subscriptions sheet), whose error a `.storekit` file may
+    /// enable but nothing could fail with.
     public var settingKey: SettingKey? {
         switch self {
         case .loadProducts: .loadProductsError
@@ -40,7 +40,8 @@ public enum StoreKitTestAPI: String, Sendable, CaseIterable {
         case .subscriptionStatus: .subscriptionStatusError
         case .appTransaction: .appTransactionError
         case .refundRequest: .refundRequestError
-        case .manageSubscriptions, .offerCodeRedeem: nil
+        case .offerCodeRedeem: .offerCodeRedeemError
+        case .manageSubscriptions: nil
         }
     }
 

@@ -4,9 +4,11 @@ import IAPSimKit
 extension Runner {
     /// `buy`: quote, confirm on a terminal, then pay, as the seed app's "Buy now" flow does;
     /// the session's settings or `--outcome` decide how it ends.
-    func buy(_ productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?) throws -> Report {
+    func buy(
+        _ productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest? = nil
+    ) throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        let quote = try session.quote(productID, quantity: quantity, in: catalog)
+        let quote = try session.quote(productID, quantity: quantity, in: catalog, offer: offer)
         let words = PurchaseWords(quote: quote, presenter: try presenter(catalog, settings: quote.settings))
         // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
         if quote.canMakePayments, let question = words.question, !confirm(question, assumeYes: assumeYes) {
@@ -93,7 +95,9 @@ struct PurchaseWords {
                 report.text = { [.line("You're currently subscribed to \(what)\(until). Nothing was charged.")] }
             default:
                 if product.type == .autoRenewable {
-                    let offer = transaction.offerType == .introductory ? " (introductory offer)" : ""
+                    let offer = transaction.offerType.map { type in
+                        " (\(Self.offerName(type))\(transaction.offerID.map { " \($0)" } ?? ""))"
+                    } ?? ""
                     report.text = {
                         [.line("Subscribed to \(what) for \(charged)\(offer)\(until). Transaction \(transaction.id).")]
                     }
@@ -102,6 +106,18 @@ struct PurchaseWords {
                 }
             }
             return report
+        case .offerScheduled(let current, let offer):
+            let when = current.expirationDate.map(ISO8601Date.string) ?? "the next renewal"
+            return Report(
+                json: .object([
+                    ("result", .string("scheduled")), ("productID", .string(productID)),
+                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current)),
+                    ("offer", Self.offerJSON(offer)),
+                ]),
+                lines: [
+                    "The \(Self.offerName(offer.type)) \(offer.offer.id ?? "") for \(what) starts at the next renewal, "
+                        + "\(when). Nothing was charged now."
+                ])
         case .downgradeScheduled(let current, let next):
             let when = current.expirationDate.map(ISO8601Date.string) ?? "the next renewal"
             return Report(
@@ -187,5 +203,59 @@ extension Runner {
     /// `{"result": "unverified", "error": …}`: a `VerificationResult` that failed.
     static func unverified(_ error: SimulatedError) -> JSON {
         .object([("result", .string("unverified")), ("error", .error(error))])
+    }
+}
+
+extension Runner {
+    /// `offer-signature`: signs a promotional offer with the catalog's
+    /// `subscriptionOffersKeyPair`, as a developer's server signs one.
+    func offerSignature(_ productID: String, offerID: String, nonce: UUID?, timestamp: Int64?) throws -> Report {
+        let (catalog, session) = try catalogAndSession()
+        guard let key = catalog.store.offerSigningKey else {
+            throw UsageError(
+                "\(catalog.source.storeKitPath): no subscriptionOffersKeyPair to sign with (Xcode adds one when "
+                    + "promotional offer signing is set up)", command: .offerSignature)
+        }
+        let product = try catalog.purchasableProduct(productID)
+        guard product.subscription?.promotionalOffers.contains(where: { $0.id == offerID }) == true else {
+            throw UsageError("\(offerID): not a promotional offer of \(productID)", command: .offerSignature)
+        }
+        let time = timestamp ?? Int64((context.now().timeIntervalSince1970 * 1000).rounded(.down))
+        let signature: PromotionalOfferSignature
+        do {
+            signature = try PromotionalOfferSignature.sign(
+                with: key, bundleID: try session.settings().bundleID, productID: productID, offerID: offerID,
+                appAccountToken: nil, nonce: nonce ?? UUID(), timestamp: time)
+        } catch {
+            throw UsageError("\(catalog.source.storeKitPath): \(error.localizedDescription)", command: .offerSignature)
+        }
+        return Report(
+            json: .object([
+                ("keyIdentifier", .string(signature.keyID)), ("nonce", .string(signature.nonce)),
+                ("timestamp", .int(signature.timestamp)), ("signature", .string(signature.signature)),
+                ("offerSignature", .string(signature.text)),
+            ]),
+            lines: [signature.text])
+    }
+}
+
+extension PurchaseWords {
+    /// "promotional offer", "offer code", "win-back offer", "introductory offer".
+    static func offerName(_ type: IAPSimKit.Transaction.OfferType) -> String {
+        switch type {
+        case .introductory: "introductory offer"
+        case .promotional: "promotional offer"
+        case .code: "offer code"
+        case .winBack: "win-back offer"
+        }
+    }
+
+    /// `{type, id, paymentMode, period, periodCount, price}`.
+    static func offerJSON(_ offer: AppliedOffer) -> JSON {
+        .object([
+            ("type", .string(offer.type.rawValue)), ("id", .optional(offer.offer.id)),
+            ("paymentMode", .string(offer.offer.paymentMode.rawValue)), ("period", .string(offer.offer.period.iso8601)),
+            ("periodCount", .int(offer.offer.periodCount)), ("price", .string(offer.offer.price.plainString)),
+        ])
     }
 }

@@ -68,7 +68,7 @@ extension Runner {
                 lines: [
                     "Completed \(id): \(productID) will replace \(current.productID) at the next renewal; nothing was charged now."
                 ])
-        case .pending, .requestRepeated, .interrupted, .cancelled, .failed:
+        case .pending, .requestRepeated, .interrupted, .offerScheduled, .cancelled, .failed:
             // The buyer has said yes by now: a purchase completed this way never ends so.
             throw UnexpectedResult(detail: "completing \(id) ended as \(result)")
         }

@@ -30,8 +30,12 @@ struct Runner {
             return try listProducts()
         case .check:
             return try check()
-        case .buy(let productID, let quantity, let assumeYes, let outcome):
-            return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome)
+        case .buy(let productID, let quantity, let assumeYes, let outcome, let offer):
+            return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome, offer: offer)
+        case .redeemOfferCode(let productID, let codeID, let assumeYes):
+            return try buy(productID, quantity: 1, assumeYes: assumeYes, outcome: nil, offer: .code(id: codeID))
+        case .offerSignature(let productID, let offerID, let nonce, let timestamp):
+            return try offerSignature(productID, offerID: offerID, nonce: nonce, timestamp: timestamp)
         case .restore:
             return try restore()
         case .status(let withJWS):

@@ -37,7 +37,8 @@ struct CommandHelp {
         case .buy:
             return CommandHelp(
                 abstract: "Buy a product: purchased, cancelled, pending or failed.",
-                usage: "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME] [options]",
+                usage:
+                    "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME] [--offer ID [--offer-signature SIG]] [options]",
                 discussion: """
                     A consumable adds N to its balance; a non-consumable becomes owned, and buying it
                     again is a free re-download; an auto-renewable subscription is active for one period
@@ -55,6 +56,11 @@ struct CommandHelp {
                     simulated time expires, declined. An interrupted purchase does not complete (exit
                     6; StoreKit 1 sees a failed transaction): 'iapsim resolve ID' completes it as a new
                     transaction, which the app's next launch receives through Transaction.updates.
+                    --offer redeems a promotional offer (for current and lapsed subscribers of the group;
+                    with --offer-signature, checked against the .storekit file's subscriptionOffersKeyPair,
+                    and required when it has one) or a win-back offer (lapsed subscribers); a current
+                    subscriber's offer starts at the next renewal. StoreKit's refusals fail with exit 1:
+                    invalidOfferIdentifier, ineligibleForOffer, missingOfferParameters, invalidOfferSignature.
                     """,
                 examples: [
                     "iapsim buy Demo.TechoverInAppPurchase.co.Apple.Book",
@@ -62,6 +68,38 @@ struct CommandHelp {
                     "iapsim buy com.example.app.book --outcome fail=networkError",
                     "iapsim buy com.example.app.pro.monthly --outcome ask-to-buy --json",
                 ])
+        case .redeemOfferCode:
+            return CommandHelp(
+                abstract: "Redeem an offer code for a subscription (the offer code redemption sheet).",
+                usage: "iapsim redeem-offer-code <product-id> <offer-code> [--yes] [options]",
+                discussion: """
+                    AppStore.presentOfferCodeRedeemSheet: redeems one of the subscription's codeOffers,
+                    named by its offerID or, when the .storekit file gives it none, its reference name
+                    (what the transaction's offer id carries). Apple's eligibility applies as the file
+                    sets it: new (never subscribed in the group), existing (subscribed now: the offer
+                    starts at the next renewal) or expired (subscribed before). A stackable code follows
+                    an introductory offer the buyer still gets. Refused codes fail as StoreKit does
+                    (Product.PurchaseError invalidOfferIdentifier, ineligibleForOffer: exit 1);
+                    'settings set error.offer-code-redeem ERROR' makes the sheet fail.
+                    """,
+                examples: [
+                    "iapsim redeem-offer-code com.example.app.pro.monthly pro.winter --yes",
+                    "iapsim redeem-offer-code com.example.app.pro.monthly pro.winter --yes --json",
+                ])
+        case .offerSignature:
+            return CommandHelp(
+                abstract: "Sign a promotional offer as a developer's server does.",
+                usage: "iapsim offer-signature <product-id> <offer-id> [--nonce UUID] [--timestamp MS] [options]",
+                discussion: """
+                    Apple's "Generating a signature for promotional offers": ECDSA P-256 with SHA-256
+                    over the bundle identifier, key identifier, product, offer, app account token (empty),
+                    nonce and timestamp joined by U+2063, with the .storekit file's
+                    subscriptionOffersKeyPair (the key Xcode checks promotional offers with locally).
+                    Prints KEY_ID:NONCE:TIMESTAMP:SIGNATURE for 'buy --offer ID --offer-signature',
+                    so a backend's own signer can be compared with it (same nonce and timestamp, same
+                    payload). A catalog without a key pair is a usage error (64).
+                    """,
+                examples: [])
         case .restore:
             return CommandHelp(
                 abstract: "Re-deliver what the account owns (restoreCompletedTransactions).",

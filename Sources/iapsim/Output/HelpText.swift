@@ -103,8 +103,8 @@ enum HelpText {
         \(StoreKitTestAPI.allCases.compactMap { api in
             api.settingKey.map { "  " + TerminalText.padded($0.rawValue, to: 26) + api.allowedErrors }
         }.joined(separator: "\n"))
-        A .storekit file's Manage Subscriptions and Offer Code Redeem errors are ignored, with a
-        warning: iapsim has no such sheet.
+        A .storekit file's Manage Subscriptions error is ignored, with a warning: iapsim has no
+        such sheet.
         Exit status: paymentCancelled/userCancelled 2, paymentNotAllowed/purchaseNotAllowed 4,
         storeProductNotAvailable/productUnavailable/notAvailableInStorefront 5, others 1.
         """

@@ -137,9 +137,40 @@ enum ArgumentParser {
             return .listProducts
         case .buy:
             let productID = try one("product-id")
+            var offer: OfferRequest?
+            if let id = values["offer"] {
+                guard !id.isEmpty else { throw UsageError("--offer: expected an offer identifier", command: name) }
+                do {
+                    offer = .offer(id: id, signature: try values["offer-signature"].map(PromotionalOfferSignature.init(text:)))
+                } catch {
+                    throw UsageError("--offer-signature \(error.localizedDescription)", command: name)
+                }
+            } else if values["offer-signature"] != nil {
+                throw UsageError("--offer-signature goes with --offer OFFER_ID", command: name)
+            }
             return .buy(
                 productID: productID, quantity: try quantity(values["quantity"]), assumeYes: flags.contains("yes"),
-                outcome: try values["outcome"].map(outcome))
+                outcome: try values["outcome"].map(outcome), offer: offer)
+        case .redeemOfferCode:
+            try expect(arguments, count: 2, for: name)
+            return .redeemOfferCode(productID: arguments[0], codeID: arguments[1], assumeYes: flags.contains("yes"))
+        case .offerSignature:
+            try expect(arguments, count: 2, for: name)
+            var nonce: UUID?
+            if let text = values["nonce"] {
+                guard let uuid = UUID(uuidString: text) else {
+                    throw UsageError("--nonce \(text): expected a UUID", command: name)
+                }
+                nonce = uuid
+            }
+            var timestamp: Int64?
+            if let text = values["timestamp"] {
+                guard let value = Int64(text), value >= 0 else {
+                    throw UsageError("--timestamp \(text): expected milliseconds since 1970", command: name)
+                }
+                timestamp = value
+            }
+            return .offerSignature(productID: arguments[0], offerID: arguments[1], nonce: nonce, timestamp: timestamp)
         case .restore:
             try expect(arguments, count: 0, for: name)
             return .restore

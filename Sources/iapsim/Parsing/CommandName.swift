@@ -3,6 +3,8 @@ enum CommandName: String, CaseIterable, Sendable {
     case listProducts = "list-products"
     case check
     case buy
+    case redeemOfferCode = "redeem-offer-code"
+    case offerSignature = "offer-signature"
     case restore
     case status
     case transactions

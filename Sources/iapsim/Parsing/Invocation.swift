@@ -28,7 +28,11 @@ struct GlobalOptions: Equatable, Sendable {
 enum Command: Equatable, Sendable {
     case listProducts
     case check
-    case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?)
+    case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest?)
+    /// `redeem-offer-code`: the offer code redemption sheet.
+    case redeemOfferCode(productID: String, codeID: String, assumeYes: Bool)
+    /// `offer-signature`: a promotional offer's signature, as a developer's server makes it.
+    case offerSignature(productID: String, offerID: String, nonce: UUID?, timestamp: Int64?)
     case restore
     case status(withJWS: Bool)
     case transactions(productID: String?, filter: HistoryFilter?, withJWS: Bool)

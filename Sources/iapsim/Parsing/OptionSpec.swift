@@ -57,6 +57,18 @@ struct OptionSpec: Sendable {
             help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.",
             values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.filter(StoreKitTestAPI.purchase.allows).map { "fail=" + $0.qualifiedName }),
         OptionSpec(
+            name: "offer", valueName: "OFFER_ID", commands: [.buy],
+            help: "Redeem a promotional or win-back offer of the subscription (its offerID)."),
+        OptionSpec(
+            name: "offer-signature", valueName: "SIG", commands: [.buy],
+            help: "The promotional offer's signature, KEY_ID:NONCE:TIMESTAMP:SIGNATURE (iapsim offer-signature)."),
+        OptionSpec(
+            name: "nonce", valueName: "UUID", commands: [.offerSignature],
+            help: "The signature's nonce (default: a new UUID)."),
+        OptionSpec(
+            name: "timestamp", valueName: "MS", commands: [.offerSignature],
+            help: "The signature's time in milliseconds since 1970 (default: now)."),
+        OptionSpec(
             name: "product", valueName: "ID", commands: [.transactions, .trigger],
             help: "Only this product's transactions; with trigger, the product to use."),
         OptionSpec(
@@ -108,7 +120,7 @@ struct OptionSpec: Sendable {
         OptionSpec(name: "undo", commands: [.cancelSubscription], help: "Turn auto-renew back on."),
         OptionSpec(
             name: "to", valueName: "DATE", commands: [.clock], help: "With advance: move to this ISO 8601 date."),
-        OptionSpec(name: "yes", short: "y", commands: [.buy, .reset], help: "Do not ask for confirmation."),
+        OptionSpec(name: "yes", short: "y", commands: [.buy, .redeemOfferCode, .reset], help: "Do not ask for confirmation."),
         OptionSpec(
             name: "local", commands: [.reset], help: "Forget only the app's record (a reinstall); keep the account."),
         OptionSpec(
