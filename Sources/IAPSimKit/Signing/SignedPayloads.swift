@@ -150,6 +150,9 @@ public enum SignedPayloads {
         if let grace = info.gracePeriodExpirationDate, info.isInBillingRetry {
             members.append(("gracePeriodExpiresDate", milliseconds(grace)))
         }
+        if let increase = info.priceIncrease, autoRenews {
+            members.append(("priceIncreaseStatus", .int(increase.jwsStatus)))
+        }
         if info.introductoryPeriodsRemaining > 0 {
             members.append(("offerType", .int(1)))
             members.append(("offerDiscountType", .string(discountType(.payAsYouGo))))
@@ -160,7 +163,7 @@ public enum SignedPayloads {
         if active, autoRenews, let end = latest.expirationDate { members.append(("renewalDate", milliseconds(end))) }
         members += [
             ("currency", .string(info.currency)),
-            ("renewalPrice", milliunits(info.introductoryPeriodsRemaining > 0 ? info.introductoryPrice ?? info.autoRenewPrice : info.autoRenewPrice)),
+            ("renewalPrice", milliunits(info.introductoryPeriodsRemaining > 0 ? info.introductoryPrice ?? info.autoRenewPrice : info.nextRenewalPrice)),
             ("eligibleWinBackOfferIds", .array([])),
             ("appTransactionId", .string(context.appTransactionID)),
         ]
