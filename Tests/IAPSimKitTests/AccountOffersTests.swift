@@ -46,7 +46,8 @@ private struct Fixture {
     @Test func anIncreaseThatNeedsConsentIsPendingThenAppliesOnceAgreed() throws {
         let f = try Fixture()
         let first = try f.buy("fx.plus.monthly")
-        let change = try f.session.increasePrice("fx.plus.monthly", to: Decimal(string: "24.99")!, requiresConsent: true)
+        let change = try f.session.increasePrice(
+            "fx.plus.monthly", to: Decimal(string: "24.99")!, requiresConsent: true)
         #expect(change.info.priceIncreaseStatus == "pending")
         #expect(change.increase?.jwsStatus == 0)
         #expect(try f.notificationNames().last == "PRICE_INCREASE/PENDING")
@@ -104,7 +105,9 @@ private struct Fixture {
             try f.session.increasePrice("fx.plus.monthly", to: 29, requiresConsent: true)
         }
         _ = try f.buy("fx.plus.monthly")
-        #expect(throws: SimulationError.self) { try f.session.increasePrice("fx.plus.monthly", to: 1, requiresConsent: true) }
+        #expect(throws: SimulationError.self) {
+            try f.session.increasePrice("fx.plus.monthly", to: 1, requiresConsent: true)
+        }
         #expect(throws: SimulationError.noPriceIncrease(productID: "fx.plus.monthly")) {
             try f.session.consentToPriceIncrease("fx.plus.monthly")
         }
@@ -212,7 +215,9 @@ private struct Fixture {
         #expect(f.events.all == [.delivered(transaction)])
         _ = try f.session.status(launchingTheApp: true)
         #expect(f.events.all.count == 1)
-        #expect(throws: PurchaseError.self) { try f.session.purchaseOutsideApp("fx.levels", quantity: 2, in: f.catalog) }
+        #expect(throws: PurchaseError.self) {
+            try f.session.purchaseOutsideApp("fx.levels", quantity: 2, in: f.catalog)
+        }
     }
 }
 

@@ -9,16 +9,25 @@ import Testing
     @Test func theNewCommandsParse() throws {
         #expect(
             try ArgumentParser.parse(["price-increase", "com.x.pro", "12.99"]).command
-                == .priceIncrease(.announce(productID: "com.x.pro", newPrice: Decimal(string: "12.99")!, requiresConsent: true)))
+                == .priceIncrease(
+                    .announce(productID: "com.x.pro", newPrice: Decimal(string: "12.99")!, requiresConsent: true)))
         #expect(
             try ArgumentParser.parse(["price-increase", "com.x.pro", "12", "--notify-only"]).command
                 == .priceIncrease(.announce(productID: "com.x.pro", newPrice: 12, requiresConsent: false)))
-        #expect(try ArgumentParser.parse(["price-increase", "consent", "p"]).command == .priceIncrease(.consent(productID: "p")))
-        #expect(try ArgumentParser.parse(["price-increase", "decline", "p"]).command == .priceIncrease(.decline(productID: "p")))
-        #expect(try ArgumentParser.parse(["request-refund", "3", "--reason", "LEGAL"]).command == .requestRefund(id: 3, reason: .legal))
+        #expect(
+            try ArgumentParser.parse(["price-increase", "consent", "p"]).command
+                == .priceIncrease(.consent(productID: "p")))
+        #expect(
+            try ArgumentParser.parse(["price-increase", "decline", "p"]).command
+                == .priceIncrease(.decline(productID: "p")))
+        #expect(
+            try ArgumentParser.parse(["request-refund", "3", "--reason", "LEGAL"]).command
+                == .requestRefund(id: 3, reason: .legal))
         #expect(try ArgumentParser.parse(["refund", "3", "--decline"]).command == .declineRefund(id: 3))
         #expect(try ArgumentParser.parse(["refund", "3", "--reverse"]).command == .reverseRefund(id: 3))
-        #expect(try ArgumentParser.parse(["buy", "p", "--outside-app"]).command == .buyOutsideApp(productID: "p", quantity: 1))
+        #expect(
+            try ArgumentParser.parse(["buy", "p", "--outside-app"]).command
+                == .buyOutsideApp(productID: "p", quantity: 1))
     }
 
     @Test(arguments: [
@@ -49,7 +58,8 @@ import Testing
         #expect(harness.run("price-increase", "decline", "com.example.app.pro.monthly").status == 0)
         #expect(harness.run("clock", "advance", "P8D").status == 0)
         #expect(harness.run("status").stdout.contains("(didNotConsentToPriceIncrease)"))
-        #expect(harness.run("notifications", "--type", "EXPIRED/PRICE_INCREASE").stdout.contains("EXPIRED/PRICE_INCREASE"))
+        #expect(
+            harness.run("notifications", "--type", "EXPIRED/PRICE_INCREASE").stdout.contains("EXPIRED/PRICE_INCREASE"))
     }
 
     @Test func aRefundRequestIsPendingAndASecondOneIsADuplicate() throws {

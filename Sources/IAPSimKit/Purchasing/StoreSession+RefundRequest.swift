@@ -71,7 +71,8 @@ extension StoreSession {
                     state.app.deliver(transaction.productID)
                 }
             case .autoRenewable:
-                if let latest = state.account.chainLatest(transaction.originalID), latest.isEntitlement(at: moment.now) {
+                if let latest = state.account.chainLatest(transaction.originalID), latest.isEntitlement(at: moment.now)
+                {
                     state.app.deliver(latest.productID)
                     if let index = state.simulation.renewals.firstIndex(where: {
                         $0.originalID == transaction.originalID
@@ -89,7 +90,8 @@ extension StoreSession {
     }
 
     /// The transaction `id` in its latest version, if the account has it and it is not deleted.
-    private static func liveTransaction(_ id: UInt64, in state: PurchaseState, store: StateStore) throws -> Transaction {
+    private static func liveTransaction(_ id: UInt64, in state: PurchaseState, store: StateStore) throws -> Transaction
+    {
         guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id),
             transaction.deletionDate == nil
         else {

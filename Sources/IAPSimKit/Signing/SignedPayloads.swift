@@ -163,7 +163,12 @@ public enum SignedPayloads {
         if active, autoRenews, let end = latest.expirationDate { members.append(("renewalDate", milliseconds(end))) }
         members += [
             ("currency", .string(info.currency)),
-            ("renewalPrice", milliunits(info.introductoryPeriodsRemaining > 0 ? info.introductoryPrice ?? info.autoRenewPrice : info.nextRenewalPrice)),
+            (
+                "renewalPrice",
+                milliunits(
+                    info.introductoryPeriodsRemaining > 0
+                        ? info.introductoryPrice ?? info.autoRenewPrice : info.nextRenewalPrice)
+            ),
             ("eligibleWinBackOfferIds", .array([])),
             ("appTransactionId", .string(context.appTransactionID)),
         ]

@@ -57,7 +57,8 @@ extension SimulationError: LocalizedError {
             "\(productID): no active subscription renews to it; a price increase reaches subscribers whose "
                 + "subscription renews (see 'iapsim status')"
         case .notAPriceIncrease(let productID, let price, let current):
-            "\(productID): \(price) is not a price increase: it renews at \(current); give a higher price in that currency"
+            "\(productID): \(price) is not a price increase: it renews at \(current); "
+                + "give a higher price in that currency"
         case .noPriceIncrease(let productID):
             "\(productID): no price increase waits for the subscriber's consent; "
                 + "'iapsim price-increase \(productID) PRICE' first"

@@ -16,7 +16,8 @@ extension Runner {
             return Report(
                 json: .object([
                     ("result", .string("purchased")), ("productID", .string(productID)), ("outsideApp", .bool(true)),
-                    ("alreadyOwned", .bool(false)), ("displayPrice", .string(presenter.displayPrice(transaction.price))),
+                    ("alreadyOwned", .bool(false)),
+                    ("displayPrice", .string(presenter.displayPrice(transaction.price))),
                     ("transaction", .transaction(transaction)),
                 ]),
                 lines: [

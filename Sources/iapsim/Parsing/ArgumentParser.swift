@@ -199,7 +199,8 @@ enum ArgumentParser {
             }
             for flag in ["decline", "reverse"] where flags.contains(flag) {
                 if values["reason"] != nil {
-                    throw UsageError("--reason does not go with --\(flag): only a refund granted has a reason", command: name)
+                    throw UsageError(
+                        "--reason does not go with --\(flag): only a refund granted has a reason", command: name)
                 }
                 return flag == "decline" ? .declineRefund(id: id) : .reverseRefund(id: id)
             }
@@ -450,7 +451,8 @@ enum ArgumentParser {
             return action == "consent" ? .consent(productID: arguments[1]) : .decline(productID: arguments[1])
         }
         guard arguments.count == 2 else {
-            throw UsageError(arguments.count < 2 ? "missing product identifier or new price; \(usage)" : usage, command: name)
+            throw UsageError(
+                arguments.count < 2 ? "missing product identifier or new price; \(usage)" : usage, command: name)
         }
         guard let price = Decimal(plainDecimal: arguments[1]), price > 0 else {
             throw UsageError(

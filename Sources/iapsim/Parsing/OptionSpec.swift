@@ -105,7 +105,8 @@ struct OptionSpec: Sendable {
             name: "reason", valueName: "REASON", commands: [.refund, .requestRefund],
             help: "refund: revocationReason, developerIssue or other (default other); "
                 + "request-refund: consumptionRequestReason, e.g. UNINTENDED_PURCHASE.",
-            values: Transaction.RevocationReason.allCases.map(\.rawValue) + RefundRequest.Reason.allCases.map(\.rawValue)),
+            values: Transaction.RevocationReason.allCases.map(\.rawValue)
+                + RefundRequest.Reason.allCases.map(\.rawValue)),
         OptionSpec(
             name: "decline", commands: [.refund], help: "Decline the customer's refund request (REFUND_DECLINED)."),
         OptionSpec(
