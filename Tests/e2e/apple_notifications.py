@@ -166,6 +166,51 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
         failures = json.loads(run("notifications", "--only-failures", "--json"))["notifications"]
         check("Sandbox: --only-failures lists it", [n["notificationUUID"] for n in failures] == [test["notificationUUID"]])
 
+# Offers and the account: refund requests and their decisions, price increases, each decoded by
+# Apple's verifier with Apple's field values (notificationType, subtype, consumptionRequestReason,
+# renewal info priceIncreaseStatus and expirationIntent).
+for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Production", Environment.PRODUCTION)]:
+    run, env, trusted = session(environment)
+    verifier = SignedDataVerifier([trusted], False, library_environment, BUNDLE,
+                                  APP_APPLE_ID if library_environment == Environment.PRODUCTION else None)
+    run("buy", "com.example.app.coins100", "--yes")                                  # 1
+    run("request-refund", "1", "--reason", "UNINTENDED_PURCHASE")
+    run("refund", "1", "--decline")
+    run("request-refund", "1")
+    run("refund", "1")
+    run("refund", "1", "--reverse")
+    run("buy", "com.example.app.pro.monthly", "--yes")                               # 2
+    run("price-increase", "com.example.app.pro.monthly", "3.99")
+    run("price-increase", "consent", "com.example.app.pro.monthly")
+    run("clock", "advance", "P8D")                                                   # renews at 3.99
+    run("price-increase", "com.example.app.pro.monthly", "4.99", "--notify-only")
+    run("price-increase", "com.example.app.pro.monthly", "5.99")
+    run("clock", "advance", "P1M")                                                   # no consent: expires
+    run("listen", "--forward-to", hook.url, "--drain")
+    decoded = decode_all(hook.take(), verifier)
+    names = [d.rawNotificationType + ("/" + d.rawSubtype if d.rawSubtype else "") for d in decoded]
+    for name in ["CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND", "REFUND_REVERSED", "PRICE_INCREASE/PENDING",
+                 "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE"]:
+        check(f"{environment}: {name} decoded by Apple's verifier", name in names, str(names))
+    consumption = next(d for d in decoded if d.rawNotificationType == "CONSUMPTION_REQUEST")
+    check(f"{environment}: consumptionRequestReason is Apple's value",
+          consumption.data.rawConsumptionRequestReason == "UNINTENDED_PURCHASE", str(consumption.data))
+    reversed_ = next(d for d in decoded if d.rawNotificationType == "REFUND_REVERSED")
+    transaction = verifier.verify_and_decode_signed_transaction(reversed_.data.signedTransactionInfo)
+    check(f"{environment}: REFUND_REVERSED carries the transaction without its revocation",
+          transaction.revocationDate is None, str(transaction))
+    statuses = [verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo).rawPriceIncreaseStatus
+                for d in decoded if d.rawNotificationType == "PRICE_INCREASE"]
+    check(f"{environment}: priceIncreaseStatus 0 pending, then 1 agreed, 1 notified, 0 pending",
+          statuses == [0, 1, 1, 0], str(statuses))
+    renewed = [verifier.verify_and_decode_signed_transaction(d.data.signedTransactionInfo)
+               for d in decoded if d.rawNotificationType == "DID_RENEW"]
+    check(f"{environment}: the renewal after consent charges the new price",
+          [t.price for t in renewed][:1] == [3990], str([t.price for t in renewed]))
+    expired = next(d for d in decoded if d.rawNotificationType == "EXPIRED")
+    info = verifier.verify_and_decode_renewal_info(expired.data.signedRenewalInfo)
+    check(f"{environment}: EXPIRED/PRICE_INCREASE has expirationIntent 3", info.rawExpirationIntent == 3, str(info))
+
 # A listener killed with SIGKILL loses nothing and delivers nothing twice.
 run, env, trusted = session("Sandbox")
 listener = subprocess.Popen([iapsim, "listen", "--forward-to", hook.url], env=env, stdout=subprocess.DEVNULL,

@@ -52,7 +52,8 @@ import Testing
     }
 
     @Test func completesCommandsOptionsAndProducts() throws {
-        #expect(try complete(["iapsim", "re"]).sorted() == ["refund", "renew", "reset", "resolve", "restore"])
+        #expect(
+            try complete(["iapsim", "re"]).sorted() == ["refund", "renew", "request-refund", "reset", "resolve", "restore"])
         #expect(try complete(["iapsim", "buy", "Demo."]) == ["Demo.TechoverInAppPurchase.co.Apple.Book"])
         #expect(
             try complete(["iapsim", "buy", "com.example.app.pro."]).sorted() == [

@@ -7,9 +7,11 @@ public struct PurchaseState: Sendable, Equatable {
     /// is never overwritten by this one.
     /// 1: every transaction inline. 2: transactions in the journal, the snapshot here.
     /// 3: one Ask to Buy request per product, expired requests and transactions waiting for
-    /// `Transaction.updates` kept in `simulation`, deletions in the journal. Files of 1 and 2
-    /// are read (see `PurchaseState+JSON`) and written back as 3.
-    public static let currentSchemaVersion = 3
+    /// `Transaction.updates` kept in `simulation`, deletions in the journal. 4: refund
+    /// requests waiting for the App Store's decision in `simulation.refundRequests`, and price
+    /// increases in each subscription's renewal info. Files of 1 to 3 are read (see
+    /// `PurchaseState+JSON`) and written back as 4.
+    public static let currentSchemaVersion = 4
 
     public var schemaVersion: Int
     public var account: Account

@@ -31,6 +31,20 @@ public struct RenewalInfo: Sendable, Equatable {
     public var expirationReason: ExpirationReason?
     /// Whether the chain's end has been notified (`EXPIRED`), so it is notified once.
     public var expirationNotified: Bool = false
+    /// A price increase the subscriber was told of, until the renewal it applies to.
+    public var priceIncrease: PriceIncrease? = nil
+
+    /// StoreKit 2's `RenewalInfo.priceIncreaseStatus`: `noIncreasePending`, `pending` or
+    /// `agreed`.
+    public var priceIncreaseStatus: String { priceIncrease?.status.rawValue ?? "noIncreasePending" }
+
+    /// What the next full-price renewal charges: an agreed increase's price, else the
+    /// auto-renew product's as captured.
+    public var nextRenewalPrice: Decimal {
+        if let increase = priceIncrease, increase.status == .agreed { return increase.newPrice }
+        return autoRenewPrice
+    }
+
     /// The offer the remaining pay-as-you-go periods belong to; nil for an introductory offer.
     public var offerType: Transaction.OfferType? = nil
     public var offerID: String? = nil

@@ -21,6 +21,9 @@ public struct SimulationState: Sendable, Equatable {
     public var unfinishedTransactionIDs: [UInt64]
     /// Each auto-renewable subscription's renewal state, by its chain's `originalID`.
     public var renewals: [RenewalInfo]
+    /// Refunds the customer asked for that the App Store has not decided, oldest first; one
+    /// per transaction at most.
+    public var refundRequests: [RefundRequest] = []
 
     public init() {
         settings = [:]

@@ -37,6 +37,9 @@ public enum NotificationPayload {
             }
         }
         if let status = notification.status { data.append(("status", .int(status.rawValue))) }
+        if let reason = notification.consumptionRequestReason {
+            data.append(("consumptionRequestReason", .string(reason.rawValue)))
+        }
         var members: [(String, JSONValue)] = [("notificationType", .string(notification.kind.rawValue))]
         if let subtype = notification.subtype { members.append(("subtype", .string(subtype.rawValue))) }
         members += [

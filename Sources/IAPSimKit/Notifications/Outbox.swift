@@ -63,15 +63,16 @@ extension PurchaseState {
     /// the account and its number, so it is stable (and the same on every delivery attempt).
     mutating func notify(
         _ kind: ServerNotification.Kind, _ subtype: ServerNotification.Subtype? = nil, at date: Date,
-        transaction: Transaction?, renewal: RenewalInfo? = nil, status: ServerNotification.Status? = nil
+        transaction: Transaction?, renewal: RenewalInfo? = nil, status: ServerNotification.Status? = nil,
+        consumptionRequestReason: RefundRequest.Reason? = nil
     ) {
         outbox.count += 1
         let uuid = Self.notificationUUID(account: account.appTransactionID ?? "", number: outbox.count)
-        outbox.unsaved.append(
-            .notification(
-                ServerNotification(
-                    uuid: uuid, kind: kind, subtype: subtype, date: date, transaction: transaction, renewal: renewal,
-                    status: status)))
+        var notification = ServerNotification(
+            uuid: uuid, kind: kind, subtype: subtype, date: date, transaction: transaction, renewal: renewal,
+            status: status)
+        notification.consumptionRequestReason = consumptionRequestReason
+        outbox.unsaved.append(.notification(notification))
     }
 
     /// A version 4-shaped UUID from SHA-256 of the account and the notification's number.
@@ -109,6 +110,9 @@ extension Outbox.Record {
             if let status = n.status { members.append(("status", .int(status.rawValue))) }
             if let transaction = n.transaction { members.append(("transaction", transaction.json)) }
             if let renewal = n.renewal { members.append(("renewal", renewal.json)) }
+            if let reason = n.consumptionRequestReason {
+                members.append(("consumptionRequestReason", .string(reason.rawValue)))
+            }
             return .object([("notification", .object(members))])
         case .attempt(let a):
             var members: [(String, JSONValue)] = [
@@ -130,8 +134,7 @@ extension Outbox.Record {
         }
         if let n = try r.optional("notification") {
             let status = try n.optional("status")?.int()
-            self = .notification(
-                ServerNotification(
+            var notification = ServerNotification(
                     uuid: try n.required("notificationUUID").string(),
                     kind: try n.required("notificationType").raw(ServerNotification.Kind.self),
                     subtype: try n.optional("subtype")?.raw(ServerNotification.Subtype.self),
@@ -143,7 +146,10 @@ extension Outbox.Record {
                             throw Reader.Failure(message: "status \(s) is not 1–5")
                         }
                         return value
-                    }))
+                    })
+            notification.consumptionRequestReason = try n.optional("consumptionRequestReason")?.raw(
+                RefundRequest.Reason.self)
+            self = .notification(notification)
         } else {
             let a = try r.required("attempt")
             self = .attempt(

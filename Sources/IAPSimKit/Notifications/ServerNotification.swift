@@ -15,6 +15,10 @@ public struct ServerNotification: Sendable, Equatable {
         case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
         case expired = "EXPIRED"
         case refund = "REFUND"
+        case refundDeclined = "REFUND_DECLINED"
+        case refundReversed = "REFUND_REVERSED"
+        case consumptionRequest = "CONSUMPTION_REQUEST"
+        case priceIncrease = "PRICE_INCREASE"
         case oneTimeCharge = "ONE_TIME_CHARGE"
         case test = "TEST"
         case renewalExtended = "RENEWAL_EXTENDED"
@@ -34,6 +38,12 @@ public struct ServerNotification: Sendable, Equatable {
         case autoRenewEnabled = "AUTO_RENEW_ENABLED"
         case autoRenewDisabled = "AUTO_RENEW_DISABLED"
         case summary = "SUMMARY"
+        /// `PRICE_INCREASE`: the customer has not responded to an increase that needs consent.
+        case pending = "PENDING"
+        /// `PRICE_INCREASE`: the customer agreed, or the increase needs no consent.
+        case accepted = "ACCEPTED"
+        /// `EXPIRED`: the customer did not consent to a price increase.
+        case priceIncrease = "PRICE_INCREASE"
     }
 
     /// `data.status` for subscriptions: 1 active, 2 expired, 3 billing retry, 4 grace
@@ -53,6 +63,9 @@ public struct ServerNotification: Sendable, Equatable {
     /// The subscription's renewal info at `date`, for subscription events.
     public var renewal: RenewalInfo?
     public var status: Status?
+    /// `data.consumptionRequestReason`, for `CONSUMPTION_REQUEST`: why the customer asked for
+    /// the refund.
+    public var consumptionRequestReason: RefundRequest.Reason? = nil
 
     public init(
         uuid: String, kind: Kind, subtype: Subtype?, date: Date, transaction: Transaction?, renewal: RenewalInfo?,

@@ -88,7 +88,7 @@ extension PendingPurchase {
 
 extension RenewalInfo {
     var json: JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("originalID", .int(originalID)), ("subscriptionGroupID", .string(subscriptionGroupID)),
             ("currentProductID", .string(currentProductID)), ("autoRenewProductID", .string(autoRenewProductID)),
             ("willAutoRenew", .bool(willAutoRenew)), ("autoRenewPeriod", .string(autoRenewPeriod.iso8601)),
@@ -103,7 +103,19 @@ extension RenewalInfo {
             ("expirationNotified", .bool(expirationNotified)),
             ("offerType", .optional(offerType?.rawValue)), ("offerID", .optional(offerID)),
             ("pendingOffer", pendingOffer.map(\.json) ?? .null),
-        ])
+        ]
+        if let increase = priceIncrease {
+            members.append(
+                (
+                    "priceIncrease",
+                    .object([
+                        ("newPrice", .string(increase.newPrice.plainString)),
+                        ("requiresConsent", .bool(increase.requiresConsent)),
+                        ("status", .string(increase.status.rawValue)), ("date", .date(increase.date)),
+                    ])
+                ))
+        }
+        return .object(members)
     }
 
     init(_ r: Reader) throws(Reader.Failure) {
@@ -127,6 +139,13 @@ extension RenewalInfo {
         offerType = try r.optional("offerType")?.raw(Transaction.OfferType.self)
         offerID = try r.optional("offerID")?.string()
         pendingOffer = try r.optional("pendingOffer").map(RenewalInfo.PendingOffer.init)
+        priceIncrease = try r.optional("priceIncrease").map { increase throws(Reader.Failure) in
+            PriceIncrease(
+                newPrice: try increase.required("newPrice").decimal(),
+                requiresConsent: try increase.required("requiresConsent").bool(),
+                status: try increase.required("status").raw(PriceIncrease.Status.self),
+                date: try increase.required("date").date())
+        }
     }
 }
 
@@ -170,6 +189,7 @@ extension SimulationState {
             ("undeliveredTransactionIDs", .array(undeliveredTransactionIDs.map { .int($0) })),
             ("unfinishedTransactionIDs", .array(unfinishedTransactionIDs.map { .int($0) })),
             ("renewals", .array(renewals.map(\.json))),
+            ("refundRequests", .array(refundRequests.map(\.json))),
         ]
         return .object(members)
     }
@@ -216,6 +236,25 @@ extension SimulationState {
         unfinishedTransactionIDs =
             try r.optional("unfinishedTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
         renewals = try r.optional("renewals")?.array { item throws(Reader.Failure) in try RenewalInfo(item) } ?? []
+        refundRequests =
+            try r.optional("refundRequests")?.array { item throws(Reader.Failure) in try RefundRequest(item) } ?? []
+    }
+}
+
+extension RefundRequest {
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("transactionID", .int(transactionID)), ("productID", .string(productID)),
+            ("requestDate", .date(requestDate)),
+        ]
+        if let reason { members.append(("reason", .string(reason.rawValue))) }
+        return .object(members)
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        self.init(
+            transactionID: try r.required("transactionID").uint64(), productID: try r.required("productID").string(),
+            requestDate: try r.required("requestDate").date(), reason: try r.optional("reason")?.raw(Reason.self))
     }
 }
 
@@ -292,6 +331,11 @@ extension PurchaseState {
             // Before schema 3 every repeated Ask to Buy request was a pending purchase of its
             // own; StoreKit keeps one per product.
             simulation.pending = PendingPurchase.consolidated(simulation.pending)
+        }
+        if schemaVersion < 4 {
+            // Schema 3 → 4 (refund requests, price increases): a file before 4 has neither, and
+            // reads as having none; nothing it holds changes meaning.
+            simulation.refundRequests = []
         }
         if let notifications = try r.optional("notifications") {
             outbox.count = try notifications.required("count").nonNegativeInt()

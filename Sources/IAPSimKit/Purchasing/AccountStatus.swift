@@ -21,6 +21,8 @@ public struct AccountStatus: Sendable, Equatable {
     /// Ask to Buy requests that expired unanswered: declined, nothing charged.
     public var expiredRequests: [PendingPurchase]
     public var unfinishedTransactionIDs: [UInt64]
+    /// Refunds the customer asked for that the App Store has not decided.
+    public var refundRequests: [RefundRequest]
     public var transactionCount: Int
     /// The subscription groups the account ever subscribed in.
     public var subscribedGroups: Set<String>
@@ -42,6 +44,8 @@ public struct AccountStatus: Sendable, Equatable {
         public var expirationReason: RenewalInfo.ExpirationReason?
         /// `RenewalInfo.isInBillingRetry`: true in the grace period and in billing retry.
         public var isInBillingRetry: Bool
+        /// A price increase the subscriber was told of and its consent (`priceIncreaseStatus`).
+        public var priceIncrease: PriceIncrease? = nil
     }
 
     public init(state: PurchaseState, at date: Date) {
@@ -51,6 +55,7 @@ public struct AccountStatus: Sendable, Equatable {
         pending = state.simulation.pending
         expiredRequests = state.simulation.expiredRequests
         unfinishedTransactionIDs = state.simulation.unfinishedTransactionIDs
+        refundRequests = state.simulation.refundRequests
         transactionCount = state.account.transactionCount
         subscribedGroups = Set(state.account.current.compactMap(\.subscriptionGroupID))
         var entitlements = state.account.current.filter {
@@ -64,7 +69,8 @@ public struct AccountStatus: Sendable, Equatable {
                 expirationDate: latest.expirationDate, originalID: info.originalID,
                 willAutoRenew: info.willAutoRenew && renewalState != .revoked && renewalState != .expired,
                 autoRenewProductID: info.autoRenewProductID, gracePeriodExpirationDate: info.gracePeriodExpirationDate,
-                expirationReason: info.expirationReason, isInBillingRetry: info.isInBillingRetry)
+                expirationReason: info.expirationReason, isInBillingRetry: info.isInBillingRetry,
+                priceIncrease: renewalState == .revoked || renewalState == .expired ? nil : info.priceIncrease)
         }
         self.entitlements = entitlements
     }

@@ -5,6 +5,10 @@ public enum StoreEvent: Sendable, Equatable {
     /// and nothing was charged. The app hears nothing (Apple, "Testing Ask to Buy").
     case askToBuyExpired(PendingPurchase)
     /// `Transaction.updates` delivered a transaction made outside the app while it was not
-    /// running: an interrupted purchase completed once its issue was resolved.
+    /// running: an interrupted purchase completed once its issue was resolved, or a purchase
+    /// made on another device or in the App Store (`SKTestSession.buyProduct(identifier:)`).
     case delivered(Transaction)
+    /// The account's storefront changed, as `Storefront.updates` and StoreKit 1's
+    /// `paymentQueueDidChangeStorefront(_:)` report it: ISO 3166-1 alpha-3 codes.
+    case storefrontChanged(from: String, to: String)
 }

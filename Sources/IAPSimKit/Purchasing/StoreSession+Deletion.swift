@@ -57,6 +57,7 @@ extension StoreSession {
             if wholeChain { state.simulation.renewals.removeAll { $0.originalID == named.originalID } }
             state.simulation.unfinishedTransactionIDs.removeAll { ids.contains($0) }
             state.simulation.undeliveredTransactionIDs.removeAll { ids.contains($0) }
+            state.simulation.refundRequests.removeAll { ids.contains($0.transactionID) }
             let next = state.account.nextTransactionID
             try SubscriptionEngine.advance(&state, to: moment.now, settings: moment.settings)
             let renewedAgain = state.account.unsaved.filter { $0.id >= next && $0.deletionDate == nil }

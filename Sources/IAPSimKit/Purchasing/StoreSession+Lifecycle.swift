@@ -140,12 +140,27 @@ extension StoreSession {
     /// balance (not below zero): Apple leaves reclaiming consumed content to the app, and the
     /// app's record here is that app.
     public func refund(_ id: UInt64, reason: Transaction.RevocationReason) throws -> Transaction {
+        try grantRefund(id, reason: reason).transaction
+    }
+
+    /// A refund granted, and the customer's request it answered, if there was one.
+    public struct GrantedRefund: Sendable, Equatable {
+        public var transaction: Transaction
+        public var request: RefundRequest?
+    }
+
+    /// `refund`, answering the customer's refund request when one waits
+    /// (`Transaction.beginRefundRequest(in:)`, `iapsim request-refund`): the App Store grants
+    /// it, and the request ends.
+    public func grantRefund(_ id: UInt64, reason: Transaction.RevocationReason) throws -> GrantedRefund {
         try transact { state, moment in
             guard state.hasTransaction(id), var transaction = try state.account.current(id: id) ?? store.transaction(id)
             else {
                 throw SimulationError.unknownTransaction(id: id)
             }
             guard transaction.revocationDate == nil else { throw SimulationError.alreadyRevoked(id: id) }
+            let request = state.simulation.refundRequests.first { $0.transactionID == id }
+            state.simulation.refundRequests.removeAll { $0.transactionID == id }
             transaction.revocationDate = moment.now
             transaction.revocationReason = reason
             try state.account.record(transaction, isNew: false)
@@ -171,7 +186,7 @@ extension StoreSession {
                 .refund, at: moment.now, transaction: transaction,
                 renewal: transaction.productType == .autoRenewable ? renewal : nil,
                 status: transaction.productType == .autoRenewable ? .revoked : nil)
-            return transaction
+            return GrantedRefund(transaction: transaction, request: request)
         }
     }
 }

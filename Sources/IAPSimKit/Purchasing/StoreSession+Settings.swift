@@ -11,8 +11,18 @@ extension StoreSession {
             if key == .timeRate, let clock = state.simulation.clock {
                 state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
             }
-            return self.moment(state, real: real).settings
+            let settings = self.moment(state, real: real).settings
+            reportStorefrontChange(from: moment.settings, to: settings)
+            return settings
         }
+    }
+
+    /// A storefront that changed is reported as `Storefront.updates` /
+    /// `paymentQueueDidChangeStorefront(_:)` report it to a running app. The transactions
+    /// already made keep the storefront they were made in (`Transaction.storefront`).
+    private func reportStorefrontChange(from old: SessionSettings, to new: SessionSettings) {
+        let (before, after) = (old[.storefront], new[.storefront])
+        if before != after { events(.storefrontChanged(from: before, to: after)) }
     }
 
     /// `iapsim settings reset [KEY]`: back to the catalog's or iapsim's defaults
@@ -24,7 +34,9 @@ extension StoreSession {
             if let clock = state.simulation.clock {
                 state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
             }
-            return self.moment(state, real: real).settings
+            let settings = self.moment(state, real: real).settings
+            reportStorefrontChange(from: moment.settings, to: settings)
+            return settings
         }
     }
 

@@ -261,6 +261,7 @@ public struct StoreSession: Sendable {
                 state.simulation.renewals[index].autoRenewProductID = product.id
                 state.simulation.renewals[index].autoRenewPeriod = subscription.period
                 state.simulation.renewals[index].autoRenewPrice = product.price
+                state.simulation.renewals[index].priceIncrease = nil  // it was the old product's
                 state.simulation.renewals[index].willAutoRenew = true
                 state.notify(
                     .didChangeRenewalPref, .downgrade, at: moment.now, transaction: current,

@@ -58,6 +58,13 @@ enum SubscriptionEngine {
             }
             var renewals = 0
             while info.willAutoRenew, let end = latest.expirationDate, end <= date, renewals < renewalLimit {
+                if info.priceIncrease?.status == .pending, info.introductoryPeriodsRemaining == 0 {
+                    // Apple, "Managing Price Increases": a subscriber who has not agreed to an
+                    // increase that needs consent is not renewed; the subscription expires.
+                    info.willAutoRenew = false
+                    info.expirationReason = .didNotConsentToPriceIncrease
+                    break
+                }
                 if settings.billingRetry {
                     info.isInBillingRetry = true
                     // Apple's RenewalInfo in billing retry: expirationReason billingError.
@@ -98,7 +105,11 @@ enum SubscriptionEngine {
                 end <= date
             {
                 info.expirationNotified = true
-                state.notify(.expired, .voluntary, at: end, transaction: latest, renewal: info, status: .expired)
+                // Apple's "notificationType": EXPIRED / PRICE_INCREASE when the customer did
+                // not consent to a price increase, VOLUNTARY when they turned auto-renew off.
+                let subtype: ServerNotification.Subtype =
+                    info.expirationReason == .didNotConsentToPriceIncrease ? .priceIncrease : .voluntary
+                state.notify(.expired, subtype, at: end, transaction: latest, renewal: info, status: .expired)
             }
             state.simulation.renewals[index] = info
         }
@@ -112,6 +123,11 @@ enum SubscriptionEngine {
         recovery: Bool = false
     ) throws -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
+        if info.introductoryPeriodsRemaining == 0, let increase = info.priceIncrease, increase.status == .agreed {
+            // The agreed (or notified) price increase takes effect with this renewal.
+            info.autoRenewPrice = increase.newPrice
+            info.priceIncrease = nil
+        }
         let (period, price, offer) = nextPeriod(info)
         var periods = 1
         var terms: (id: String?, mode: SubscriptionOffer.PaymentMode)?
@@ -178,7 +194,7 @@ enum SubscriptionEngine {
         {
             return (period, price, info.offerType ?? .introductory)
         }
-        return (info.autoRenewPeriod, info.autoRenewPrice, nil)
+        return (info.autoRenewPeriod, info.nextRenewalPrice, nil)
     }
 
     /// The start of the last period of a chain renewing from `start` that begins at or before

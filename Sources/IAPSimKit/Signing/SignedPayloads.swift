@@ -151,6 +151,9 @@ public enum SignedPayloads {
         if let grace = info.gracePeriodExpirationDate, info.isInBillingRetry {
             members.append(("gracePeriodExpiresDate", milliseconds(grace)))
         }
+        if let increase = info.priceIncrease, autoRenews {
+            members.append(("priceIncreaseStatus", .int(increase.jwsStatus)))
+        }
         // The offer that applies at the next renewal (`RenewalInfo.offer`).
         if let pending = info.pendingOffer {
             members.append(("offerType", .int(offerType(pending.type))))

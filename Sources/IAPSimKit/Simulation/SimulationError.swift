@@ -17,6 +17,21 @@ public enum SimulationError: Error, Equatable, Sendable {
     case cannotTrigger(name: String, reason: String)
     /// A simulated error set for an API other than purchase (load products, App Store sync).
     case simulated(api: String, error: SimulatedError)
+    /// A price increase of a subscription that is not active and renewing to this product.
+    case notRenewing(productID: String)
+    /// A new price that is not above the renewal price, or not a price in its currency.
+    case notAPriceIncrease(productID: String, price: String, current: String)
+    /// `price-increase consent`/`decline` with no increase waiting for consent.
+    case noPriceIncrease(productID: String)
+    /// A refund request for a transaction that has one waiting:
+    /// `Transaction.RefundRequestError.duplicateRequest`.
+    case duplicateRefundRequest(id: UInt64)
+    /// A refund request the transaction cannot have: already refunded, or deleted.
+    case refundNotRequestable(id: UInt64, detail: String)
+    /// `refund --decline` of a transaction with no refund request waiting.
+    case noRefundRequest(id: UInt64)
+    /// `refund --reverse` of a transaction that was not refunded.
+    case notRefunded(id: UInt64)
 }
 
 extension SimulationError: LocalizedError {
@@ -38,6 +53,25 @@ extension SimulationError: LocalizedError {
             "no notification \(uuid); see 'iapsim notifications'"
         case .cannotTrigger(let name, let reason):
             "cannot trigger \(name): \(reason)"
+        case .notRenewing(let productID):
+            "\(productID): no active subscription renews to it; a price increase reaches subscribers whose "
+                + "subscription renews (see 'iapsim status')"
+        case .notAPriceIncrease(let productID, let price, let current):
+            "\(productID): \(price) is not a price increase: it renews at \(current); "
+                + "give a higher price in that currency"
+        case .noPriceIncrease(let productID):
+            "\(productID): no price increase waits for the subscriber's consent; "
+                + "'iapsim price-increase \(productID) PRICE' first"
+        case .duplicateRefundRequest(let id):
+            "transaction \(id) already has a refund request waiting for the App Store's decision "
+                + "(Transaction.RefundRequestError.duplicateRequest); 'iapsim refund \(id)' or "
+                + "'iapsim refund \(id) --decline' decides it"
+        case .refundNotRequestable(let id, let detail):
+            "transaction \(id) \(detail) (Transaction.RefundRequestError.failed)"
+        case .noRefundRequest(let id):
+            "transaction \(id) has no refund request to decline; 'iapsim request-refund \(id)' first"
+        case .notRefunded(let id):
+            "transaction \(id) was not refunded, so there is no refund to reverse"
         case .simulated(let api, let error):
             "\(api) failed with \(error.qualifiedName)\(error.code.map { " (\($0))" } ?? "") as the session settings ask; 'iapsim settings' shows them"
         }

@@ -125,7 +125,8 @@ extension Runner {
     /// `refund <tx>`: `SKTestSession.refundTransaction(identifier:)`.
     func refund(_ id: UInt64, reason: IAPSimKit.Transaction.RevocationReason) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let transaction = try session.refund(id, reason: reason)
+        let granted = try session.grantRefund(id, reason: reason)
+        let transaction = granted.transaction
         let what: String
         switch transaction.productType {
         case .consumable:
@@ -133,9 +134,11 @@ extension Runner {
         case .autoRenewable: what = "\(transaction.productID) is revoked and will not renew"
         default: what = "\(transaction.productID) is revoked"
         }
+        var members: [(String, JSON)] = [("result", .string("refunded")), ("transaction", .transaction(transaction))]
+        if let request = granted.request { members.append(("refundRequest", .refundRequest(request))) }
+        let answered = granted.request == nil ? "" : ", granting the customer's refund request"
         return Report(
-            json: .object([("result", .string("refunded")), ("transaction", .transaction(transaction))]),
-            lines: ["Refunded transaction \(id) (\(reason.rawValue)): \(what)."])
+            json: .object(members), lines: ["Refunded transaction \(id) (\(reason.rawValue))\(answered): \(what)."])
     }
 
     /// `cancel-subscription [--undo]`: auto-renew off, or on again.

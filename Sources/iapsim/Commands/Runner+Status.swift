@@ -28,6 +28,7 @@ extension Runner {
                     ("entitlements", .array(status.entitlements.map(entitlement))),
                     ("pending", .array(status.pending.map(JSON.pending))),
                     ("expiredRequests", .array(status.expiredRequests.map(JSON.pending))),
+                    ("refundRequests", .array(status.refundRequests.map(JSON.refundRequest))),
                     ("unfinishedTransactionIDs", .array(status.unfinishedTransactionIDs.map { JSON.int($0) })),
                     ("transactionCount", .int(status.transactionCount)),
                     ("date", .date(status.now)),
@@ -50,7 +51,7 @@ extension Runner {
 
     static func statusText(_ status: AccountStatus) -> [Report.Block] {
         if status.purchasedProductIdentifiers.isEmpty && status.consumables.isEmpty && status.subscriptions.isEmpty
-            && status.pending.isEmpty && status.expiredRequests.isEmpty
+            && status.pending.isEmpty && status.expiredRequests.isEmpty && status.refundRequests.isEmpty
         {
             return [.line("No purchases.")]
         }
@@ -79,6 +80,13 @@ extension Runner {
                 if subscription.willAutoRenew, subscription.autoRenewProductID != subscription.productID {
                     when += ", then \(subscription.autoRenewProductID)"
                 }
+                if let increase = subscription.priceIncrease {
+                    let consent = increase.status == .pending ? "waiting for consent" : "agreed"
+                    when += ", price increase to \(increase.newPrice.plainString) \(consent)"
+                }
+                if subscription.state == .expired, subscription.expirationReason == .didNotConsentToPriceIncrease {
+                    when += " (didNotConsentToPriceIncrease)"
+                }
                 return [subscription.productID, subscription.state.rawValue, when]
             }
             blocks.append(.table(rows: rows, indent: "  "))
@@ -90,6 +98,17 @@ extension Runner {
                     request.expirationDate.map { "askToBuy, expires \(ISO8601Date.string($0))" }
                     ?? "interrupted: 'iapsim resolve \(request.id)'"
                 return [String(request.id), request.productID, detail]
+            }
+            blocks.append(.table(rows: rows, indent: "  "))
+        }
+        if !status.refundRequests.isEmpty {
+            blocks.append(.line("Refund requests (pending the App Store's decision):"))
+            let rows = status.refundRequests.map { request in
+                [
+                    String(request.transactionID), request.productID,
+                    "requested \(ISO8601Date.string(request.requestDate))"
+                        + (request.reason.map { " (\($0.rawValue))" } ?? ""),
+                ]
             }
             blocks.append(.table(rows: rows, indent: "  "))
         }
@@ -118,6 +137,8 @@ extension JSON {
             ("expirationReason", .optional(subscription.expirationReason?.rawValue)),
             ("isInBillingRetry", .bool(subscription.isInBillingRetry)),
             ("originalID", .int(subscription.originalID)),
+            ("priceIncreaseStatus", .string(subscription.priceIncrease?.status.rawValue ?? "noIncreasePending")),
+            ("priceIncreaseNewPrice", .optional(subscription.priceIncrease?.newPrice.plainString)),
         ])
     }
 }

@@ -68,6 +68,16 @@ struct Runner {
             return try finish(id)
         case .refund(let id, let reason):
             return try refund(id, reason: reason)
+        case .declineRefund(let id):
+            return try declineRefund(id)
+        case .reverseRefund(let id):
+            return try reverseRefund(id)
+        case .requestRefund(let id, let reason):
+            return try requestRefund(id, reason: reason)
+        case .buyOutsideApp(let productID, let quantity):
+            return try buyOutsideApp(productID, quantity: quantity)
+        case .priceIncrease(let action):
+            return try priceIncrease(action)
         case .cancelSubscription(let productID, let undo):
             return try cancelSubscription(productID, undo: undo)
         case .expire(let productID):

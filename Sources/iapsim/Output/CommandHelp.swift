@@ -38,7 +38,7 @@ struct CommandHelp {
             return CommandHelp(
                 abstract: "Buy a product: purchased, cancelled, pending or failed.",
                 usage:
-                    "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME] [--offer ID [--offer-signature SIG]] [options]",
+                    "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME | --outside-app] [--offer ID [--offer-signature SIG]] [options]",
                 discussion: """
                     A consumable adds N to its balance; a non-consumable becomes owned, and buying it
                     again is a free re-download; an auto-renewable subscription is active for one period
@@ -56,6 +56,9 @@ struct CommandHelp {
                     simulated time expires, declined. An interrupted purchase does not complete (exit
                     6; StoreKit 1 sees a failed transaction): 'iapsim resolve ID' completes it as a new
                     transaction, which the app's next launch receives through Transaction.updates.
+                    --outside-app is SKTestSession.buyProduct(identifier:): a purchase made on another
+                    device or in the App Store, with no prompt and none of the app's settings; the app's
+                    next launch (list, buy, restore, status) notes that Transaction.updates delivered it.
                     --offer redeems a promotional offer (for current and lapsed subscribers of the group;
                     with --offer-signature, checked against the .storekit file's subscriptionOffersKeyPair,
                     and required when it has one) or a win-back offer (lapsed subscribers); a current
@@ -67,6 +70,7 @@ struct CommandHelp {
                     "iapsim buy com.example.app.coins100 --quantity 3 --yes",
                     "iapsim buy com.example.app.book --outcome fail=networkError",
                     "iapsim buy com.example.app.pro.monthly --outcome ask-to-buy --json",
+                    "iapsim buy com.example.app.gems500 --outside-app && iapsim status",
                 ])
         case .redeemOfferCode:
             return CommandHelp(
@@ -189,16 +193,42 @@ struct CommandHelp {
                 ])
         case .refund:
             return CommandHelp(
-                abstract: "Refund a transaction: it is revoked and its entitlement goes.",
-                usage: "iapsim refund <transaction-id> [--reason developerIssue|other] [options]",
+                abstract: "Refund a transaction, decline a refund request, or reverse a refund.",
+                usage:
+                    "iapsim refund <transaction-id> [--reason developerIssue|other | --decline | --reverse] [options]",
                 discussion: """
                     SKTestSession.refundTransaction(identifier:): sets revocationDate and
-                    revocationReason. A non-consumable leaves the app's record; a subscription is revoked
-                    and stops renewing; a consumable's quantity comes off its balance (not below zero).
+                    revocationReason (REFUND). A non-consumable leaves the app's record; a subscription is
+                    revoked and stops renewing; a consumable's quantity comes off its balance (not below
+                    zero). When the customer asked for the refund ('iapsim request-refund'), this grants
+                    the request. --decline declines the request instead (REFUND_DECLINED); --reverse
+                    reverses a refund granted before, after a customer's dispute (REFUND_REVERSED): the
+                    revocation is undone and the app's record gets the purchase back.
                     """,
                 examples: [
                     "iapsim buy com.example.app.coins100", "iapsim refund 1",
                     "iapsim buy com.example.app.book && iapsim refund 2 --reason developerIssue --json",
+                    "iapsim refund 2 --reverse",
+                    "iapsim buy com.example.app.coins100 && iapsim request-refund 3 && iapsim refund 3 --decline",
+                ])
+        case .requestRefund:
+            return CommandHelp(
+                abstract: "Ask for a refund as the customer: pending until refund grants or declines it.",
+                usage: "iapsim request-refund <transaction-id> [--reason REASON] [options]",
+                discussion: """
+                    Transaction.beginRefundRequest(in:): the customer asks the App Store for a refund,
+                    which stays pending ('status' lists it). For a consumable or an auto-renewable
+                    subscription the App Store asks the developer for consumption information first:
+                    a CONSUMPTION_REQUEST notification, with --reason as its consumptionRequestReason
+                    (UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER).
+                    'iapsim refund ID' grants it (REFUND), 'iapsim refund ID --decline' declines it
+                    (REFUND_DECLINED). A second request while one is pending fails as
+                    Transaction.RefundRequestError.duplicateRequest does (exit 64).
+                    """,
+                examples: [
+                    "iapsim buy com.example.app.coins100 --yes",
+                    "iapsim request-refund 1 --reason UNINTENDED_PURCHASE",
+                    "iapsim notifications --type CONSUMPTION_REQUEST", "iapsim refund 1",
                 ])
         case .cancelSubscription:
             return CommandHelp(
@@ -223,6 +253,33 @@ struct CommandHelp {
                 discussion:
                     "SKTestSession.forceRenewalOfSubscription(productIdentifier:): a renewal transaction now, one period long.",
                 examples: ["iapsim buy com.example.app.pro.monthly && iapsim renew com.example.app.pro.monthly"])
+        case .priceIncrease:
+            return CommandHelp(
+                abstract: "Raise a subscription's renewal price; the subscriber consents or declines.",
+                usage: """
+                    iapsim price-increase <product-id> <new-price> [--consent-required | --notify-only] [options]
+                           iapsim price-increase consent|decline <product-id> [options]
+                    """,
+                discussion: """
+                    A price increase for the active subscription that renews to the product, as App Store
+                    Connect makes one and Xcode tests it (SKTestSession's
+                    requestPriceIncreaseConsentForProduct(identifier:)). The new price is in the
+                    subscription's currency and must be above its renewal price. With
+                    --consent-required (the default) the subscriber must agree: PRICE_INCREASE/PENDING,
+                    renewal info priceIncreaseStatus 0 (StoreKit 2: pending); 'consent' agrees
+                    (PRICE_INCREASE/ACCEPTED, status 1, agreed) and the next renewal charges the new
+                    price; 'decline', or no answer by the renewal, ends the subscription at its period's
+                    end: EXPIRED/PRICE_INCREASE, expirationReason didNotConsentToPriceIncrease
+                    (expirationIntent 3). With --notify-only the increase needs no consent:
+                    PRICE_INCREASE/ACCEPTED, and it applies at the next renewal. New purchases pay the
+                    catalog's price, as in Xcode.
+                    """,
+                examples: [
+                    "iapsim buy com.example.app.pro.monthly --yes",
+                    "iapsim price-increase com.example.app.pro.monthly 14.99",
+                    "iapsim price-increase consent com.example.app.pro.monthly",
+                    "iapsim price-increase com.example.app.pro.monthly 19.99 --notify-only --json",
+                ])
         case .clock:
             return CommandHelp(
                 abstract: "Show or move the simulated clock.",

@@ -29,7 +29,7 @@ enum Completion {
 
     /// The commands whose first argument is a product identifier.
     private static var productCommands: [String] {
-        [CommandName.buy, .cancelSubscription, .expire, .renew].flatMap { [$0.rawValue] + $0.aliases }
+        [CommandName.buy, .cancelSubscription, .expire, .renew, .priceIncrease].flatMap { [$0.rawValue] + $0.aliases }
     }
 
     /// The options that name the catalog: passed on to `iapsim completion products`.

@@ -36,7 +36,11 @@ final class EventLog: @unchecked Sendable {
             case .delivered(let transaction):
                 return
                     "Note: Transaction.updates delivered transaction \(transaction.id) for \(transaction.productID), "
-                    + "completed outside the app (an interrupted purchase resolved)."
+                    + "completed outside the app."
+            case .storefrontChanged(let old, let new):
+                return "Note: the storefront changed from \(old) to \(new) (Storefront.updates, "
+                    + "paymentQueueDidChangeStorefront(_:)); prices and availability follow \(new), "
+                    + "purchases already made keep theirs."
             }
         }
     }

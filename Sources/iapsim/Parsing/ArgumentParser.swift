@@ -137,6 +137,14 @@ enum ArgumentParser {
             return .listProducts
         case .buy:
             let productID = try one("product-id")
+            if flags.contains("outside-app") {
+                for option in ["outcome", "yes", "offer"] where flags.contains(option) || values[option] != nil {
+                    throw UsageError(
+                        "--\(option) does not go with --outside-app: a purchase made outside the app has no prompt "
+                            + "and completes", command: name)
+                }
+                return .buyOutsideApp(productID: productID, quantity: try quantity(values["quantity"]))
+            }
             var offer: OfferRequest?
             if let id = values["offer"] {
                 guard !id.isEmpty else { throw UsageError("--offer: expected an offer identifier", command: name) }
@@ -217,11 +225,33 @@ enum ArgumentParser {
         case .finish: return .finish(id: try transactionID())
         case .refund:
             let id = try transactionID()
+            if flags.contains("decline"), flags.contains("reverse") {
+                throw UsageError("--decline and --reverse go separately: give one", command: name)
+            }
+            for flag in ["decline", "reverse"] where flags.contains(flag) {
+                if values["reason"] != nil {
+                    throw UsageError(
+                        "--reason does not go with --\(flag): only a refund granted has a reason", command: name)
+                }
+                return flag == "decline" ? .declineRefund(id: id) : .reverseRefund(id: id)
+            }
             let text = values["reason"] ?? "other"
             guard let reason = Transaction.RevocationReason(rawValue: text) else {
                 throw UsageError("--reason \(text): expected developerIssue or other", command: name)
             }
             return .refund(id: id, reason: reason)
+        case .requestRefund:
+            let id = try transactionID()
+            let reason = try values["reason"].map { text throws(UsageError) -> RefundRequest.Reason in
+                guard let reason = RefundRequest.Reason(rawValue: text) else {
+                    let known = RefundRequest.Reason.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageError("--reason \(text): expected one of \(known)", command: name)
+                }
+                return reason
+            }
+            return .requestRefund(id: id, reason: reason)
+        case .priceIncrease:
+            return .priceIncrease(try priceIncreaseAction(arguments, flags: flags))
         case .cancelSubscription:
             return .cancelSubscription(productID: try one("product-id"), undo: flags.contains("undo"))
         case .expire: return .expire(productID: try one("product-id"))
@@ -430,6 +460,37 @@ enum ArgumentParser {
                 "unknown setting '\(word)'\(hint); 'iapsim help settings-keys' lists them", command: .settings)
         }
         return key
+    }
+
+    /// `price-increase <product-id> <new-price> [--consent-required | --notify-only]`,
+    /// `price-increase consent <product-id>`, `price-increase decline <product-id>`.
+    private static func priceIncreaseAction(_ arguments: [String], flags: Set<String>) throws(UsageError)
+        -> PriceIncreaseAction
+    {
+        let name = CommandName.priceIncrease
+        let usage = "usage: iapsim price-increase <product-id> <new-price> [--consent-required | --notify-only]"
+        if flags.contains("consent-required"), flags.contains("notify-only") {
+            throw UsageError("--consent-required and --notify-only contradict each other: give one", command: name)
+        }
+        if let action = arguments.first, action == "consent" || action == "decline" {
+            guard arguments.count == 2 else {
+                throw UsageError("usage: iapsim price-increase \(action) <product-id>", command: name)
+            }
+            for flag in ["consent-required", "notify-only"] where flags.contains(flag) {
+                throw UsageError("--\(flag) does not go with 'price-increase \(action)'", command: name)
+            }
+            return action == "consent" ? .consent(productID: arguments[1]) : .decline(productID: arguments[1])
+        }
+        guard arguments.count == 2 else {
+            throw UsageError(
+                arguments.count < 2 ? "missing product identifier or new price; \(usage)" : usage, command: name)
+        }
+        guard let price = Decimal(plainDecimal: arguments[1]), price > 0 else {
+            throw UsageError(
+                "'\(arguments[1])' is not a price: give a plain decimal in the subscription's currency, such as 12.99",
+                command: name)
+        }
+        return .announce(productID: arguments[0], newPrice: price, requiresConsent: !flags.contains("notify-only"))
     }
 
     private static func clockAction(_ arguments: [String], to date: String?) throws(UsageError) -> ClockAction {

@@ -13,9 +13,11 @@ enum CommandName: String, CaseIterable, Sendable {
     case resolve
     case finish
     case refund
+    case requestRefund = "request-refund"
     case cancelSubscription = "cancel-subscription"
     case expire
     case renew
+    case priceIncrease = "price-increase"
     case clock
     case settings
     case reset

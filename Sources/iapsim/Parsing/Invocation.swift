@@ -43,6 +43,15 @@ enum Command: Equatable, Sendable {
     case resolve(id: UInt64)
     case finish(id: UInt64)
     case refund(id: UInt64, reason: Transaction.RevocationReason)
+    /// `refund <id> --decline`: the App Store declines the customer's refund request.
+    case declineRefund(id: UInt64)
+    /// `refund <id> --reverse`: the App Store reverses a refund it granted.
+    case reverseRefund(id: UInt64)
+    /// `request-refund <id>`: `Transaction.beginRefundRequest(in:)`.
+    case requestRefund(id: UInt64, reason: RefundRequest.Reason?)
+    /// `buy <id> --outside-app`: `SKTestSession.buyProduct(identifier:)`.
+    case buyOutsideApp(productID: String, quantity: Int)
+    case priceIncrease(PriceIncreaseAction)
     case cancelSubscription(productID: String, undo: Bool)
     case expire(productID: String)
     case renew(productID: String)
@@ -90,6 +99,14 @@ enum ClockAction: Equatable, Sendable {
     case advance(DateComponents)
     case set(Date)
     case freeze, run, reset
+}
+
+/// `iapsim price-increase …`.
+enum PriceIncreaseAction: Equatable, Sendable {
+    /// A new renewal price for the product's subscribers, with or without their consent.
+    case announce(productID: String, newPrice: Decimal, requiresConsent: Bool)
+    case consent(productID: String)
+    case decline(productID: String)
 }
 
 /// `iapsim jws …`: signed data, as the App Store signs it.

@@ -114,9 +114,26 @@ struct OptionSpec: Sendable {
             values: HistoryFilter.allCases.map(\.rawValue)),
         OptionSpec(name: "unfinished", commands: [.transactions], help: "Only transactions the app has not finished."),
         OptionSpec(
-            name: "reason", valueName: "REASON", commands: [.refund],
-            help: "revocationReason: developerIssue or other (default other).",
-            values: Transaction.RevocationReason.allCases.map(\.rawValue)),
+            name: "reason", valueName: "REASON", commands: [.refund, .requestRefund],
+            help: "refund: revocationReason, developerIssue or other (default other); "
+                + "request-refund: consumptionRequestReason, e.g. UNINTENDED_PURCHASE.",
+            values: Transaction.RevocationReason.allCases.map(\.rawValue)
+                + RefundRequest.Reason.allCases.map(\.rawValue)),
+        OptionSpec(
+            name: "decline", commands: [.refund], help: "Decline the customer's refund request (REFUND_DECLINED)."),
+        OptionSpec(
+            name: "reverse", commands: [.refund],
+            help: "Reverse a refund granted before (REFUND_REVERSED): the revocation is undone."),
+        OptionSpec(
+            name: "outside-app", commands: [.buy],
+            help: "A purchase made outside the app (another device, the App Store): no prompt; "
+                + "Transaction.updates delivers it at the app's next launch."),
+        OptionSpec(
+            name: "consent-required", commands: [.priceIncrease],
+            help: "The increase needs the subscriber's consent (the default): PRICE_INCREASE/PENDING."),
+        OptionSpec(
+            name: "notify-only", commands: [.priceIncrease],
+            help: "The increase needs no consent; it applies at the next renewal: PRICE_INCREASE/ACCEPTED."),
         OptionSpec(name: "undo", commands: [.cancelSubscription], help: "Turn auto-renew back on."),
         OptionSpec(
             name: "to", valueName: "DATE", commands: [.clock], help: "With advance: move to this ISO 8601 date."),
