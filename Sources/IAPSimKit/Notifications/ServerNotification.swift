@@ -15,6 +15,9 @@ public struct ServerNotification: Sendable, Equatable {
         case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
         case expired = "EXPIRED"
         case refund = "REFUND"
+        /// A family-shared purchase is no longer shared (Apple, "Supporting Family Sharing in
+        /// your app").
+        case revoke = "REVOKE"
         case oneTimeCharge = "ONE_TIME_CHARGE"
         case test = "TEST"
         case renewalExtended = "RENEWAL_EXTENDED"

@@ -19,6 +19,8 @@ public struct AccountStatus: Sendable, Equatable {
     public var transactionCount: Int
     /// The subscription groups the account ever subscribed in.
     public var subscribedGroups: Set<String>
+    /// What StoreKit 2 adds to each transaction read now (`signedDate`, `appTransactionID`).
+    public var storeKitContext: StoreKitContext
 
     public struct SubscriptionStatus: Sendable, Equatable {
         /// `Product.SubscriptionInfo.RenewalState` raw values.
@@ -37,6 +39,25 @@ public struct AccountStatus: Sendable, Equatable {
         public var expirationReason: RenewalInfo.ExpirationReason?
         /// `RenewalInfo.isInBillingRetry`: true in the grace period and in billing retry.
         public var isInBillingRetry: Bool
+        /// `Status.transaction`: the chain's newest transaction.
+        public var transaction: Transaction
+        /// `Status.renewalInfo`, as recorded; `RenewalInfo.facts` says what it shows.
+        public var renewalInfo: RenewalInfo
+    }
+
+    /// `Product.SubscriptionInfo.status(for:)` of each group the account subscribed in, in
+    /// the order of `subscriptions`: one status per chain, the account's own and any shared
+    /// by the family.
+    public var subscriptionGroups: [(groupID: String, statuses: [SubscriptionStatus])] {
+        var groups: [(groupID: String, statuses: [SubscriptionStatus])] = []
+        for subscription in subscriptions {
+            if let index = groups.firstIndex(where: { $0.groupID == subscription.subscriptionGroupID }) {
+                groups[index].statuses.append(subscription)
+            } else {
+                groups.append((subscription.subscriptionGroupID, [subscription]))
+            }
+        }
+        return groups
     }
 
     public init(state: PurchaseState, at date: Date) {
@@ -48,6 +69,9 @@ public struct AccountStatus: Sendable, Equatable {
         unfinishedTransactionIDs = state.simulation.unfinishedTransactionIDs
         transactionCount = state.account.transactionCount
         subscribedGroups = Set(state.account.current.compactMap(\.subscriptionGroupID))
+        storeKitContext = StoreKitContext(
+            signedDate: date,
+            appTransactionID: state.account.appTransactionID ?? StoreSession.appTransactionID(firstUse: date))
         var entitlements = state.account.current.filter {
             ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && $0.isEntitlement(at: date)
         }
@@ -59,7 +83,8 @@ public struct AccountStatus: Sendable, Equatable {
                 expirationDate: latest.expirationDate, originalID: info.originalID,
                 willAutoRenew: info.willAutoRenew && renewalState != .revoked && renewalState != .expired,
                 autoRenewProductID: info.autoRenewProductID, gracePeriodExpirationDate: info.gracePeriodExpirationDate,
-                expirationReason: info.expirationReason, isInBillingRetry: info.isInBillingRetry)
+                expirationReason: info.expirationReason, isInBillingRetry: info.isInBillingRetry, transaction: latest,
+                renewalInfo: info)
         }
         self.entitlements = entitlements
     }

@@ -188,13 +188,19 @@ public struct StoreSession: Sendable {
     /// The state is read afresh under the lock, so a purchase made by another process since
     /// the quote counts (a second buyer of a non-consumable gets the re-download). The app is
     /// running, so `Transaction.updates` delivers what waits for it first.
-    /// - Parameter outcome: nil to let the session settings decide.
+    /// - Parameters:
+    ///   - outcome: nil to let the session settings decide.
+    ///   - appAccountToken: `Product.PurchaseOption.appAccountToken`, a lowercase UUID: the
+    ///     transaction, its renewals and a purchase left pending carry it.
     /// - Throws: `StateError` if the state fails.
-    public func purchase(_ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil) throws -> Receipt {
+    public func purchase(
+        _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil, appAccountToken: String? = nil
+    ) throws -> Receipt {
         try transact { state, moment in
             try deliverUpdates(&state)
             let fresh = Self.quote(quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment)
-            let result = try Self.purchase(fresh, in: catalog, outcome: outcome, state: &state, moment: moment)
+            let result = try Self.purchase(
+                fresh, in: catalog, outcome: outcome, state: &state, moment: moment, appAccountToken: appAccountToken)
             return Receipt(
                 result: result, balance: state.app.consumables[quote.product.id] ?? 0,
                 unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs)
@@ -205,7 +211,7 @@ public struct StoreSession: Sendable {
     ///   request's); nil for the next one.
     static func purchase(
         _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState, moment: Moment,
-        id: UInt64? = nil
+        id: UInt64? = nil, appAccountToken: String? = nil
     ) throws -> PurchaseResult {
         let settings = moment.settings
         let product = quote.product
@@ -263,33 +269,37 @@ public struct StoreSession: Sendable {
         {
             state.simulation.pending[index].requestDate = moment.now
             state.simulation.pending[index].purchasedQuantity = quote.quantity
+            state.simulation.pending[index].appAccountToken = appAccountToken
             return .requestRepeated(state.simulation.pending[index])
         }
         if chosen == .askToBuy || chosen == .interrupted {
             let pending = PendingPurchase(
                 id: try state.takeTransactionID(), productID: product.id, productType: product.type,
                 purchasedQuantity: quote.quantity, reason: chosen == .askToBuy ? .askToBuy : .interrupted,
-                requestDate: moment.now)
+                requestDate: moment.now, appAccountToken: appAccountToken)
             state.simulation.pending.append(pending)
             return chosen == .askToBuy ? .pending(pending) : .interrupted(pending)
         }
         let transaction = try Self.complete(
             product, quantity: quote.quantity, id: try id ?? state.takeTransactionID(), storefront: catalog.storefront,
-            state: &state, moment: moment)
+            state: &state, moment: moment, appAccountToken: appAccountToken)
         return .purchased(transaction)
     }
 
     /// Records a completed purchase: the transaction, the subscription chain, the delivery to
     /// the app's record, and whether the app leaves it unfinished.
+    /// - Parameter ownership: `familyShared` for a purchase the family organiser shares.
     static func complete(
         _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
-        moment: Moment
+        moment: Moment, appAccountToken: String? = nil, ownership: Transaction.OwnershipType = .purchased
     ) throws -> Transaction {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
             originalPurchaseDate: moment.now, purchasedQuantity: quantity,
             price: product.price * Decimal(quantity), currency: storefront.currencyCode,
             storefrontCountryCode: storefront.countryCode)
+        transaction.appAccountToken = appAccountToken
+        transaction.ownershipType = ownership
         var notification: (ServerNotification.Kind, ServerNotification.Subtype?)?
         if let subscription = product.subscription {
             // Which SUBSCRIBED or DID_CHANGE_RENEWAL_PREF this is, from the group before the

@@ -8,9 +8,8 @@ extension Runner {
         let status = try session.status(launchingTheApp: true)
         let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: signer()) : [:]
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
-            guard let jws = signed[transaction.id], case .object(let members) = JSON.transaction(transaction) else {
-                return .transaction(transaction)
-            }
+            let json = JSON.transaction(transaction, status.storeKitContext)
+            guard let jws = signed[transaction.id], case .object(let members) = json else { return json }
             return .object(members + [("jwsRepresentation", .string(jws))])
         }
         var report = Report(
@@ -22,6 +21,16 @@ extension Runner {
                         .object(status.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
                     ),
                     ("subscriptions", .array(status.subscriptions.map(JSON.subscription))),
+                    (
+                        "subscriptionGroups",
+                        .array(
+                            status.subscriptionGroups.map { group in
+                                .object([
+                                    ("subscriptionGroupID", .string(group.groupID)),
+                                    ("status", .array(group.statuses.map { $0.storeKitJSON(status.storeKitContext) })),
+                                ])
+                            })
+                    ),
                     ("entitlements", .array(status.entitlements.map(entitlement))),
                     ("pending", .array(status.pending.map(JSON.pending))),
                     ("expiredRequests", .array(status.expiredRequests.map(JSON.pending))),

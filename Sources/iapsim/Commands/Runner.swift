@@ -29,8 +29,9 @@ struct Runner {
             return try listProducts()
         case .check:
             return try check()
-        case .buy(let productID, let quantity, let assumeYes, let outcome):
-            return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome)
+        case .buy(let productID, let quantity, let assumeYes, let outcome, let token, let asFamilyMember):
+            if asFamilyMember { return try buyAsFamilyMember(productID, appAccountToken: token) }
+            return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome, appAccountToken: token)
         case .restore:
             return try restore()
         case .status(let withJWS):
@@ -63,6 +64,8 @@ struct Runner {
             return try finish(id)
         case .refund(let id, let reason):
             return try refund(id, reason: reason)
+        case .familyRevoke(let id):
+            return try familyRevoke(id)
         case .cancelSubscription(let productID, let undo):
             return try cancelSubscription(productID, undo: undo)
         case .expire(let productID):

@@ -137,9 +137,16 @@ enum ArgumentParser {
             return .listProducts
         case .buy:
             let productID = try one("product-id")
+            let asFamilyMember = flags.contains("as-family-member")
+            if asFamilyMember, values["outcome"] != nil {
+                throw UsageError(
+                    "--as-family-member does not go with --outcome: the organiser's purchase is already made",
+                    command: name)
+            }
             return .buy(
                 productID: productID, quantity: try quantity(values["quantity"]), assumeYes: flags.contains("yes"),
-                outcome: try values["outcome"].map(outcome))
+                outcome: try values["outcome"].map(outcome),
+                appAccountToken: try values["app-account-token"].map(appAccountToken), asFamilyMember: asFamilyMember)
         case .restore:
             try expect(arguments, count: 0, for: name)
             return .restore
@@ -191,6 +198,22 @@ enum ArgumentParser {
                 throw UsageError("--reason \(text): expected developerIssue or other", command: name)
             }
             return .refund(id: id, reason: reason)
+        case .family:
+            guard arguments.first == "revoke" else {
+                if let action = arguments.first {
+                    throw UsageError("unknown family action '\(action)'; use revoke", command: name)
+                }
+                throw UsageError("missing action: iapsim family revoke <transaction-id>", command: name)
+            }
+            guard arguments.count >= 2 else {
+                throw UsageError("missing transaction identifier: iapsim family revoke <transaction-id>", command: name)
+            }
+            try expect(arguments, count: 2, for: name)
+            guard let id = UInt64(arguments[1]), id > 0 else {
+                throw UsageError(
+                    "'\(arguments[1])' is not a transaction identifier (a positive whole number)", command: name)
+            }
+            return .familyRevoke(id: id)
         case .cancelSubscription:
             return .cancelSubscription(productID: try one("product-id"), undo: flags.contains("undo"))
         case .expire: return .expire(productID: try one("product-id"))
@@ -462,6 +485,17 @@ enum ArgumentParser {
 
     /// StoreKit allows 1–10 of a consumable in one payment (`SKMutablePayment.quantity`).
     static let quantityRange = 1...10
+
+    /// `Product.PurchaseOption.appAccountToken(_:)` takes a UUID; the App Store's signed
+    /// transactions spell it in lowercase, and so does iapsim.
+    private static func appAccountToken(_ text: String) throws(UsageError) -> String {
+        guard text.count == 36, let uuid = UUID(uuidString: text) else {
+            throw UsageError(
+                "--app-account-token \(text): expected a UUID such as 0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e",
+                command: .buy)
+        }
+        return uuid.uuidString.lowercased()
+    }
 
     private static func quantity(_ text: String?) throws(UsageError) -> Int {
         guard let text else { return 1 }

@@ -11,6 +11,7 @@ enum CommandName: String, CaseIterable, Sendable {
     case resolve
     case finish
     case refund
+    case family
     case cancelSubscription = "cancel-subscription"
     case expire
     case renew

@@ -28,7 +28,10 @@ struct GlobalOptions: Equatable, Sendable {
 enum Command: Equatable, Sendable {
     case listProducts
     case check
-    case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?)
+    /// `--app-account-token` (lowercased) and `--as-family-member`.
+    case buy(
+        productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?,
+        appAccountToken: String? = nil, asFamilyMember: Bool = false)
     case restore
     case status(withJWS: Bool)
     case transactions(productID: String?, filter: HistoryFilter?, withJWS: Bool)
@@ -39,6 +42,8 @@ enum Command: Equatable, Sendable {
     case resolve(id: UInt64)
     case finish(id: UInt64)
     case refund(id: UInt64, reason: Transaction.RevocationReason)
+    /// `family revoke <id>`: the organiser stops sharing.
+    case familyRevoke(id: UInt64)
     case cancelSubscription(productID: String, undo: Bool)
     case expire(productID: String)
     case renew(productID: String)

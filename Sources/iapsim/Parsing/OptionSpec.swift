@@ -57,6 +57,12 @@ struct OptionSpec: Sendable {
             help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.",
             values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.map { "fail=" + $0.name }),
         OptionSpec(
+            name: "app-account-token", valueName: "UUID", commands: [.buy],
+            help: "Product.PurchaseOption.appAccountToken: a UUID the transaction and its renewals carry."),
+        OptionSpec(
+            name: "as-family-member", commands: [.buy],
+            help: "The family organiser buys a familyShareable product and shares it; nothing is charged here."),
+        OptionSpec(
             name: "product", valueName: "ID", commands: [.transactions, .trigger],
             help: "Only this product's transactions; with trigger, the product to use."),
         OptionSpec(
