@@ -319,7 +319,8 @@ public struct StoreSession: Sendable {
             try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
                 settings: moment.settings)
-        } else if moment.settings.oneTimeChargeNotifications {
+        } else if moment.settings.oneTimeChargeNotifications, ownership == .purchased {
+            // A shared purchase charged this account nothing: the organiser's charge is theirs.
             notification = (.oneTimeCharge, nil)
         }
         try state.account.record(transaction, isNew: true)

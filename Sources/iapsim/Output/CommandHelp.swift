@@ -69,7 +69,7 @@ struct CommandHelp {
                     "iapsim buy com.example.app.book --outcome fail=cloudServiceNetworkConnectionFailed",
                     "iapsim buy com.example.app.pro.monthly --outcome ask-to-buy --json",
                     "iapsim buy com.example.app.book --app-account-token 0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E --json",
-                    "iapsim buy com.razeware.inapprage.nightlyrage --as-family-member",
+                    "iapsim buy com.example.app.book --as-family-member",
                 ])
         case .restore:
             return CommandHelp(
@@ -188,7 +188,7 @@ struct CommandHelp {
                     itself is refused (exit 64): refund it instead.
                     """,
                 examples: [
-                    "iapsim buy com.razeware.inapprage.nightlyrage --as-family-member", "iapsim family revoke 1",
+                    "iapsim buy com.example.app.book --as-family-member", "iapsim family revoke 1",
                 ])
         case .cancelSubscription:
             return CommandHelp(
