@@ -38,9 +38,9 @@ import Testing
     /// Apple, "Supporting Family Sharing in your app".
     @Test func familySharingFromBuyToRevoke() throws {
         let harness = Harness()
-        let refused = harness.run("buy", "Demo.TechoverInAppPurchase.co.Apple.Book", "--as-family-member")
+        let refused = harness.run("buy", "com.razeware.inapprage.nightlyrage", "--as-family-member")
         #expect(refused.status == 5)
-        #expect(refused.stderr.contains("Demo.TechoverInAppPurchase.co.Apple.Book: not family shareable"))
+        #expect(refused.stderr.contains("com.razeware.inapprage.nightlyrage: not family shareable"))
         let shared = try harness.json("buy", "com.example.app.book", "--as-family-member")
         #expect(shared["result"] as? String == "familyShared")
         #expect((shared["transaction"] as? [String: Any])?["ownershipType"] as? String == "familyShared")
