@@ -106,7 +106,9 @@ extension RenewalInfo {
             willAutoRenew: autoRenews, expirationReason: autoRenews ? nil : expirationReason,
             gracePeriodExpirationDate: isInBillingRetry ? gracePeriodExpirationDate : nil,
             renewalDate: active && autoRenews ? latest.expirationDate : nil, renewalPrice: next.price,
-            offer: next.offer.map { Transaction.Offer(type: $0, id: nil, paymentMode: .payAsYouGo, period: next.period) },
+            offer: next.offer.map {
+                Transaction.Offer(type: $0, id: nil, paymentMode: .payAsYouGo, period: next.period)
+            },
             recentSubscriptionStartDate: latest.originalPurchaseDate)
     }
 

@@ -31,7 +31,8 @@ extension PurchaseError: LocalizedError {
         case .notFamilyShareable(let id, let isConsumable):
             isConsumable
                 ? "\(id): a consumable, and Family Sharing never shares consumables; drop --as-family-member"
-                : "\(id): not family shareable (the catalog's familyShareable is false), so no family member can share it"
+                : "\(id): not family shareable (the catalog's familyShareable is false), "
+                    + "so no family member can share it"
         }
     }
 }

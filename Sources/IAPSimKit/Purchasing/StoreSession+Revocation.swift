@@ -68,8 +68,8 @@ extension StoreSession {
 
     /// `family revoke <id>`: the organiser stops sharing the purchase (or leaves the family).
     /// The shared transaction — for a subscription, its current period — is revoked, the
-    /// entitlement goes, and the App Store sends `REVOKE` (Apple, "Supporting Family Sharing in
-    /// your app"; App Store Server Notifications, "notificationType").
+    /// entitlement goes, and the App Store sends `REVOKE` (Apple, "Supporting Family Sharing
+    /// in your app"; App Store Server Notifications, "notificationType").
     /// - Throws: `SimulationError.unknownTransaction`, `.notFamilyShared`, `.alreadyRevoked`.
     public func revokeFamilySharing(_ id: UInt64) throws -> Revocation {
         try transact { state, moment in

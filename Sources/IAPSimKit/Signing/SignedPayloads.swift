@@ -141,7 +141,9 @@ public enum SignedPayloads {
             ("autoRenewStatus", .int(facts.willAutoRenew ? 1 : 0)),
             ("isInBillingRetryPeriod", .bool(info.isInBillingRetry)),
         ]
-        if let grace = facts.gracePeriodExpirationDate { members.append(("gracePeriodExpiresDate", milliseconds(grace))) }
+        if let grace = facts.gracePeriodExpirationDate {
+            members.append(("gracePeriodExpiresDate", milliseconds(grace)))
+        }
         if let offer = facts.offer {
             members.append(("offerType", .int(offerType(offer.type))))
             if let mode = offer.paymentMode { members.append(("offerDiscountType", .string(discountType(mode)))) }

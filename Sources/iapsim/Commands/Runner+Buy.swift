@@ -17,7 +17,9 @@ extension Runner {
             return words.report(.cancelled)
         }
         let receipt = try session.purchase(quote, in: catalog, outcome: outcome, appAccountToken: appAccountToken)
-        if receipt.result.transaction != nil || receipt.result.isScheduled { words.context = try session.storeKitContext() }
+        if receipt.result.transaction != nil || receipt.result.isScheduled {
+            words.context = try session.storeKitContext()
+        }
         var report = words.report(receipt.result, balance: receipt.balance)
         report.notes += Self.unfinishedNote(
             receipt.unfinishedTransactionIDs.filter { $0 != receipt.result.transaction?.id })
@@ -131,7 +133,8 @@ struct PurchaseWords {
             return Report(
                 json: .object([
                     ("result", .string("scheduled")), ("productID", .string(next)),
-                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current, context)),
+                    ("effectiveDate", .date(current.expirationDate)),
+                    ("currentTransaction", .transaction(current, context)),
                 ]),
                 lines: ["\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now."])
         case .pending(let pending):

@@ -31,8 +31,11 @@ extension Runner {
             }
         case .recovered(let renewal):
             let until = renewal.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
+            let context = try session.storeKitContext()
             return Report(
-                json: .object([("id", .int(id)), ("result", .string("renewed")), ("transaction", .transaction(renewal, try session.storeKitContext()))]),
+                json: .object([
+                    ("id", .int(id)), ("result", .string("renewed")), ("transaction", .transaction(renewal, context)),
+                ]),
                 lines: ["Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."])
         }
     }
@@ -49,13 +52,15 @@ extension Runner {
             let line = purchased(transaction)
             return Report(
                 json: .object([
-                    ("id", .int(id)), ("result", .string("purchased")), ("transaction", .transaction(transaction, context)),
+                    ("id", .int(id)), ("result", .string("purchased")),
+                    ("transaction", .transaction(transaction, context)),
                 ]),
                 lines: [line])
         case .redownloaded(let owned), .alreadySubscribed(let owned):
             return Report(
                 json: .object([
-                    ("id", .int(id)), ("result", .string("alreadyOwned")), ("transaction", .transaction(owned, context)),
+                    ("id", .int(id)), ("result", .string("alreadyOwned")),
+                    ("transaction", .transaction(owned, context)),
                 ]),
                 lines: [
                     "Completed \(id) without a charge: the account already has \(owned.productID) "
@@ -183,7 +188,9 @@ extension Runner {
                 ("delivered", .bool(true)), ("appRecord", .string(change)),
             ]),
             lines: [line],
-            notes: ["Transaction.updates delivered the revoked transaction \(transaction.id); the app's record \(reaction)."])
+            notes: [
+                "Transaction.updates delivered the revoked transaction \(transaction.id); the app's record \(reaction)."
+            ])
     }
 
     /// `cancel-subscription [--undo]`: auto-renew off, or on again.

@@ -20,7 +20,8 @@ extension Runner {
                     let price = entry.transaction.price
                     let text = prices[price] ?? price.plainString
                     prices[price] = text
-                    guard case .object(var members) = entry.transaction.storeKitJSON(context, price: text) else { return }
+                    let json = entry.transaction.storeKitJSON(context, price: text)
+                    guard case .object(var members) = json else { return }
                     members.append(("orderID", .string(entry.transaction.orderID)))
                     members.append(("state", .string(entry.state.rawValue)))
                     members.append(("isFinished", .bool(entry.isFinished)))

@@ -31,7 +31,8 @@ struct Runner {
             return try check()
         case .buy(let productID, let quantity, let assumeYes, let outcome, let token, let asFamilyMember):
             if asFamilyMember { return try buyAsFamilyMember(productID, appAccountToken: token) }
-            return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome, appAccountToken: token)
+            return try buy(
+                productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome, appAccountToken: token)
         case .restore:
             return try restore()
         case .status(let withJWS):

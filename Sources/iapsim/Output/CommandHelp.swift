@@ -37,8 +37,8 @@ struct CommandHelp {
         case .buy:
             return CommandHelp(
                 abstract: "Buy a product: purchased, cancelled, pending or failed.",
-                usage:
-                    "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME] [--app-account-token UUID] [--as-family-member] [options]",
+                usage: "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME] "
+                    + "[--app-account-token UUID] [--as-family-member] [options]",
                 discussion: """
                     A consumable adds N to its balance; a non-consumable becomes owned, and buying it
                     again is a free re-download; an auto-renewable subscription is active for one period
