@@ -146,7 +146,7 @@ private struct Fixture {
         #expect(throws: SimulationError.duplicateRefundRequest(id: coins.id)) {
             try f.session.requestRefund(coins.id, reason: nil)
         }
-        let granted = try f.session.grantRefund(coins.id, reason: .other)
+        let granted = try f.session.refundTransaction(coins.id, reason: .other)
         #expect(granted.request == request)
         #expect(granted.transaction.revocationDate != nil)
         #expect(try f.session.status().refundRequests.isEmpty)

@@ -50,6 +50,11 @@ import Testing
         #"{"id":1,"originalID":1,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD"}"#,
         #"{"id":1,"originalID":1,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA"} x"#,
         #"{"id":1,"originalID":1,"productID":"a\"b","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA""#,
+        // Schema 4: a family-shared transaction with an offer period, and the values neither reads.
+        #"{"id":5,"originalID":5,"productID":"fx.plus","productType":"autoRenewable","purchaseDate":"2026-01-15T12:00:00Z","originalPurchaseDate":"2026-01-15T12:00:00Z","expirationDate":"2026-01-22T12:00:00Z","subscriptionGroupID":"G1","reason":"purchase","offerType":"introductory","offerPaymentMode":"free","offerPeriod":"P1W","price":"0","currency":"USD","storefrontCountryCode":"USA","appAccountToken":"0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e","ownershipType":"familyShared"}"#,
+        #"{"id":1,"originalID":1,"productID":"a","productType":"nonConsumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","ownershipType":"purchased"}"#,
+        #"{"id":1,"originalID":1,"productID":"a","productType":"nonConsumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","ownershipType":"borrowed"}"#,
+        #"{"id":1,"originalID":1,"productID":"a","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","offerPeriod":"one week"}"#,
         "[1, 2]", "", "{}", "{\"id\":1,}", "nul", "{\"id\":tru}",
     ])
     func readsEachLineAsTheFullParserDoes(_ line: String) {

@@ -53,7 +53,9 @@ import Testing
 
     @Test func completesCommandsOptionsAndProducts() throws {
         #expect(
-            try complete(["iapsim", "re"]).sorted() == ["refund", "renew", "request-refund", "reset", "resolve", "restore"])
+            try complete(["iapsim", "re"]).sorted() == [
+                "redeem-offer-code", "refund", "renew", "request-refund", "reset", "resolve", "restore",
+            ])
         #expect(try complete(["iapsim", "buy", "Demo."]) == ["Demo.TechoverInAppPurchase.co.Apple.Book"])
         #expect(
             try complete(["iapsim", "buy", "com.example.app.pro."]).sorted() == [

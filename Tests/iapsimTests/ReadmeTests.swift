@@ -71,12 +71,12 @@ import Testing
     static func roff(_ text: String) -> String { text.replacingOccurrences(of: "-", with: "\\-") }
 
     @Test func theCommandTableListsExactlyTheParsersCommands() throws {
-        let rows = Self.tableRows(under: "## Commands", in: try Self.read("README.md"))
+        let rows = Self.tableRows(under: "## Commands", in: try Self.read("docs/REFERENCE.md"))
         let listed = rows.map { Self.codeSpans($0.first ?? "").first ?? "" }
         let known = CommandName.allCases.map(\.rawValue)
-        #expect(!rows.isEmpty, "README.md has no table under '## Commands'")
+        #expect(!rows.isEmpty, "docs/REFERENCE.md has no table under '## Commands'")
         #expect(Set(listed).subtracting(known).isEmpty, "not commands of the parser: \(Set(listed).subtracting(known))")
-        #expect(Set(known).subtracting(listed).isEmpty, "missing from README.md: \(Set(known).subtracting(listed))")
+        #expect(Set(known).subtracting(listed).isEmpty, "missing from docs/REFERENCE.md: \(Set(known).subtracting(listed))")
         #expect(listed.count == Set(listed).count, "listed twice: \(listed)")
         for name in CommandName.allCases where !name.aliases.isEmpty {
             let row = rows.first { Self.codeSpans($0[0]).first == name.rawValue }
@@ -88,12 +88,12 @@ import Testing
     }
 
     @Test func theOptionTableListsExactlyTheParsersOptions() throws {
-        let rows = Self.tableRows(under: "## Options", in: try Self.read("README.md"))
+        let rows = Self.tableRows(under: "## Options", in: try Self.read("docs/REFERENCE.md"))
         let listed = rows.map { Self.codeSpans($0.first ?? "").first ?? "" }
         let known = OptionSpec.all.map(\.synopsis)
-        #expect(!rows.isEmpty, "README.md has no table under '## Options'")
+        #expect(!rows.isEmpty, "docs/REFERENCE.md has no table under '## Options'")
         #expect(Set(listed).subtracting(known).isEmpty, "not options of the parser: \(Set(listed).subtracting(known))")
-        #expect(Set(known).subtracting(listed).isEmpty, "missing from README.md: \(Set(known).subtracting(listed))")
+        #expect(Set(known).subtracting(listed).isEmpty, "missing from docs/REFERENCE.md: \(Set(known).subtracting(listed))")
         #expect(listed.count == Set(listed).count, "listed twice: \(listed)")
         // The second column names the commands that take the option; none for every command.
         for spec in OptionSpec.all {

@@ -153,7 +153,7 @@ import Testing
                   2   cancelled by the user
                   3   pending: an Ask to Buy request waits for approval (24 hours at most)
                   4   payments not allowed
-                  5   product not available
+                  5   product not available (with --as-family-member: not family shareable)
                   6   interrupted: the purchase failed until the buyer resolves its issue ('iapsim resolve ID' makes a new transaction)
                   64  usage error (unknown command, option or setting; bad value; a transaction not in the needed state)
                   65  bad data: a catalog file or the state file cannot be used

@@ -17,6 +17,9 @@ public struct PendingPurchase: Sendable, Equatable {
     /// When it was asked for; for Ask to Buy, when it was last asked for: a repeated request
     /// moves it to then.
     public var requestDate: Date
+    /// `Product.PurchaseOption.appAccountToken` the purchase was made with: the transaction
+    /// it completes as carries it.
+    public var appAccountToken: String? = nil
 
     /// How long an Ask to Buy request waits for an answer. Apple, "Testing Ask to Buy" and
     /// `SKPaymentTransactionState.deferred`: the parent has 24 hours to approve or decline;

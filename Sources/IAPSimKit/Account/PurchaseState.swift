@@ -8,9 +8,12 @@ public struct PurchaseState: Sendable, Equatable {
     /// 1: every transaction inline. 2: transactions in the journal, the snapshot here.
     /// 3: one Ask to Buy request per product, expired requests and transactions waiting for
     /// `Transaction.updates` kept in `simulation`, deletions in the journal. 4: refund
-    /// requests waiting for the App Store's decision in `simulation.refundRequests`, and price
-    /// increases in each subscription's renewal info. Files of 1 to 3 are read (see
-    /// `PurchaseState+JSON`) and written back as 4.
+    /// requests waiting for the App Store's decision in `simulation.refundRequests`, price
+    /// increases and redeemed offers in each subscription's renewal info; transactions may
+    /// carry `ownershipType` (`familyShared`), `offerPeriod` and `offerID`, pending purchases
+    /// an `appAccountToken`; absent, they read as bought by the account, with no offer period,
+    /// identifier or token. Files of 1 to 3 are read (see `PurchaseState+JSON`) and written
+    /// back as 4.
     public static let currentSchemaVersion = 4
 
     public var schemaVersion: Int
@@ -149,9 +152,10 @@ public struct PurchaseState: Sendable, Equatable {
         }
 
         /// A transaction of the group's chain, which carries its `originalID` and
-        /// `originalPurchaseDate`; nil if the account never subscribed in the group.
-        public func groupOrigin(_ groupID: String) -> Transaction? {
-            current.first { $0.subscriptionGroupID == groupID }
+        /// `originalPurchaseDate`; nil if the account never subscribed in the group. The
+        /// account's own chain and one a family organiser shares are apart.
+        public func groupOrigin(_ groupID: String, ownership: Transaction.OwnershipType = .purchased) -> Transaction? {
+            current.first { $0.subscriptionGroupID == groupID && $0.ownershipType == ownership }
         }
     }
 

@@ -17,6 +17,12 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         case introductory, promotional, code, winBack
     }
 
+    /// `Transaction.OwnershipType`: bought by this account, or shared with it by the family
+    /// organiser (Apple, "Supporting Family Sharing in your app").
+    public enum OwnershipType: String, Codable, Sendable {
+        case purchased, familyShared
+    }
+
     /// `Transaction.id`: unique, increasing.
     public var id: UInt64
     /// `Transaction.originalID`: the first transaction of a subscription's chain; `id` otherwise.
@@ -41,6 +47,9 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// reference name (`Transaction.Offer.id`, the JWS's `offerIdentifier`); nil for an
     /// introductory offer.
     public var offerID: String? = nil
+    /// `Transaction.Offer.period`: how long the offer lasts in this transaction — the whole
+    /// free trial or paid-up-front span, one period of a pay-as-you-go offer.
+    public var offerPeriod: SubscriptionPeriod? = nil
     /// What was charged: `Transaction.price`, in `currency`.
     public var price: Decimal
     /// ISO 4217, `Transaction.currency`.
@@ -49,6 +58,8 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     public var storefrontCountryCode: String
     /// `Transaction.appAccountToken`: the UUID the app or its server tied to the purchase.
     public var appAccountToken: String? = nil
+    /// `Transaction.ownershipType`. A family-shared transaction charged this account nothing.
+    public var ownershipType: OwnershipType = .purchased
     /// When the transaction was deleted from the account (`SKTestSession.deleteTransaction(identifier:)`,
     /// `iapsim transactions delete`). The journal is only appended to, so a deletion is the
     /// transaction's last version, carrying this date; nothing shows a deleted transaction.
@@ -79,6 +90,12 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         self.price = price
         self.currency = currency
         self.storefrontCountryCode = storefrontCountryCode
+    }
+
+    /// `Transaction.webOrderLineItemID`: one per subscription period, so one per auto-renewable
+    /// transaction, derived from it so it is stable across reads; nil for other products.
+    public var webOrderLineItemID: String? {
+        productType == .autoRenewable ? String(1_000_000_000 + id) : nil
     }
 
     /// Whether this transaction grants access at `date`, as `Transaction.currentEntitlements`

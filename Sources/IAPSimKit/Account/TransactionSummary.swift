@@ -13,6 +13,7 @@ public struct TransactionSummary: Sendable, Equatable {
     public var revocationDate: Date?
     public var isUpgraded: Bool
     public var reason: Transaction.Reason
+    public var ownershipType: Transaction.OwnershipType
 
     /// This transaction's state at `date`, as `Transaction.state(at:)` gives it.
     public func state(at date: Date) -> TransactionState {
@@ -36,5 +37,6 @@ public struct TransactionSummary: Sendable, Equatable {
         revocationDate = record.revocationDate
         isUpgraded = record.isUpgraded
         reason = record.isRenewal ? .renewal : .purchase
+        ownershipType = record.isFamilyShared ? .familyShared : .purchased
     }
 }

@@ -19,6 +19,13 @@ public struct ServerNotification: Sendable, Equatable {
         case refundReversed = "REFUND_REVERSED"
         case consumptionRequest = "CONSUMPTION_REQUEST"
         case priceIncrease = "PRICE_INCREASE"
+        /// The customer redeemed a promotional offer, an offer code or a win-back offer
+        /// (Apple, "notificationType"): with `INITIAL_BUY`, `RESUBSCRIBE`, `UPGRADE` or
+        /// `DOWNGRADE`, or no subtype for an offer on the active subscription.
+        case offerRedeemed = "OFFER_REDEEMED"
+        /// A family-shared purchase is no longer shared (Apple, "Supporting Family Sharing in
+        /// your app").
+        case revoke = "REVOKE"
         case oneTimeCharge = "ONE_TIME_CHARGE"
         case test = "TEST"
         case renewalExtended = "RENEWAL_EXTENDED"

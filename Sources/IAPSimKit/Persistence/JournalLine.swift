@@ -53,8 +53,8 @@ struct JournalLine {
         case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
         case expirationDate, revocationDate, revocationReason, subscriptionGroupID, isUpgraded, reason
         case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken, deletionDate
-        case offerID
-        static let count = 21
+        case offerID, offerPeriod, ownershipType
+        static let count = 23
     }
 
     /// A member's value: its kind and, for a string (without quotes) or a number, its bytes.
@@ -178,8 +178,9 @@ struct JournalLine {
         case 8: equals(name, "currency") ? .currency : nil
         case 9: equals(name, "productID") ? .productID : equals(name, "offerType") ? .offerType : nil
         case 10: equals(name, "originalID") ? .originalID : equals(name, "isUpgraded") ? .isUpgraded : nil
-        case 11: equals(name, "productType") ? .productType : nil
+        case 11: equals(name, "productType") ? .productType : equals(name, "offerPeriod") ? .offerPeriod : nil
         case 12: equals(name, "purchaseDate") ? .purchaseDate : equals(name, "deletionDate") ? .deletionDate : nil
+        case 13: equals(name, "ownershipType") ? .ownershipType : nil
         case 15: equals(name, "appAccountToken") ? .appAccountToken : nil
         case 14:
             equals(name, "expirationDate") ? .expirationDate : equals(name, "revocationDate") ? .revocationDate : nil
@@ -298,7 +299,8 @@ struct JournalLine {
     /// The fields both reads check, or nil when one does not read.
     private func common() -> (
         id: UInt64, originalID: UInt64, productType: ProductType, purchaseDate: Date, expirationDate: Date?,
-        revocationDate: Date?, isUpgraded: Bool, reason: Transaction.Reason, deletionDate: Date?
+        revocationDate: Date?, isUpgraded: Bool, reason: Transaction.Reason, deletionDate: Date?,
+        ownershipType: Transaction.OwnershipType
     )? {
         guard let idToken = present(.id), let id = whole(idToken),
             let originalToken = present(.originalID), let originalID = whole(originalToken),
@@ -317,11 +319,13 @@ struct JournalLine {
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
             optional(.appAccountToken, string) != nil, optional(.offerID, string) != nil,
+            optional(.offerPeriod, { text($0).flatMap(SubscriptionPeriod.init(iso8601:)) }) != nil,
+            let ownership = optional(.ownershipType, { text($0).flatMap(Transaction.OwnershipType.init(rawValue:)) }),
             let deletionDate = optional(.deletionDate, date)
         else { return nil }
         return (
             id, originalID, productType, purchaseDate, expirationDate, revocationDate, isUpgraded ?? false,
-            reason ?? .purchase, deletionDate
+            reason ?? .purchase, deletionDate, ownership ?? .purchased
         )
     }
 
@@ -344,8 +348,10 @@ struct JournalLine {
         transaction.offerType = present(.offerType).flatMap(text).flatMap(Transaction.OfferType.init(rawValue:))
         transaction.offerPaymentMode = present(.offerPaymentMode).flatMap(text).flatMap(
             SubscriptionOffer.PaymentMode.init(rawValue:))
+        transaction.offerPeriod = present(.offerPeriod).flatMap(text).flatMap(SubscriptionPeriod.init(iso8601:))
         transaction.appAccountToken = present(.appAccountToken).flatMap(text)
         transaction.offerID = present(.offerID).flatMap(text)
+        transaction.ownershipType = fields.ownershipType
         transaction.deletionDate = fields.deletionDate
         return transaction
     }
@@ -358,6 +364,7 @@ struct JournalLine {
             expirationDate: fields.expirationDate, revocationDate: fields.revocationDate,
             productKey: key(UnsafeBufferPointer(rebasing: b[product])),
             groupKey: group.map { key(UnsafeBufferPointer(rebasing: b[$0])) }, productType: fields.productType,
-            isUpgraded: fields.isUpgraded, isRenewal: fields.reason == .renewal, isDeleted: fields.deletionDate != nil)
+            isUpgraded: fields.isUpgraded, isRenewal: fields.reason == .renewal, isDeleted: fields.deletionDate != nil,
+            isFamilyShared: fields.ownershipType == .familyShared)
     }
 }

@@ -31,6 +31,7 @@ extension Transaction {
             members.append(("offerType", .string(offerType.rawValue)))
             members.append(("offerPaymentMode", .optional(offerPaymentMode?.rawValue)))
             if let offerID { members.append(("offerID", .string(offerID))) }
+            if let offerPeriod { members.append(("offerPeriod", .string(offerPeriod.iso8601))) }
         }
         members += [
             ("price", .string(text)),
@@ -38,6 +39,8 @@ extension Transaction {
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
         if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
+        // Written only when shared, so the lines of bought transactions read as before schema 4.
+        if ownershipType == .familyShared { members.append(("ownershipType", .string(ownershipType.rawValue))) }
         if let deletionDate { members.append(("deletionDate", .date(deletionDate))) }
         return .object(members)
     }
@@ -61,17 +64,22 @@ extension Transaction {
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
         offerID = try r.optional("offerID")?.string()
+        offerPeriod = try r.optional("offerPeriod")?.period()
         appAccountToken = try r.optional("appAccountToken")?.string()
+        ownershipType = try r.optional("ownershipType")?.raw(OwnershipType.self) ?? .purchased
         deletionDate = try r.optional("deletionDate")?.date()
     }
 }
 
 extension PendingPurchase {
     var json: JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("id", .int(id)), ("productID", .string(productID)), ("productType", .string(productType.rawValue)),
-            ("purchasedQuantity", .int(purchasedQuantity)), ("reason", .string(reason.rawValue)), ("requestDate", .date(requestDate)),
-        ])
+            ("purchasedQuantity", .int(purchasedQuantity)), ("reason", .string(reason.rawValue)),
+            ("requestDate", .date(requestDate)),
+        ]
+        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
+        return .object(members)
     }
 
     init(_ r: Reader) throws(Reader.Failure) {
@@ -83,6 +91,7 @@ extension PendingPurchase {
             // Written as `quantity` before 0.2.
             purchasedQuantity: try quantity.positiveInt(),
             reason: try r.required("reason").raw(Reason.self), requestDate: try r.required("requestDate").date())
+        appAccountToken = try r.optional("appAccountToken")?.string()
     }
 }
 

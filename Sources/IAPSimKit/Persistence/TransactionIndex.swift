@@ -121,6 +121,9 @@ struct TransactionIndex {
         var isRenewal: Bool
         /// The latest version is a deletion (`Transaction.deletionDate`): look-ups pass over it.
         var isDeleted = false
+        /// `Transaction.ownershipType` is `familyShared`: the history's `inAppOwnershipType`
+        /// filter needs it. Indexes written before family sharing never set it, rightly.
+        var isFamilyShared = false
 
         /// A missing date: a NaN no date has.
         static let none = UInt64.max
@@ -148,7 +151,9 @@ struct TransactionIndex {
             out.put32(nextOfProduct.map { $0 + 1 } ?? 0, at: base + 56)
             out.put32(nextOfChain.map { $0 + 1 } ?? 0, at: base + 60)
             out.put32(chainTail.map { $0 + 1 } ?? 0, at: base + 64)
-            let flags = Self.code(productType) | (isUpgraded ? 4 : 0) | (isRenewal ? 8 : 0) | (isDeleted ? 16 : 0)
+            let flags =
+                Self.code(productType) | (isUpgraded ? 4 : 0) | (isRenewal ? 8 : 0) | (isDeleted ? 16 : 0)
+                | (isFamilyShared ? 32 : 0)
             out.put32(flags, at: base + 68)
             out.seal(checksumAt: base + 72, from: base, seed: IndexChecksum.recordSeed ^ UInt64(position))
         }
@@ -166,7 +171,7 @@ struct TransactionIndex {
                 return raw - 1 > UInt32(position) ? .some(raw - 1) : nil
             }
             let flags = bytes.get32(base + 68)
-            guard flags & ~0x1F == 0, let nextOfProduct = link(56), let nextOfChain = link(60) else { return nil }
+            guard flags & ~0x3F == 0, let nextOfProduct = link(56), let nextOfChain = link(60) else { return nil }
             let tail = bytes.get32(base + 64)
             guard tail == 0 || tail - 1 >= UInt32(position) else { return nil }
             let group = bytes.get32(base + 52)
@@ -189,12 +194,13 @@ struct TransactionIndex {
             isUpgraded = flags & 4 != 0
             isRenewal = flags & 8 != 0
             isDeleted = flags & 16 != 0
+            isFamilyShared = flags & 32 != 0
         }
 
         init(
             id: UInt64, originalID: UInt64, offset: UInt64, purchaseDate: Date, expirationDate: Date?,
             revocationDate: Date?, productKey: UInt32, groupKey: UInt32?, productType: ProductType, isUpgraded: Bool,
-            isRenewal: Bool, isDeleted: Bool = false
+            isRenewal: Bool, isDeleted: Bool = false, isFamilyShared: Bool = false
         ) {
             self.id = id
             self.originalID = originalID
@@ -208,6 +214,7 @@ struct TransactionIndex {
             self.isUpgraded = isUpgraded
             self.isRenewal = isRenewal
             self.isDeleted = isDeleted
+            self.isFamilyShared = isFamilyShared
         }
 
         init(_ transaction: Transaction, offset: UInt64, productKey: UInt32, groupKey: UInt32?) {
@@ -216,7 +223,8 @@ struct TransactionIndex {
                 purchaseDate: transaction.purchaseDate, expirationDate: transaction.expirationDate,
                 revocationDate: transaction.revocationDate, productKey: productKey, groupKey: groupKey,
                 productType: transaction.productType, isUpgraded: transaction.isUpgraded,
-                isRenewal: transaction.reason == .renewal, isDeleted: transaction.deletionDate != nil)
+                isRenewal: transaction.reason == .renewal, isDeleted: transaction.deletionDate != nil,
+                isFamilyShared: transaction.ownershipType == .familyShared)
         }
 
         /// The fields a later version may change, taken from `other`.
@@ -229,6 +237,7 @@ struct TransactionIndex {
             isUpgraded = other.isUpgraded
             isRenewal = other.isRenewal
             isDeleted = other.isDeleted
+            isFamilyShared = other.isFamilyShared
         }
 
         /// Whether `other`, a later version, keeps what the links depend on.

@@ -26,6 +26,8 @@ public struct AccountStatus: Sendable, Equatable {
     public var transactionCount: Int
     /// The subscription groups the account ever subscribed in.
     public var subscribedGroups: Set<String>
+    /// What StoreKit 2 adds to each transaction read now (`signedDate`, `appTransactionID`).
+    public var storeKitContext: StoreKitContext
 
     public struct SubscriptionStatus: Sendable, Equatable {
         /// `Product.SubscriptionInfo.RenewalState` raw values.
@@ -46,6 +48,25 @@ public struct AccountStatus: Sendable, Equatable {
         public var isInBillingRetry: Bool
         /// A price increase the subscriber was told of and its consent (`priceIncreaseStatus`).
         public var priceIncrease: PriceIncrease? = nil
+        /// `Status.transaction`: the chain's newest transaction.
+        public var transaction: Transaction
+        /// `Status.renewalInfo`, as recorded; `RenewalInfo.facts` says what it shows.
+        public var renewalInfo: RenewalInfo
+    }
+
+    /// `Product.SubscriptionInfo.status(for:)` of each group the account subscribed in, in
+    /// the order of `subscriptions`: one status per chain, the account's own and any shared
+    /// by the family.
+    public var subscriptionGroups: [(groupID: String, statuses: [SubscriptionStatus])] {
+        var groups: [(groupID: String, statuses: [SubscriptionStatus])] = []
+        for subscription in subscriptions {
+            if let index = groups.firstIndex(where: { $0.groupID == subscription.subscriptionGroupID }) {
+                groups[index].statuses.append(subscription)
+            } else {
+                groups.append((subscription.subscriptionGroupID, [subscription]))
+            }
+        }
+        return groups
     }
 
     public init(state: PurchaseState, at date: Date) {
@@ -58,6 +79,9 @@ public struct AccountStatus: Sendable, Equatable {
         refundRequests = state.simulation.refundRequests
         transactionCount = state.account.transactionCount
         subscribedGroups = Set(state.account.current.compactMap(\.subscriptionGroupID))
+        storeKitContext = StoreKitContext(
+            signedDate: date,
+            appTransactionID: state.account.appTransactionID ?? StoreSession.appTransactionID(firstUse: date))
         var entitlements = state.account.current.filter {
             ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && $0.isEntitlement(at: date)
         }
@@ -70,7 +94,8 @@ public struct AccountStatus: Sendable, Equatable {
                 willAutoRenew: info.willAutoRenew && renewalState != .revoked && renewalState != .expired,
                 autoRenewProductID: info.autoRenewProductID, gracePeriodExpirationDate: info.gracePeriodExpirationDate,
                 expirationReason: info.expirationReason, isInBillingRetry: info.isInBillingRetry,
-                priceIncrease: renewalState == .revoked || renewalState == .expired ? nil : info.priceIncrease)
+                priceIncrease: renewalState == .revoked || renewalState == .expired ? nil : info.priceIncrease,
+                transaction: latest, renewalInfo: info)
         }
         self.entitlements = entitlements
     }

@@ -9,8 +9,8 @@ public struct HistoryQuery: Sendable, Equatable {
         case descending = "DESCENDING"
     }
 
-    /// `inAppOwnershipType`. Every transaction here is the buyer's own: family sharing is not
-    /// simulated, so `familyShared` finds none.
+    /// `inAppOwnershipType`: the buyer's own purchases, or those a family organiser shares
+    /// (`Transaction.ownershipType`).
     public enum Ownership: String, Sendable {
         case purchased = "PURCHASED"
         case familyShared = "FAMILY_SHARED"
@@ -110,7 +110,11 @@ extension StoreSession {
             if !productTypes.isEmpty, !productTypes.contains(summary.productType) { return }
             if !groups.isEmpty, !groups.contains(summary.subscriptionGroupID ?? "") { return }
             if let revoked = query.revoked, (summary.revocationDate != nil) != revoked { return }
-            if query.ownership == .familyShared { return }
+            if let ownership = query.ownership,
+                (summary.ownershipType == .familyShared) != (ownership == .familyShared)
+            {
+                return
+            }
             page.consider(summary)
         }
         if query.productIDs.isEmpty {

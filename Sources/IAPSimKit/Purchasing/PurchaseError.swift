@@ -11,6 +11,10 @@ public enum PurchaseError: Error, Equatable, Sendable {
     case notAvailableInStorefront(productID: String, storefront: String)
     /// `Product.PurchaseError.invalidQuantity`: more than one of something that is not consumable.
     case invalidQuantity(productID: String, quantity: Int)
+    /// `buy --as-family-member` of a product the catalog does not mark `familyShareable`, or of
+    /// a consumable, which Family Sharing never shares (Apple, "Supporting Family Sharing in
+    /// your app").
+    case notFamilyShareable(productID: String, isConsumable: Bool)
 }
 
 extension PurchaseError: LocalizedError {
@@ -24,6 +28,11 @@ extension PurchaseError: LocalizedError {
             "\(id): not sold in the \(storefront) storefront (notAvailableInStorefront); add a price for it to the pricing file"
         case .invalidQuantity(let id, let quantity):
             "\(id): a quantity of \(quantity) applies only to consumables (invalidQuantity)"
+        case .notFamilyShareable(let id, let isConsumable):
+            isConsumable
+                ? "\(id): a consumable, and Family Sharing never shares consumables; drop --as-family-member"
+                : "\(id): not family shareable (the catalog's familyShareable is false), "
+                    + "so no family member can share it"
         }
     }
 }

@@ -92,7 +92,9 @@ extension StoreSession {
         state.simulation.pending.removeAll { $0.id == pending.id }
         var quote = Self.quote(product, quantity: pending.purchasedQuantity, in: catalog, state: state, moment: moment)
         quote.canMakePayments = true
-        return try Self.purchase(quote, in: catalog, outcome: .success, state: &state, moment: moment, id: id)
+        return try Self.purchase(
+            quote, in: catalog, outcome: .success, state: &state, moment: moment, id: id,
+            appAccountToken: pending.appAccountToken)
     }
 
     private static func pending(
@@ -131,62 +133,6 @@ extension StoreSession {
                 throw SimulationError.notUnfinished(id: id)
             }
             state.simulation.unfinishedTransactionIDs.removeAll { $0 == id }
-        }
-    }
-
-    /// `SKTestSession.refundTransaction(identifier:)`: the transaction gets a
-    /// `revocationDate` and `revocationReason`, and the entitlement goes. A refunded
-    /// subscription stops renewing. A refunded consumable takes its quantity back off the
-    /// balance (not below zero): Apple leaves reclaiming consumed content to the app, and the
-    /// app's record here is that app.
-    public func refund(_ id: UInt64, reason: Transaction.RevocationReason) throws -> Transaction {
-        try grantRefund(id, reason: reason).transaction
-    }
-
-    /// A refund granted, and the customer's request it answered, if there was one.
-    public struct GrantedRefund: Sendable, Equatable {
-        public var transaction: Transaction
-        public var request: RefundRequest?
-    }
-
-    /// `refund`, answering the customer's refund request when one waits
-    /// (`Transaction.beginRefundRequest(in:)`, `iapsim request-refund`): the App Store grants
-    /// it, and the request ends.
-    public func grantRefund(_ id: UInt64, reason: Transaction.RevocationReason) throws -> GrantedRefund {
-        try transact { state, moment in
-            guard state.hasTransaction(id), var transaction = try state.account.current(id: id) ?? store.transaction(id)
-            else {
-                throw SimulationError.unknownTransaction(id: id)
-            }
-            guard transaction.revocationDate == nil else { throw SimulationError.alreadyRevoked(id: id) }
-            let request = state.simulation.refundRequests.first { $0.transactionID == id }
-            state.simulation.refundRequests.removeAll { $0.transactionID == id }
-            transaction.revocationDate = moment.now
-            transaction.revocationReason = reason
-            try state.account.record(transaction, isNew: false)
-            switch transaction.productType {
-            case .consumable:
-                let balance = state.app.consumables[transaction.productID] ?? 0
-                state.app.consumables[transaction.productID] = max(0, balance - transaction.purchasedQuantity)
-            case .nonConsumable, .nonRenewable:
-                if state.account.latest(for: transaction.productID)?.isEntitlement(at: moment.now) != true {
-                    state.app.revoke(transaction.productID)
-                }
-            case .autoRenewable:
-                if let renewal = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }
-                ) {
-                    state.simulation.renewals[renewal].willAutoRenew = false
-                    state.simulation.renewals[renewal].isInBillingRetry = false
-                    state.simulation.renewals[renewal].expirationNotified = true
-                }
-                state.app.revoke(transaction.productID)
-            }
-            let renewal = state.simulation.renewals.first { $0.originalID == transaction.originalID }
-            state.notify(
-                .refund, at: moment.now, transaction: transaction,
-                renewal: transaction.productType == .autoRenewable ? renewal : nil,
-                status: transaction.productType == .autoRenewable ? .revoked : nil)
-            return GrantedRefund(transaction: transaction, request: request)
         }
     }
 }

@@ -37,7 +37,7 @@ extension StoreSession {
             try state.account.record(extended, isNew: false)
             state.notify(.renewalExtended, at: moment.now, transaction: extended, renewal: info, status: .active)
             return Extension(
-                originalID: originalID, webOrderLineItemID: SignedPayloads.webOrderLineItemID(extended),
+                originalID: originalID, webOrderLineItemID: extended.webOrderLineItemID ?? "",
                 effectiveDate: extended.expirationDate ?? end)
         }
     }

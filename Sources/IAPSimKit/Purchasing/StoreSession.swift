@@ -193,15 +193,21 @@ public struct StoreSession: Sendable {
     /// The state is read afresh under the lock, so a purchase made by another process since
     /// the quote counts (a second buyer of a non-consumable gets the re-download). The app is
     /// running, so `Transaction.updates` delivers what waits for it first.
-    /// - Parameter outcome: nil to let the session settings decide.
+    /// - Parameters:
+    ///   - outcome: nil to let the session settings decide.
+    ///   - appAccountToken: `Product.PurchaseOption.appAccountToken`, a lowercase UUID: the
+    ///     transaction, its renewals and a purchase left pending carry it.
     /// - Throws: `StateError` if the state fails.
-    public func purchase(_ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil) throws -> Receipt {
+    public func purchase(
+        _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil, appAccountToken: String? = nil
+    ) throws -> Receipt {
         try transact { state, moment in
             try deliverUpdates(&state)
             let fresh = Self.quote(
                 quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment,
                 offer: quote.offerRequest, realNow: realNow())
-            let result = try Self.purchase(fresh, in: catalog, outcome: outcome, state: &state, moment: moment)
+            let result = try Self.purchase(
+                fresh, in: catalog, outcome: outcome, state: &state, moment: moment, appAccountToken: appAccountToken)
             let unverified = result.transaction == nil ? nil : moment.settings.simulatedError(.verificationError)
             return Receipt(
                 result: result, balance: state.app.consumables[quote.product.id] ?? 0,
@@ -213,7 +219,7 @@ public struct StoreSession: Sendable {
     ///   request's); nil for the next one.
     static func purchase(
         _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState, moment: Moment,
-        id: UInt64? = nil
+        id: UInt64? = nil, appAccountToken: String? = nil
     ) throws -> PurchaseResult {
         let settings = moment.settings
         let product = quote.product
@@ -278,19 +284,20 @@ public struct StoreSession: Sendable {
         {
             state.simulation.pending[index].requestDate = moment.now
             state.simulation.pending[index].purchasedQuantity = quote.quantity
+            state.simulation.pending[index].appAccountToken = appAccountToken
             return .requestRepeated(state.simulation.pending[index])
         }
         if chosen == .askToBuy || chosen == .interrupted {
             let pending = PendingPurchase(
                 id: try state.takeTransactionID(), productID: product.id, productType: product.type,
                 purchasedQuantity: quote.quantity, reason: chosen == .askToBuy ? .askToBuy : .interrupted,
-                requestDate: moment.now)
+                requestDate: moment.now, appAccountToken: appAccountToken)
             state.simulation.pending.append(pending)
             return chosen == .askToBuy ? .pending(pending) : .interrupted(pending)
         }
         let transaction = try Self.complete(
             product, quantity: quote.quantity, id: try id ?? state.takeTransactionID(), storefront: catalog.storefront,
-            state: &state, moment: moment, offer: quote.offer)
+            state: &state, moment: moment, appAccountToken: appAccountToken, offer: quote.offer)
         return .purchased(transaction)
     }
 
@@ -314,23 +321,28 @@ public struct StoreSession: Sendable {
         info.expirationReason = nil
         info.pendingOffer = offer.pending
         state.simulation.renewals[index] = info
+        // OFFER_REDEEMED: DOWNGRADE when it moves to a lower level, no subtype on the same plan.
         state.notify(
-            .didChangeRenewalPref, at: moment.now, transaction: current, renewal: info,
-            status: PurchaseState.notificationStatus(info, latest: current, at: moment.now))
+            .offerRedeemed, current.productID == product.id ? nil : .downgrade, at: moment.now, transaction: current,
+            renewal: info, status: PurchaseState.notificationStatus(info, latest: current, at: moment.now))
         return .offerScheduled(current: current, offer: offer)
     }
 
     /// Records a completed purchase: the transaction, the subscription chain, the delivery to
     /// the app's record, and whether the app leaves it unfinished.
+    /// - Parameter ownership: `familyShared` for a purchase the family organiser shares.
     static func complete(
         _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
-        moment: Moment, offer: AppliedOffer? = nil
+        moment: Moment, appAccountToken: String? = nil, ownership: Transaction.OwnershipType = .purchased,
+        offer: AppliedOffer? = nil
     ) throws -> Transaction {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
             originalPurchaseDate: moment.now, purchasedQuantity: quantity,
             price: product.price * Decimal(quantity), currency: storefront.currencyCode,
             storefrontCountryCode: storefront.countryCode)
+        transaction.appAccountToken = appAccountToken
+        transaction.ownershipType = ownership
         var notification: (ServerNotification.Kind, ServerNotification.Subtype?)?
         if let subscription = product.subscription {
             // Which SUBSCRIBED or DID_CHANGE_RENEWAL_PREF this is, from the group before the
@@ -347,10 +359,16 @@ public struct StoreSession: Sendable {
             } else {
                 notification = (.subscribed, .resubscribe)
             }
+            // Redeeming an offer is OFFER_REDEEMED with the same subtype (Apple,
+            // "notificationType"); a stacked offer code waits, so the purchase is the intro's.
+            if let offer, !offer.afterIntroductoryOffer, let subtype = notification?.1 {
+                notification = (.offerRedeemed, subtype)
+            }
             try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
                 settings: moment.settings, offer: offer)
-        } else if moment.settings.oneTimeChargeNotifications {
+        } else if moment.settings.oneTimeChargeNotifications, ownership == .purchased {
+            // A shared purchase charged this account nothing: the organiser's charge is theirs.
             notification = (.oneTimeCharge, nil)
         }
         try state.account.record(transaction, isNew: true)

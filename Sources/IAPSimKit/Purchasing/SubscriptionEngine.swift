@@ -160,11 +160,16 @@ enum SubscriptionEngine {
             transaction.offerType = offer
             transaction.offerPaymentMode = terms.mode
             transaction.offerID = terms.id
+            transaction.offerPeriod =
+                periods > 1 ? SubscriptionPeriod(value: period.value * periods, unit: period.unit) : period
         }
         if info.introductoryPeriodsRemaining == 0 {
             info.offerType = nil
             info.offerID = nil
         }
+        // A renewal belongs to the same purchase: the app's token and who owns it carry over.
+        transaction.appAccountToken = origin?.appAccountToken
+        transaction.ownershipType = origin?.ownershipType ?? .purchased
         if info.currentProductID != info.autoRenewProductID {
             state.app.revoke(info.currentProductID)
             state.app.deliver(info.autoRenewProductID)
@@ -237,7 +242,9 @@ enum SubscriptionEngine {
         buying product: Product, in state: PurchaseState, at date: Date, level: (String) -> Int?
     ) -> GroupChange {
         guard let subscription = product.subscription else { return .start }
-        for (info, latest) in chains(in: state) where info.subscriptionGroupID == subscription.groupID {
+        // A chain the family shares is not the buyer's own: buying starts or changes the own one.
+        for (info, latest) in chains(in: state)
+        where info.subscriptionGroupID == subscription.groupID && latest.ownershipType == .purchased {
             let current = renewalState(info, latest: latest, at: date)
             guard current == .subscribed || current == .inGracePeriod else { continue }
             if latest.productID == product.id { return .alreadySubscribed(latest) }
@@ -264,13 +271,14 @@ enum SubscriptionEngine {
     ) throws {
         let group = subscription.groupID
         transaction.subscriptionGroupID = group
-        let first = state.account.groupOrigin(group)
+        let first = state.account.groupOrigin(group, ownership: transaction.ownershipType)
         if let first {
             transaction.originalID = first.originalID
             transaction.originalPurchaseDate = first.originalPurchaseDate
         }
         for var replaced in state.account.current
         where replaced.subscriptionGroupID == group && !replaced.isUpgraded
+            && replaced.ownershipType == transaction.ownershipType
             && (replaced.expirationDate ?? .distantPast) > date && replaced.productID != product.id
         {
             replaced.isUpgraded = true
@@ -284,12 +292,13 @@ enum SubscriptionEngine {
             storefrontCountryCode: transaction.storefrontCountryCode, introductoryPeriodsRemaining: 0,
             introductoryPrice: nil, introductoryPeriod: nil, isInBillingRetry: false, billingRetryEndDate: nil,
             gracePeriodExpirationDate: nil, expirationReason: nil)
-        // An introductory offer is for a first subscription in the group only; an offer the
-        // buyer redeems takes its place, unless it stacks on it (an offer code) and follows it.
+        // An introductory offer is for a first subscription in the group only, and is the
+        // buyer's: a shared subscription comes as the organiser pays for it. An offer the buyer
+        // redeems takes its place, unless it stacks on it (an offer code) and follows it.
         var applied: (type: Transaction.OfferType, offer: SubscriptionOffer)?
         if let redeemed, !redeemed.afterIntroductoryOffer {
             applied = (redeemed.type, redeemed.offer)
-        } else if first == nil, let offer = subscription.introductoryOffer {
+        } else if first == nil, transaction.ownershipType == .purchased, let offer = subscription.introductoryOffer {
             applied = (.introductory, offer)
         }
         if let redeemed, redeemed.afterIntroductoryOffer { info.pendingOffer = redeemed.pending }
@@ -302,7 +311,10 @@ enum SubscriptionEngine {
             case .freeTrial, .payUpFront:
                 transaction.expirationDate = settings.timeRate.end(
                     of: offer.period, from: date, count: offer.periodCount)
+                transaction.offerPeriod = SubscriptionPeriod(
+                    value: offer.period.value * offer.periodCount, unit: offer.period.unit)
             case .payAsYouGo:
+                transaction.offerPeriod = offer.period
                 transaction.expirationDate = settings.timeRate.end(of: offer.period, from: date)
                 info.introductoryPeriodsRemaining = max(offer.periodCount - 1, 0)
                 info.introductoryPrice = offer.price

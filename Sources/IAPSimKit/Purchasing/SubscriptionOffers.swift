@@ -5,7 +5,9 @@ public enum OfferRequest: Sendable, Equatable {
     /// `Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)` or
     /// `.winBackOffer(_:)`: `buy --offer ID`, a promotional offer with its signature, or a
     /// win-back offer.
-    case offer(id: String, signature: PromotionalOfferSignature?)
+    /// `appAccountToken` is the purchase's (`Product.PurchaseOption.appAccountToken`), which
+    /// the signature covers.
+    case offer(id: String, signature: PromotionalOfferSignature?, appAccountToken: String? = nil)
     /// The offer code redemption sheet (`AppStore.presentOfferCodeRedeemSheet`):
     /// `redeem-offer-code`.
     case code(id: String)
@@ -57,7 +59,7 @@ extension StoreSession {
         var offer: SubscriptionOffer
         var checked = false
         switch request {
-        case .offer(let id, let signature):
+        case .offer(let id, let signature, let appAccountToken):
             if let promotional = subscription.promotionalOffers.first(where: { $0.id == id }) {
                 // Apple, "Implementing promotional offers in your app": for current and lapsed
                 // subscribers of the group.
@@ -66,7 +68,7 @@ extension StoreSession {
                     guard let signature else { return fail(.purchase("missingOfferParameters")) }
                     let valid = try? signature.isValid(
                         for: key, bundleID: moment.settings.bundleID, productID: product.id, offerID: id,
-                        appAccountToken: nil)
+                        appAccountToken: appAccountToken)
                     let age = realNow.timeIntervalSince1970 - Double(signature.timestamp) / 1000
                     guard valid == true, age <= offerSignatureLifetime, age >= -offerSignatureLifetime else {
                         return fail(.purchase("invalidOfferSignature"))
@@ -109,5 +111,18 @@ extension SimulatedError {
     /// `Product.PurchaseError.<name>`.
     static func purchase(_ name: String) -> SimulatedError {
         SimulatedError(domain: .purchaseError, name: name, code: nil)
+    }
+}
+
+extension StoreSession {
+    /// `RenewalInfo.eligibleWinBackOfferIDs` of a subscription: the win-back offers of its
+    /// product the customer may redeem now — it lapsed and nothing in its group is active — as
+    /// the `.storekit` file's eligibility switch allows (Apple, "Supporting win-back offers in
+    /// your app").
+    public func eligibleWinBackOfferIDs(for status: AccountStatus.SubscriptionStatus, in catalog: Catalog) -> [String] {
+        guard status.state == .expired, status.transaction.ownershipType == .purchased,
+            let subscription = catalog.product(status.productID)?.subscription
+        else { return [] }
+        return subscription.winBackOffers.filter(\.isEligible).compactMap(\.id)
     }
 }

@@ -71,21 +71,13 @@ public enum SignedPayloads {
         }
     }
 
-    /// `webOrderLineItemId`: one per subscription period, here derived from the period's
-    /// transaction so it is stable across reads.
-    public static func webOrderLineItemID(_ transaction: Transaction) -> String {
-        String(1_000_000_000 + transaction.id)
-    }
-
     /// JWSTransactionDecodedPayload for `transaction`.
     public static func transaction(_ transaction: Transaction, context: SigningContext) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("transactionId", .string(String(transaction.id))),
             ("originalTransactionId", .string(String(transaction.originalID))),
         ]
-        if transaction.productType == .autoRenewable {
-            members.append(("webOrderLineItemId", .string(webOrderLineItemID(transaction))))
-        }
+        if let lineItem = transaction.webOrderLineItemID { members.append(("webOrderLineItemId", .string(lineItem))) }
         members += [
             ("bundleId", .string(context.bundleID)),
             ("productId", .string(transaction.productID)),
@@ -99,14 +91,18 @@ public enum SignedPayloads {
         members += [
             ("quantity", .int(transaction.purchasedQuantity)),
             ("type", .string(typeName(transaction.productType))),
-            ("inAppOwnershipType", .string("PURCHASED")),
+            ("inAppOwnershipType", .string(transaction.ownershipType == .familyShared ? "FAMILY_SHARED" : "PURCHASED")),
             ("signedDate", milliseconds(context.signedDate)),
         ]
         if let revoked = transaction.revocationDate {
-            // revocationReason: 1 an issue in the app, 0 any other reason.
-            members.append(("revocationReason", .int(transaction.revocationReason == .developerIssue ? 1 : 0)))
+            // revocationReason: 1 an issue in the app, 0 any other reason; a refund's only.
+            if let reason = transaction.revocationReason {
+                members.append(("revocationReason", .int(reason == .developerIssue ? 1 : 0)))
+            }
             members.append(("revocationDate", milliseconds(revoked)))
-            members.append(("revocationType", .string("REFUND_FULL")))
+            // revocationType: FAMILY_REVOKE when the organiser stopped sharing.
+            let type = transaction.ownershipType == .familyShared && transaction.revocationReason == nil
+            members.append(("revocationType", .string(type ? "FAMILY_REVOKE" : "REFUND_FULL")))
         }
         if transaction.isUpgraded { members.append(("isUpgraded", .bool(true))) }
         if let offer = transaction.offerType {
@@ -115,6 +111,7 @@ public enum SignedPayloads {
             if let mode = transaction.offerPaymentMode {
                 members.append(("offerDiscountType", .string(discountType(mode))))
             }
+            if let period = transaction.offerPeriod { members.append(("offerPeriod", .string(period.iso8601))) }
         }
         let storefront = Storefront.named(transaction.storefrontCountryCode)
         members += [
@@ -135,42 +132,35 @@ public enum SignedPayloads {
         _ info: RenewalInfo, latest: Transaction, state: AccountStatus.SubscriptionStatus.State,
         context: SigningContext
     ) -> JSONValue {
-        let active = state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod
-        let autoRenews = info.willAutoRenew && state != .revoked && state != .expired
+        let facts = info.facts(latest: latest, state: state)
         var members: [(String, JSONValue)] = []
-        if let reason = info.expirationReason, !autoRenews {
-            members.append(("expirationIntent", .int(expirationIntent(reason))))
-        }
+        if let reason = facts.expirationReason { members.append(("expirationIntent", .int(expirationIntent(reason)))) }
         members += [
             ("originalTransactionId", .string(String(info.originalID))),
             ("autoRenewProductId", .string(info.autoRenewProductID)),
             ("productId", .string(info.currentProductID)),
-            ("autoRenewStatus", .int(autoRenews ? 1 : 0)),
+            ("autoRenewStatus", .int(facts.willAutoRenew ? 1 : 0)),
             ("isInBillingRetryPeriod", .bool(info.isInBillingRetry)),
         ]
-        if let grace = info.gracePeriodExpirationDate, info.isInBillingRetry {
+        if let grace = facts.gracePeriodExpirationDate {
             members.append(("gracePeriodExpiresDate", milliseconds(grace)))
         }
-        if let increase = info.priceIncrease, autoRenews {
+        if let increase = info.priceIncrease, facts.willAutoRenew {
             members.append(("priceIncreaseStatus", .int(increase.jwsStatus)))
         }
-        // The offer that applies at the next renewal (`RenewalInfo.offer`).
-        if let pending = info.pendingOffer {
-            members.append(("offerType", .int(offerType(pending.type))))
-            if let id = pending.id { members.append(("offerIdentifier", .string(id))) }
-            members.append(("offerDiscountType", .string(discountType(pending.paymentMode))))
-        } else if info.introductoryPeriodsRemaining > 0 {
-            members.append(("offerType", .int(offerType(info.offerType ?? .introductory))))
-            if let id = info.offerID { members.append(("offerIdentifier", .string(id))) }
-            members.append(("offerDiscountType", .string(discountType(.payAsYouGo))))
+        if let offer = facts.offer {
+            members.append(("offerType", .int(offerType(offer.type))))
+            if let mode = offer.paymentMode { members.append(("offerDiscountType", .string(discountType(mode)))) }
+            if let period = offer.period { members.append(("offerPeriod", .string(period.iso8601))) }
+            if let id = offer.id { members.append(("offerIdentifier", .string(id))) }
         }
         members.append(("signedDate", milliseconds(context.signedDate)))
         members.append(("environment", .string(context.environment.rawValue)))
-        members.append(("recentSubscriptionStartDate", milliseconds(latest.originalPurchaseDate)))
-        if active, autoRenews, let end = latest.expirationDate { members.append(("renewalDate", milliseconds(end))) }
+        members.append(("recentSubscriptionStartDate", milliseconds(facts.recentSubscriptionStartDate)))
+        if let renewal = facts.renewalDate { members.append(("renewalDate", milliseconds(renewal))) }
         members += [
             ("currency", .string(info.currency)),
-            ("renewalPrice", milliunits(SubscriptionEngine.nextPeriod(info).price)),
+            ("renewalPrice", milliunits(facts.renewalPrice)),
             ("eligibleWinBackOfferIds", .array([])),
             ("appTransactionId", .string(context.appTransactionID)),
         ]

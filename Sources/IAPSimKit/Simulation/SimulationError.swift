@@ -8,6 +8,8 @@ public enum SimulationError: Error, Equatable, Sendable {
     case wrongState(id: UInt64, detail: String)
     case notUnfinished(id: UInt64)
     case alreadyRevoked(id: UInt64)
+    /// `family revoke` of a transaction the account bought itself.
+    case notFamilyShared(id: UInt64)
     case notSubscribed(productID: String)
     /// A pending purchase's product is no longer in the catalog.
     case productGone(productID: String)
@@ -44,7 +46,9 @@ extension SimulationError: LocalizedError {
         case .notUnfinished(let id):
             "transaction \(id) is already finished; see 'iapsim transactions --unfinished'"
         case .alreadyRevoked(let id):
-            "transaction \(id) is already refunded"
+            "transaction \(id) is already refunded or revoked"
+        case .notFamilyShared(let id):
+            "transaction \(id) was bought by this account, not shared by the family; 'iapsim refund \(id)' refunds it"
         case .notSubscribed(let productID):
             "\(productID): no subscription to it on this account; buy it first"
         case .productGone(let productID):

@@ -7,6 +7,7 @@ extension Runner {
     /// `buy <id> --outside-app`: `SKTestSession.buyProduct(identifier:)`.
     func buyOutsideApp(_ productID: String, quantity: Int) throws -> Report {
         let (catalog, session) = try catalogAndSession()
+        let context = try session.storeKitContext()
         let result = try session.purchaseOutsideApp(productID, quantity: quantity, in: catalog)
         let presenter = try presenter(catalog, settings: try session.settings())
         switch result {
@@ -18,7 +19,7 @@ extension Runner {
                     ("result", .string("purchased")), ("productID", .string(productID)), ("outsideApp", .bool(true)),
                     ("alreadyOwned", .bool(false)),
                     ("displayPrice", .string(presenter.displayPrice(transaction.price))),
-                    ("transaction", .transaction(transaction)),
+                    ("transaction", .transaction(transaction, context)),
                 ]),
                 lines: [
                     "Purchased \(what) outside the app for \(presenter.displayPrice(transaction.price)). "
@@ -28,14 +29,14 @@ extension Runner {
             return Report(
                 json: .object([
                     ("result", .string("purchased")), ("productID", .string(productID)), ("outsideApp", .bool(true)),
-                    ("alreadyOwned", .bool(true)), ("transaction", .transaction(owned)),
+                    ("alreadyOwned", .bool(true)), ("transaction", .transaction(owned, context)),
                 ]),
                 lines: ["The account already has \(productID) (transaction \(owned.id)); nothing was charged."])
         case .downgradeScheduled(let current, let next):
             return Report(
                 json: .object([
                     ("result", .string("scheduled")), ("productID", .string(next)), ("outsideApp", .bool(true)),
-                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current)),
+                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current, context)),
                 ]),
                 lines: ["\(next) will replace \(current.productID) at the next renewal. Nothing was charged now."])
         case .pending, .requestRepeated, .interrupted, .offerScheduled, .cancelled, .failed:
@@ -47,6 +48,7 @@ extension Runner {
     /// `request-refund <tx>`: `Transaction.beginRefundRequest(in:)`.
     func requestRefund(_ id: UInt64, reason: RefundRequest.Reason?) throws -> Report {
         let (_, session) = try catalogAndSession()
+        let context = try session.storeKitContext()
         let request = try session.requestRefund(id, reason: reason)
         return Report(
             json: .object([
@@ -61,11 +63,12 @@ extension Runner {
     /// `refund <tx> --decline`: the App Store declines the customer's request.
     func declineRefund(_ id: UInt64) throws -> Report {
         let (_, session) = try catalogAndSession()
+        let context = try session.storeKitContext()
         let (request, transaction) = try session.declineRefund(id)
         return Report(
             json: .object([
                 ("result", .string("declined")), ("refundRequest", .refundRequest(request)),
-                ("transaction", .transaction(transaction)),
+                ("transaction", .transaction(transaction, context)),
             ]),
             lines: ["Declined the refund request for transaction \(id): \(request.productID) stays purchased."])
     }
@@ -73,9 +76,10 @@ extension Runner {
     /// `refund <tx> --reverse`: the App Store reverses a refund it granted.
     func reverseRefund(_ id: UInt64) throws -> Report {
         let (_, session) = try catalogAndSession()
+        let context = try session.storeKitContext()
         let transaction = try session.reverseRefund(id)
         return Report(
-            json: .object([("result", .string("reversed")), ("transaction", .transaction(transaction))]),
+            json: .object([("result", .string("reversed")), ("transaction", .transaction(transaction, context))]),
             lines: [
                 "Reversed the refund of transaction \(id): its revocation is undone and \(transaction.productID) "
                     + "is reinstated."
@@ -85,6 +89,7 @@ extension Runner {
     /// `price-increase …`.
     func priceIncrease(_ action: PriceIncreaseAction) throws -> Report {
         let (_, session) = try catalogAndSession()
+        let context = try session.storeKitContext()
         let change: PriceIncreaseChange
         let line: (PriceIncreaseChange) -> String
         switch action {

@@ -4,17 +4,22 @@ import IAPSimKit
 extension Runner {
     /// `buy`: quote, confirm on a terminal, then pay, as the seed app's "Buy now" flow does;
     /// the session's settings or `--outcome` decide how it ends.
+    /// - Parameter appAccountToken: `Product.PurchaseOption.appAccountToken`, lowercased.
     func buy(
-        _ productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest? = nil
+        _ productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest? = nil,
+        appAccountToken: String? = nil
     ) throws -> Report {
         let (catalog, session) = try catalogAndSession()
         let quote = try session.quote(productID, quantity: quantity, in: catalog, offer: offer)
-        let words = PurchaseWords(quote: quote, presenter: try presenter(catalog, settings: quote.settings))
+        var words = PurchaseWords(quote: quote, presenter: try presenter(catalog, settings: quote.settings))
         // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
         if quote.canMakePayments, let question = words.question, !confirm(question, assumeYes: assumeYes) {
             return words.report(.cancelled)
         }
-        let receipt = try session.purchase(quote, in: catalog, outcome: outcome)
+        let receipt = try session.purchase(quote, in: catalog, outcome: outcome, appAccountToken: appAccountToken)
+        if receipt.result.transaction != nil || receipt.result.isScheduled {
+            words.context = try session.storeKitContext()
+        }
         var report = words.report(receipt.result, balance: receipt.balance)
         report.notes += Self.unfinishedNote(
             receipt.unfinishedTransactionIDs.filter { $0 != receipt.result.transaction?.id })
@@ -29,12 +34,40 @@ extension Runner {
         }
         return report
     }
+
+    /// `buy --as-family-member`: the family organiser's purchase, shared with this account
+    /// (Apple, "Supporting Family Sharing in your app"). Nothing is asked: nothing is charged.
+    func buyAsFamilyMember(_ productID: String, appAccountToken: String?) throws -> Report {
+        let (catalog, session) = try catalogAndSession()
+        let transaction = try session.shareFromFamily(productID, in: catalog, appAccountToken: appAccountToken)
+        let context = try session.storeKitContext()
+        return Report(
+            json: .object([
+                ("result", .string("familyShared")), ("productID", .string(productID)),
+                ("transaction", .transaction(transaction, context)),
+            ]),
+            lines: [
+                "The family organiser shared \(productID) with this account: transaction \(transaction.id), "
+                    + "ownershipType familyShared; nothing was charged to this account. "
+                    + "Transaction.updates delivers it at the app's next launch."
+            ])
+    }
+}
+
+extension StoreSession.PurchaseResult {
+    /// A downgrade scheduled for the next renewal: its report shows the current transaction.
+    var isScheduled: Bool {
+        if case .downgradeScheduled = self { return true }
+        return false
+    }
 }
 
 /// How a purchase reads: the question before it and the report after it.
 struct PurchaseWords {
     var quote: PurchaseQuote
     var presenter: ProductPresenter
+    /// What StoreKit adds to the transactions shown; set once the purchase has run.
+    var context = StoreKitContext(signedDate: Date(timeIntervalSince1970: 0), appTransactionID: "")
 
     var product: Product { quote.product }
 
@@ -81,7 +114,7 @@ struct PurchaseWords {
                 ("productID", .string(productID)),
                 ("alreadyOwned", .bool(result != .purchased(transaction))),
                 ("displayPrice", .string(charged)),
-                ("transaction", .transaction(transaction)),
+                ("transaction", .transaction(transaction, context)),
             ]
             if product.type == .consumable { members.append(("balance", .int(balance))) }
             let until = transaction.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
@@ -111,7 +144,7 @@ struct PurchaseWords {
             return Report(
                 json: .object([
                     ("result", .string("scheduled")), ("productID", .string(productID)),
-                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current)),
+                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current, context)),
                     ("offer", Self.offerJSON(offer)),
                 ]),
                 lines: [
@@ -123,7 +156,8 @@ struct PurchaseWords {
             return Report(
                 json: .object([
                     ("result", .string("scheduled")), ("productID", .string(next)),
-                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current)),
+                    ("effectiveDate", .date(current.expirationDate)),
+                    ("currentTransaction", .transaction(current, context)),
                 ]),
                 lines: ["\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now."])
         case .pending(let pending):

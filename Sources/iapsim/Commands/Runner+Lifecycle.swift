@@ -5,7 +5,8 @@ extension Runner {
     /// `approve`: `SKTestSession.approveAskToBuyTransaction(identifier:)`.
     func approve(_ id: UInt64) throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        return try Self.completion(of: id, session.approve(id, in: catalog)) { transaction in
+        let result = try session.approve(id, in: catalog)
+        return try Self.completion(of: id, result, session.storeKitContext()) { transaction in
             "Approved: transaction \(transaction.id) for \(transaction.productID) is purchased and delivered through Transaction.updates."
         }
     }
@@ -24,14 +25,17 @@ extension Runner {
         let (catalog, session) = try catalogAndSession()
         switch try session.resolve(id, in: catalog) {
         case .interruptedPurchase(let interruptedID, let result):
-            return try Self.completion(of: interruptedID, result) { transaction in
+            return try Self.completion(of: interruptedID, result, session.storeKitContext()) { transaction in
                 "Resolved: the interrupted purchase \(interruptedID) completed as transaction \(transaction.id) for "
                     + "\(transaction.productID); the app receives it through Transaction.updates at its next launch."
             }
         case .recovered(let renewal):
             let until = renewal.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
+            let context = try session.storeKitContext()
             return Report(
-                json: .object([("id", .int(id)), ("result", .string("renewed")), ("transaction", .transaction(renewal))]),
+                json: .object([
+                    ("id", .int(id)), ("result", .string("renewed")), ("transaction", .transaction(renewal, context)),
+                ]),
                 lines: ["Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."])
         }
     }
@@ -40,20 +44,23 @@ extension Runner {
     /// or what the account held already, which is not charged again.
     /// - Parameter purchased: the line for a new transaction.
     private static func completion(
-        of id: UInt64, _ result: StoreSession.PurchaseResult, purchased: (IAPSimKit.Transaction) -> String
+        of id: UInt64, _ result: StoreSession.PurchaseResult, _ context: StoreKitContext,
+        purchased: (IAPSimKit.Transaction) -> String
     ) throws -> Report {
         switch result {
         case .purchased(let transaction):
             let line = purchased(transaction)
             return Report(
                 json: .object([
-                    ("id", .int(id)), ("result", .string("purchased")), ("transaction", .transaction(transaction)),
+                    ("id", .int(id)), ("result", .string("purchased")),
+                    ("transaction", .transaction(transaction, context)),
                 ]),
                 lines: [line])
         case .redownloaded(let owned), .alreadySubscribed(let owned):
             return Report(
                 json: .object([
-                    ("id", .int(id)), ("result", .string("alreadyOwned")), ("transaction", .transaction(owned)),
+                    ("id", .int(id)), ("result", .string("alreadyOwned")),
+                    ("transaction", .transaction(owned, context)),
                 ]),
                 lines: [
                     "Completed \(id) without a charge: the account already has \(owned.productID) "
@@ -63,7 +70,7 @@ extension Runner {
             return Report(
                 json: .object([
                     ("id", .int(id)), ("result", .string("scheduled")), ("productID", .string(productID)),
-                    ("transaction", .transaction(current)),
+                    ("transaction", .transaction(current, context)),
                 ]),
                 lines: [
                     "Completed \(id): \(productID) will replace \(current.productID) at the next renewal; nothing was charged now."
@@ -108,7 +115,8 @@ extension Runner {
             ("deletedIDs", .array(deletion.transactions.map { .int($0.id) })),
         ]
         if !deletion.renewedAgain.isEmpty {
-            members.append(("renewedAgain", .array(deletion.renewedAgain.map(JSON.transaction))))
+            let context = try session.storeKitContext()
+            members.append(("renewedAgain", .array(deletion.renewedAgain.map { .transaction($0, context) })))
         }
         return Report(json: .object(members), lines: lines)
     }
@@ -122,23 +130,70 @@ extension Runner {
             lines: ["Finished transaction \(id); StoreKit stops re-delivering it."])
     }
 
-    /// `refund <tx>`: `SKTestSession.refundTransaction(identifier:)`.
+    /// `refund <tx>`: `SKTestSession.refundTransaction(identifier:)`. StoreKit delivers the
+    /// revoked transaction through `Transaction.updates`; the note says so, and what the app's
+    /// record did with it.
     func refund(_ id: UInt64, reason: IAPSimKit.Transaction.RevocationReason) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let granted = try session.grantRefund(id, reason: reason)
-        let transaction = granted.transaction
+        let revocation = try session.refundTransaction(id, reason: reason)
+        let transaction = revocation.transaction
         let what: String
-        switch transaction.productType {
-        case .consumable:
+        switch (transaction.productType, revocation.appRecord) {
+        case (.consumable, _):
             what = "\(transaction.purchasedQuantity) taken off the balance of \(transaction.productID)"
-        case .autoRenewable: what = "\(transaction.productID) is revoked and will not renew"
+        case (.autoRenewable, .kept):
+            what = "this period of \(transaction.productID) is revoked; the subscription's current period is not"
+        case (.autoRenewable, _): what = "\(transaction.productID) is revoked and will not renew"
         default: what = "\(transaction.productID) is revoked"
         }
-        var members: [(String, JSON)] = [("result", .string("refunded")), ("transaction", .transaction(transaction))]
-        if let request = granted.request { members.append(("refundRequest", .refundRequest(request))) }
-        let answered = granted.request == nil ? "" : ", granting the customer's refund request"
+        let answered = revocation.request == nil ? "" : ", granting the customer's refund request"
+        var report = try Self.revocationReport(
+            revocation, result: "refunded", line: "Refunded transaction \(id) (\(reason.rawValue))\(answered): \(what).",
+            context: session.storeKitContext())
+        if let request = revocation.request { report.addJSON("refundRequest", .refundRequest(request)) }
+        return report
+    }
+
+    /// `family revoke <tx>`: the organiser stops sharing; the App Store sends REVOKE.
+    func familyRevoke(_ id: UInt64) throws -> Report {
+        let (_, session) = try catalogAndSession()
+        let revocation = try session.revokeFamilySharing(id)
+        let transaction = revocation.transaction
+        return try Self.revocationReport(
+            revocation, result: "revoked",
+            line: "Family Sharing of \(transaction.productID) stopped: transaction \(transaction.id) is revoked "
+                + "and the entitlement is gone (REVOKE notification queued).",
+            context: session.storeKitContext())
+    }
+
+    /// A revocation's report: the line, and a note that `Transaction.updates` delivered the
+    /// revoked transaction and what the app's record did with it.
+    private static func revocationReport(
+        _ revocation: StoreSession.Revocation, result: String, line: String, context: StoreKitContext
+    ) -> Report {
+        let transaction = revocation.transaction
+        let reaction: String
+        let change: String
+        switch revocation.appRecord {
+        case .balanceReduced(let count, let balance):
+            change = "balanceReduced"
+            reaction = "took \(count) back off the balance of \(transaction.productID) (now \(balance))"
+        case .productRemoved:
+            change = "productRemoved"
+            reaction = "removed \(transaction.productID) from its purchased products"
+        case .kept:
+            change = "kept"
+            reaction = "kept \(transaction.productID): another transaction still grants it"
+        }
         return Report(
-            json: .object(members), lines: ["Refunded transaction \(id) (\(reason.rawValue))\(answered): \(what)."])
+            json: .object([
+                ("result", .string(result)), ("transaction", .transaction(transaction, context)),
+                ("delivered", .bool(true)), ("appRecord", .string(change)),
+            ]),
+            lines: [line],
+            notes: [
+                "Transaction.updates delivered the revoked transaction \(transaction.id); the app's record \(reaction)."
+            ])
     }
 
     /// `cancel-subscription [--undo]`: auto-renew off, or on again.
@@ -175,8 +230,9 @@ extension Runner {
         let (_, session) = try catalogAndSession()
         let transaction = try session.renewSubscription(productID)
         let until = transaction.expirationDate.map { " until \(ISO8601Date.string($0))" } ?? ""
+        let context = try session.storeKitContext()
         return Report(
-            json: .object([("result", .string("renewed")), ("transaction", .transaction(transaction))]),
+            json: .object([("result", .string("renewed")), ("transaction", .transaction(transaction, context))]),
             lines: ["Renewed \(transaction.productID) as transaction \(transaction.id)\(until)."])
     }
 }

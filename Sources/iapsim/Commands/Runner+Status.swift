@@ -4,15 +4,30 @@ extension Runner {
     /// `status`: what the app holds, and each subscription's state.
     /// - Parameter withJWS: add each entitlement's `jwsRepresentation`, signed.
     func status(withJWS: Bool) throws -> Report {
-        let (_, session) = try catalogAndSession()
+        let (catalog, session) = try catalogAndSession()
         let status = try session.status(launchingTheApp: true)
         let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: signer()) : [:]
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
-            guard let jws = signed[transaction.id], case .object(let members) = JSON.transaction(transaction) else {
-                return .transaction(transaction)
-            }
+            let json = JSON.transaction(transaction, status.storeKitContext)
+            guard let jws = signed[transaction.id], case .object(let members) = json else { return json }
             return .object(members + [("jwsRepresentation", .string(jws))])
         }
+        /// `Product.SubscriptionInfo.status` per group; null when the simulated Subscription
+        /// Status error makes it fail.
+        func statusArray(_ statuses: [AccountStatus.SubscriptionStatus]) -> JSON {
+            .array(
+                statuses.map {
+                    $0.storeKitJSON(
+                        status.storeKitContext, eligibleWinBackOfferIDs: session.eligibleWinBackOfferIDs(for: $0, in: catalog))
+                })
+        }
+        let groups: JSON =
+            status.subscriptionStatusError != nil
+            ? .null
+            : .array(
+                status.subscriptionGroups.map { group in
+                    .object([("subscriptionGroupID", .string(group.groupID)), ("status", statusArray(group.statuses))])
+                })
         var report = Report(
             json: .value(
                 .object([
@@ -25,6 +40,7 @@ extension Runner {
                         "subscriptions",
                         status.subscriptionStatusError == nil ? .array(status.subscriptions.map(JSON.subscription)) : .null
                     ),
+                    ("subscriptionGroups", groups),
                     ("entitlements", .array(status.entitlements.map(entitlement))),
                     ("pending", .array(status.pending.map(JSON.pending))),
                     ("expiredRequests", .array(status.expiredRequests.map(JSON.pending))),

@@ -10,6 +10,7 @@ extension Runner {
         let (_, session) = try catalogAndSession()
         let history = try session.history(productID: productID, filter: filter)
         let sign = withJWS ? try session.transactionSigner(signer()) : nil
+        let context = try session.storeKitContext()
         var report = Report(
             json: .stream { stream in
                 var prices: [Decimal: String] = [:]  // equal prices spell the same
@@ -19,7 +20,8 @@ extension Runner {
                     let price = entry.transaction.price
                     let text = prices[price] ?? price.plainString
                     prices[price] = text
-                    guard case .object(var members) = entry.transaction.json(price: text) else { return }
+                    let json = entry.transaction.storeKitJSON(context, price: text)
+                    guard case .object(var members) = json else { return }
                     members.append(("orderID", .string(entry.transaction.orderID)))
                     members.append(("state", .string(entry.state.rawValue)))
                     members.append(("isFinished", .bool(entry.isFinished)))

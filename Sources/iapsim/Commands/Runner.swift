@@ -30,8 +30,11 @@ struct Runner {
             return try listProducts()
         case .check:
             return try check()
-        case .buy(let productID, let quantity, let assumeYes, let outcome, let offer):
-            return try buy(productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome, offer: offer)
+        case .buy(let productID, let quantity, let assumeYes, let outcome, let offer, let token, let asFamilyMember):
+            if asFamilyMember { return try buyAsFamilyMember(productID, appAccountToken: token) }
+            return try buy(
+                productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome, offer: offer,
+                appAccountToken: token)
         case .redeemOfferCode(let productID, let codeID, let assumeYes):
             return try buy(productID, quantity: 1, assumeYes: assumeYes, outcome: nil, offer: .code(id: codeID))
         case .offerSignature(let productID, let offerID, let nonce, let timestamp):
@@ -78,6 +81,8 @@ struct Runner {
             return try buyOutsideApp(productID, quantity: quantity)
         case .priceIncrease(let action):
             return try priceIncrease(action)
+        case .familyRevoke(let id):
+            return try familyRevoke(id)
         case .cancelSubscription(let productID, let undo):
             return try cancelSubscription(productID, undo: undo)
         case .expire(let productID):

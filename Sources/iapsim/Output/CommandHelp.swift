@@ -37,8 +37,8 @@ struct CommandHelp {
         case .buy:
             return CommandHelp(
                 abstract: "Buy a product: purchased, cancelled, pending or failed.",
-                usage:
-                    "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME | --outside-app] [--offer ID [--offer-signature SIG]] [options]",
+                usage: "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME | --outside-app] "
+                    + "[--offer ID [--offer-signature SIG]] [--app-account-token UUID] [--as-family-member] [options]",
                 discussion: """
                     A consumable adds N to its balance; a non-consumable becomes owned, and buying it
                     again is a free re-download; an auto-renewable subscription is active for one period
@@ -64,6 +64,12 @@ struct CommandHelp {
                     and required when it has one) or a win-back offer (lapsed subscribers); a current
                     subscriber's offer starts at the next renewal. StoreKit's refusals fail with exit 1:
                     invalidOfferIdentifier, ineligibleForOffer, missingOfferParameters, invalidOfferSignature.
+                    --app-account-token UUID is Product.PurchaseOption.appAccountToken: the transaction,
+                    its renewals and a purchase left pending carry it, lowercased; anything but a UUID
+                    exits 64. --as-family-member records the family organiser's purchase shared with
+                    this account (ownershipType familyShared, FAMILY_SHARED when signed), charging this
+                    account nothing; a product the catalog does not mark familyShareable, or a
+                    consumable, exits 5. 'iapsim family revoke ID' stops the sharing.
                     """,
                 examples: [
                     "iapsim buy Demo.TechoverInAppPurchase.co.Apple.Book",
@@ -71,6 +77,8 @@ struct CommandHelp {
                     "iapsim buy com.example.app.book --outcome fail=networkError",
                     "iapsim buy com.example.app.pro.monthly --outcome ask-to-buy --json",
                     "iapsim buy com.example.app.gems500 --outside-app && iapsim status",
+                    "iapsim buy com.example.app.book --app-account-token 0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E --json",
+                    "iapsim buy com.example.app.book --as-family-member",
                 ])
         case .redeemOfferCode:
             return CommandHelp(
@@ -204,6 +212,12 @@ struct CommandHelp {
                     the request. --decline declines the request instead (REFUND_DECLINED); --reverse
                     reverses a refund granted before, after a customer's dispute (REFUND_REVERSED): the
                     revocation is undone and the app's record gets the purchase back.
+                    revocationReason on that transaction only. StoreKit delivers the revoked transaction
+                    through Transaction.updates (a note says so) and the app reacts; iapsim's app record
+                    does what an app should: a non-consumable leaves it; a subscription's current period
+                    refunded revokes the subscription, which stops renewing, while an earlier period
+                    refunded leaves the subscription as it is; a consumable's quantity comes off its
+                    balance (not below zero).
                     """,
                 examples: [
                     "iapsim buy com.example.app.coins100", "iapsim refund 1",
@@ -229,6 +243,21 @@ struct CommandHelp {
                     "iapsim buy com.example.app.coins100 --yes",
                     "iapsim request-refund 1 --reason UNINTENDED_PURCHASE",
                     "iapsim notifications --type CONSUMPTION_REQUEST", "iapsim refund 1",
+                ])
+        case .family:
+            return CommandHelp(
+                abstract: "Family Sharing: the organiser stops sharing a purchase.",
+                usage: "iapsim family revoke <transaction-id> [options]",
+                discussion: """
+                    A purchase shared with this account ('iapsim buy ID --as-family-member',
+                    ownershipType familyShared) stops being shared, as when the organiser turns sharing
+                    off or leaves the family: the transaction (for a subscription, its current period) is
+                    revoked, the entitlement goes, Transaction.updates delivers the revoked transaction,
+                    and the App Store sends a REVOKE notification. A transaction this account bought
+                    itself is refused (exit 64): refund it instead.
+                    """,
+                examples: [
+                    "iapsim buy com.example.app.book --as-family-member", "iapsim family revoke 1",
                 ])
         case .cancelSubscription:
             return CommandHelp(

@@ -105,6 +105,7 @@ enum Completion {
                   completion:0) _iapsim_add "$cur" \(words(shells)) ;;
                   clock:0) _iapsim_add "$cur" \(words(clockActions)) ;;
                   transactions:0) _iapsim_add "$cur" delete ;;
+                  family:0) _iapsim_add "$cur" revoke ;;
                   settings:0) _iapsim_add "$cur" set reset ;;
                   settings:1) if [ "${args[0]}" = set ] || [ "${args[0]}" = reset ]; then _iapsim_add "$cur" \(keys); fi ;;
                   settings:2)
@@ -218,6 +219,7 @@ enum Completion {
         lines.append("complete -c iapsim -n '__iapsim_at completion' -a \(fishQuoted(words(shells)))")
         lines.append("complete -c iapsim -n '__iapsim_at clock' -a \(fishQuoted(words(clockActions)))")
         lines.append("complete -c iapsim -n '__iapsim_at transactions' -a delete")
+        lines.append("complete -c iapsim -n '__iapsim_at family' -a revoke")
         lines.append("complete -c iapsim -n '__iapsim_at settings' -a 'set reset'")
         lines.append(
             "complete -c iapsim -n '__iapsim_at settings set; or __iapsim_at settings reset' -a "

@@ -23,7 +23,7 @@ enum ErrorReport {
             }
         case let error as PurchaseError:
             switch error {
-            case .productNotAvailable, .productNotRequested, .notAvailableInStorefront:
+            case .productNotAvailable, .productNotRequested, .notAvailableInStorefront, .notFamilyShareable:
                 return (.notAvailable, line(error))
             case .invalidQuantity: return (.usage, line(error))
             }

@@ -10,7 +10,8 @@ enum ExitCode: Int32, CaseIterable {
     case pending = 3
     /// Payments are not allowed (`SKPaymentQueue.canMakePayments()` is false).
     case notAllowed = 4
-    /// The store has no such product (`SKError.storeProductNotAvailable`).
+    /// The store has no such product (`SKError.storeProductNotAvailable`), or it is not
+    /// family shareable and `buy --as-family-member` asked to share it.
     case notAvailable = 5
     /// An interrupted purchase: it ended unsuccessfully and is kept until its issue is
     /// resolved, when a new transaction arrives through `Transaction.updates`.
@@ -31,7 +32,7 @@ enum ExitCode: Int32, CaseIterable {
         case .cancelled: "cancelled by the user"
         case .pending: "pending: an Ask to Buy request waits for approval (24 hours at most)"
         case .notAllowed: "payments not allowed"
-        case .notAvailable: "product not available"
+        case .notAvailable: "product not available (with --as-family-member: not family shareable)"
         case .interrupted:
             "interrupted: the purchase failed until the buyer resolves its issue ('iapsim resolve ID' makes a new transaction)"
         case .usage:

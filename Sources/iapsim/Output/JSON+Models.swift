@@ -5,8 +5,9 @@ import IAPSimKit
 typealias JSON = JSONValue
 
 extension JSON {
-    /// A transaction with StoreKit 2's field names; dates ISO 8601 UTC, the price a decimal string.
-    static func transaction(_ t: IAPSimKit.Transaction) -> JSON { t.json }
+    /// A transaction with StoreKit 2's field names and fields; dates ISO 8601 UTC, the price a
+    /// decimal string.
+    static func transaction(_ t: IAPSimKit.Transaction, _ context: StoreKitContext) -> JSON { t.storeKitJSON(context) }
 
     static func period(_ period: SubscriptionPeriod) -> JSON {
         .object([

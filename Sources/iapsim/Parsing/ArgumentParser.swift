@@ -149,16 +149,25 @@ enum ArgumentParser {
             if let id = values["offer"] {
                 guard !id.isEmpty else { throw UsageError("--offer: expected an offer identifier", command: name) }
                 do {
-                    offer = .offer(id: id, signature: try values["offer-signature"].map(PromotionalOfferSignature.init(text:)))
+                    offer = .offer(
+                        id: id, signature: try values["offer-signature"].map(PromotionalOfferSignature.init(text:)),
+                        appAccountToken: values["app-account-token"]?.lowercased())
                 } catch {
                     throw UsageError("--offer-signature \(error.localizedDescription)", command: name)
                 }
             } else if values["offer-signature"] != nil {
                 throw UsageError("--offer-signature goes with --offer OFFER_ID", command: name)
             }
+            let asFamilyMember = flags.contains("as-family-member")
+            if asFamilyMember, values["outcome"] != nil || offer != nil {
+                throw UsageError(
+                    "--as-family-member does not go with --outcome or --offer: the organiser's purchase is already made",
+                    command: name)
+            }
             return .buy(
                 productID: productID, quantity: try quantity(values["quantity"]), assumeYes: flags.contains("yes"),
-                outcome: try values["outcome"].map(outcome), offer: offer)
+                outcome: try values["outcome"].map(outcome), offer: offer,
+                appAccountToken: try values["app-account-token"].map(appAccountToken), asFamilyMember: asFamilyMember)
         case .redeemOfferCode:
             try expect(arguments, count: 2, for: name)
             return .redeemOfferCode(productID: arguments[0], codeID: arguments[1], assumeYes: flags.contains("yes"))
@@ -252,6 +261,22 @@ enum ArgumentParser {
             return .requestRefund(id: id, reason: reason)
         case .priceIncrease:
             return .priceIncrease(try priceIncreaseAction(arguments, flags: flags))
+        case .family:
+            guard arguments.first == "revoke" else {
+                if let action = arguments.first {
+                    throw UsageError("unknown family action '\(action)'; use revoke", command: name)
+                }
+                throw UsageError("missing action: iapsim family revoke <transaction-id>", command: name)
+            }
+            guard arguments.count >= 2 else {
+                throw UsageError("missing transaction identifier: iapsim family revoke <transaction-id>", command: name)
+            }
+            try expect(arguments, count: 2, for: name)
+            guard let id = UInt64(arguments[1]), id > 0 else {
+                throw UsageError(
+                    "'\(arguments[1])' is not a transaction identifier (a positive whole number)", command: name)
+            }
+            return .familyRevoke(id: id)
         case .cancelSubscription:
             return .cancelSubscription(productID: try one("product-id"), undo: flags.contains("undo"))
         case .expire: return .expire(productID: try one("product-id"))
@@ -556,6 +581,17 @@ enum ArgumentParser {
 
     /// StoreKit allows 1–10 of a consumable in one payment (`SKMutablePayment.quantity`).
     static let quantityRange = 1...10
+
+    /// `Product.PurchaseOption.appAccountToken(_:)` takes a UUID; the App Store's signed
+    /// transactions spell it in lowercase, and so does iapsim.
+    private static func appAccountToken(_ text: String) throws(UsageError) -> String {
+        guard text.count == 36, let uuid = UUID(uuidString: text) else {
+            throw UsageError(
+                "--app-account-token \(text): expected a UUID such as 0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e",
+                command: .buy)
+        }
+        return uuid.uuidString.lowercased()
+    }
 
     private static func quantity(_ text: String?) throws(UsageError) -> Int {
         guard let text else { return 1 }

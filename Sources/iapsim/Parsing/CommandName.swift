@@ -14,6 +14,7 @@ enum CommandName: String, CaseIterable, Sendable {
     case finish
     case refund
     case requestRefund = "request-refund"
+    case family
     case cancelSubscription = "cancel-subscription"
     case expire
     case renew

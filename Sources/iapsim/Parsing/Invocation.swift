@@ -28,7 +28,10 @@ struct GlobalOptions: Equatable, Sendable {
 enum Command: Equatable, Sendable {
     case listProducts
     case check
-    case buy(productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest?)
+    /// `--offer`, `--app-account-token` (lowercased) and `--as-family-member`.
+    case buy(
+        productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest? = nil,
+        appAccountToken: String? = nil, asFamilyMember: Bool = false)
     /// `redeem-offer-code`: the offer code redemption sheet.
     case redeemOfferCode(productID: String, codeID: String, assumeYes: Bool)
     /// `offer-signature`: a promotional offer's signature, as a developer's server makes it.
@@ -52,6 +55,8 @@ enum Command: Equatable, Sendable {
     /// `buy <id> --outside-app`: `SKTestSession.buyProduct(identifier:)`.
     case buyOutsideApp(productID: String, quantity: Int)
     case priceIncrease(PriceIncreaseAction)
+    /// `family revoke <id>`: the organiser stops sharing.
+    case familyRevoke(id: UInt64)
     case cancelSubscription(productID: String, undo: Bool)
     case expire(productID: String)
     case renew(productID: String)

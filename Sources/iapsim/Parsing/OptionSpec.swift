@@ -69,6 +69,12 @@ struct OptionSpec: Sendable {
             name: "timestamp", valueName: "MS", commands: [.offerSignature],
             help: "The signature's time in milliseconds since 1970 (default: now)."),
         OptionSpec(
+            name: "app-account-token", valueName: "UUID", commands: [.buy],
+            help: "Product.PurchaseOption.appAccountToken: a UUID the transaction and its renewals carry."),
+        OptionSpec(
+            name: "as-family-member", commands: [.buy],
+            help: "The family organiser buys a familyShareable product and shares it; nothing is charged here."),
+        OptionSpec(
             name: "product", valueName: "ID", commands: [.transactions, .trigger],
             help: "Only this product's transactions; with trigger, the product to use."),
         OptionSpec(

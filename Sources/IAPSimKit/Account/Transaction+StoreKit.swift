@@ -1,0 +1,180 @@
+import Foundation
+
+/// What StoreKit 2's `Transaction` and `Product.SubscriptionInfo.RenewalInfo` carry besides
+/// the account's record: where the data comes from, when it was signed, and the app
+/// transaction. None of it is stored: it is the same for every transaction read at one moment.
+public struct StoreKitContext: Sendable, Equatable {
+    /// `AppStore.Environment` of the simulator's own sessions: `xcode`, as StoreKit testing in
+    /// Xcode reports. Signed data keeps the `environment` setting (`SigningContext`).
+    public static let environment = "xcode"
+
+    /// `signedDate`: the moment of the read, on the simulated clock.
+    public var signedDate: Date
+    /// `appTransactionID`: one per account and app.
+    public var appTransactionID: String
+
+    public init(signedDate: Date, appTransactionID: String) {
+        self.signedDate = signedDate
+        self.appTransactionID = appTransactionID
+    }
+}
+
+extension SubscriptionOffer.PaymentMode {
+    /// `Product.SubscriptionOffer.PaymentMode` as StoreKit 2 names it (`freeTrial`, not the
+    /// configuration file's `free`).
+    public var storeKitName: String {
+        switch self {
+        case .freeTrial: "freeTrial"
+        case .payAsYouGo: "payAsYouGo"
+        case .payUpFront: "payUpFront"
+        }
+    }
+}
+
+extension Transaction {
+    /// `Transaction.Offer`: the offer a transaction used, or the one a renewal will use.
+    public struct Offer: Sendable, Equatable {
+        public var type: OfferType
+        /// Nil for an introductory offer, which has no identifier.
+        public var id: String?
+        public var paymentMode: SubscriptionOffer.PaymentMode?
+        public var period: SubscriptionPeriod?
+
+        public var json: JSONValue {
+            .object([
+                ("type", .string(type.rawValue)), ("id", .optional(id)),
+                ("paymentMode", .optional(paymentMode?.storeKitName)), ("period", .optional(period?.iso8601)),
+            ])
+        }
+    }
+
+    /// `Transaction.offer`; nil when the purchase used none.
+    public var offer: Offer? {
+        offerType.map { Offer(type: $0, id: offerID, paymentMode: offerPaymentMode, period: offerPeriod) }
+    }
+
+    /// The transaction as StoreKit 2's `Transaction` shows it: the recorded fields (`json`),
+    /// then those StoreKit adds — `environment`, `webOrderLineItemID`, `ownershipType`,
+    /// `signedDate`, `appTransactionID`, `offer` and `storefront`.
+    /// - Parameter price: the price already spelled (see `json(price:)`); nil to spell it.
+    public func storeKitJSON(_ context: StoreKitContext, price: String? = nil) -> JSONValue {
+        guard case .object(var members) = json(price: price ?? self.price.plainString) else { return .null }
+        members += [
+            ("environment", .string(StoreKitContext.environment)),
+            ("webOrderLineItemID", .optional(webOrderLineItemID)),
+            ("ownershipType", .string(ownershipType.rawValue)),
+            ("signedDate", .date(context.signedDate)),
+            ("appTransactionID", .string(context.appTransactionID)),
+            ("offer", offer?.json ?? .null),
+            (
+                "storefront",
+                .object([
+                    ("id", .optional(Storefront.named(storefrontCountryCode)?.appleID)),
+                    ("countryCode", .string(storefrontCountryCode)),
+                ])
+            ),
+        ]
+        return .object(members)
+    }
+}
+
+extension RenewalInfo {
+    /// What a chain's renewal info says in a given state, worked out once for StoreKit's
+    /// `RenewalInfo` and the signed JWSRenewalInfo alike.
+    public struct Facts: Sendable, Equatable {
+        /// `willAutoRenew`: on, and the chain neither revoked nor expired.
+        public var willAutoRenew: Bool
+        /// `expirationReason`: only once the subscription will not renew.
+        public var expirationReason: ExpirationReason?
+        /// `gracePeriodExpirationDate`: only while in billing retry.
+        public var gracePeriodExpirationDate: Date?
+        /// `renewalDate`: when an active, auto-renewing chain renews next.
+        public var renewalDate: Date?
+        /// `renewalPrice`: what the next renewal costs, an offer's price while one lasts.
+        public var renewalPrice: Decimal
+        /// `offer`: the offer the next renewal uses.
+        public var offer: Transaction.Offer?
+        public var recentSubscriptionStartDate: Date
+    }
+
+    /// The facts of this chain, whose newest transaction is `latest`, in `state`.
+    public func facts(latest: Transaction, state: AccountStatus.SubscriptionStatus.State) -> Facts {
+        let active = state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod
+        let autoRenews = willAutoRenew && state != .revoked && state != .expired
+        let next = SubscriptionEngine.nextPeriod(self)
+        return Facts(
+            willAutoRenew: autoRenews, expirationReason: autoRenews ? nil : expirationReason,
+            gracePeriodExpirationDate: isInBillingRetry ? gracePeriodExpirationDate : nil,
+            renewalDate: active && autoRenews ? latest.expirationDate : nil, renewalPrice: next.price,
+            offer: pendingOffer.map { pending in
+                // A redeemed offer waiting for the next renewal (free and pay-up-front ones
+                // cover all their periods at once).
+                Transaction.Offer(
+                    type: pending.type, id: pending.id, paymentMode: pending.paymentMode,
+                    period: pending.paymentMode == .payAsYouGo
+                        ? pending.period
+                        : SubscriptionPeriod(value: pending.period.value * pending.periodCount, unit: pending.period.unit))
+            }
+                ?? next.offer.map {
+                    Transaction.Offer(type: $0, id: offerID, paymentMode: .payAsYouGo, period: next.period)
+                },
+            recentSubscriptionStartDate: latest.originalPurchaseDate)
+    }
+
+    /// `Product.SubscriptionInfo.RenewalInfo` as StoreKit 2 names its fields.
+    /// - Parameter eligibleWinBackOfferIDs: the win-back offers the customer may redeem now
+    ///   (`StoreSession.eligibleWinBackOfferIDs`), which take the catalog to know.
+    public func storeKitJSON(
+        latest: Transaction, state: AccountStatus.SubscriptionStatus.State, context: StoreKitContext,
+        eligibleWinBackOfferIDs: [String] = []
+    ) -> JSONValue {
+        let facts = facts(latest: latest, state: state)
+        return .object([
+            ("originalTransactionID", .int(originalID)),
+            ("currentProductID", .string(currentProductID)),
+            ("willAutoRenew", .bool(facts.willAutoRenew)),
+            ("autoRenewPreference", .string(autoRenewProductID)),
+            ("expirationReason", .optional(facts.expirationReason?.rawValue)),
+            ("gracePeriodExpirationDate", .date(facts.gracePeriodExpirationDate)),
+            ("isInBillingRetry", .bool(isInBillingRetry)),
+            ("priceIncreaseStatus", .string(facts.willAutoRenew ? priceIncreaseStatus : "noIncreasePending")),
+            ("renewalDate", .date(facts.renewalDate)),
+            ("renewalPrice", .string(facts.renewalPrice.plainString)),
+            ("currency", .string(currency)),
+            ("offer", facts.offer?.json ?? .null),
+            ("eligibleWinBackOfferIDs", .array(eligibleWinBackOfferIDs.map(JSONValue.string))),
+            ("recentSubscriptionStartDate", .date(facts.recentSubscriptionStartDate)),
+            ("environment", .string(StoreKitContext.environment)),
+            ("signedDate", .date(context.signedDate)),
+            ("appTransactionID", .string(context.appTransactionID)),
+        ])
+    }
+}
+
+extension AccountStatus.SubscriptionStatus {
+    /// One element of `Product.SubscriptionInfo.status`: `{state, transaction, renewalInfo}`.
+    public func storeKitJSON(_ context: StoreKitContext, eligibleWinBackOfferIDs: [String] = []) -> JSONValue {
+        .object([
+            ("state", .string(state.rawValue)),
+            ("transaction", transaction.storeKitJSON(context)),
+            (
+                "renewalInfo",
+                renewalInfo.storeKitJSON(
+                    latest: transaction, state: state, context: context,
+                    eligibleWinBackOfferIDs: eligibleWinBackOfferIDs)
+            ),
+        ])
+    }
+}
+
+extension StoreSession {
+    /// The context of a read now, for transactions an operation returned: the simulated now
+    /// and the app transaction. Read without the lock, as a look does.
+    public func storeKitContext() throws -> StoreKitContext {
+        try peek { state, moment in
+            StoreKitContext(
+                signedDate: moment.now,
+                appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now))
+        }
+    }
+}
