@@ -75,6 +75,7 @@ struct CommandHelp {
                     "iapsim buy Demo.TechoverInAppPurchase.co.Apple.Book",
                     "iapsim buy com.example.app.coins100 --quantity 3 --yes",
                     "iapsim buy com.example.app.book --outcome fail=networkError",
+                    "iapsim buy com.example.app.pro.monthly --offer pro.monthly.comeback --yes",
                     "iapsim buy com.example.app.pro.monthly --outcome ask-to-buy --json",
                     "iapsim buy com.example.app.gems500 --outside-app && iapsim status",
                     "iapsim buy com.example.app.book --app-account-token 0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E --json",

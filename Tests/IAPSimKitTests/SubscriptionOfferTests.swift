@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import IAPSimKit
+
+/// Promotional, win-back and offer-code redemptions on the bundled catalog's Pro monthly
+/// subscription (a promotional offer `pro.monthly.comeback`: three months at $0.99; an offer
+/// code `pro.winter`: a free month for anyone; a win-back offer `pro.monthly.winback`: a free
+/// month, eligible in the file), under Apple's eligibility rules.
+@Suite struct SubscriptionOfferTests {
+    let catalog: Catalog
+    let clock = Support.Clock()
+    let session: StoreSession
+    let monthly = "com.example.app.pro.monthly"
+
+    init() throws {
+        catalog = try Catalog.load(
+            CatalogSource(
+                storeKitPath: Support.repositoryRoot + "/catalog/Products.storekit",
+                productIDsPath: Support.repositoryRoot + "/catalog/IAPProductIDs.plist"))
+        let clock = self.clock
+        session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
+    }
+
+    private func buy(_ offer: OfferRequest? = nil) throws -> StoreSession.PurchaseResult {
+        try session.purchase(try session.quote(monthly, in: catalog, offer: offer), in: catalog).result
+    }
+
+    /// Subscribes (the free week), turns auto-renew off and lets it lapse.
+    private func lapse() throws {
+        _ = try buy()
+        _ = try session.cancelSubscription(monthly)
+        clock.advance(days: 10)
+    }
+
+    private func kinds() throws -> [String] {
+        try session.notifications().map {
+            $0.notification.kind.rawValue + ($0.notification.subtype.map { "/" + $0.rawValue } ?? "")
+        }
+    }
+
+    /// Apple, "Implementing promotional offers in your app": for current and lapsed
+    /// subscribers of the group only.
+    @Test func aPromotionalOfferIsForThoseWhoSubscribedBefore() throws {
+        #expect(try buy(.offer(id: "pro.monthly.comeback", signature: nil)) == .failed(.purchase("ineligibleForOffer")))
+        #expect(try session.store.transactions().isEmpty)
+        try lapse()
+        guard case .purchased(let transaction) = try buy(.offer(id: "pro.monthly.comeback", signature: nil)) else {
+            Issue.record("expected the promotional offer to be bought")
+            return
+        }
+        #expect(transaction.offerType == .promotional && transaction.offerID == "pro.monthly.comeback")
+        #expect(transaction.price == Decimal(string: "0.99") && transaction.offerPaymentMode == .payAsYouGo)
+        // Pay as you go: the next two renewals at the offer's price, then the regular one.
+        clock.advance(days: 95)
+        _ = try session.status()  // time brought up to date
+        let renewals = try session.store.transactions().filter { $0.id > transaction.id }.map(\.price)
+        #expect(renewals == [Decimal(string: "0.99"), Decimal(string: "0.99"), Decimal(string: "2.99")])
+        #expect(try kinds().contains("OFFER_REDEEMED/RESUBSCRIBE"))
+    }
+
+    @Test func anUnknownOfferIsInvalidOfferIdentifier() throws {
+        #expect(try buy(.offer(id: "no.such.offer", signature: nil)) == .failed(.purchase("invalidOfferIdentifier")))
+        #expect(try buy(.code(id: "NOSUCHCODE")) == .failed(.purchase("invalidOfferIdentifier")))
+    }
+
+    /// Apple, "Supporting win-back offers in your app": for lapsed subscribers; the `.storekit`
+    /// file's switch decides eligibility in local testing. `status` lists the eligible ones.
+    @Test func aWinBackOfferIsForLapsedSubscribers() throws {
+        _ = try buy()
+        #expect(try buy(.offer(id: "pro.monthly.winback", signature: nil)) == .failed(.purchase("ineligibleForOffer")))
+        _ = try session.cancelSubscription(monthly)
+        clock.advance(days: 10)
+        let status = try #require(try session.status().subscriptions.first)
+        #expect(session.eligibleWinBackOfferIDs(for: status, in: catalog) == ["pro.monthly.winback"])
+        guard case .purchased(let transaction) = try buy(.offer(id: "pro.monthly.winback", signature: nil)) else {
+            Issue.record("expected the win-back offer to be bought")
+            return
+        }
+        #expect(transaction.offerType == .winBack && transaction.price == 0)
+        #expect(transaction.expirationDate == Calendar(identifier: .gregorian).date(byAdding: .month, value: 1, to: transaction.purchaseDate))
+    }
+
+    /// Apple, "Supporting offer codes in your app": an existing subscriber's code starts at the
+    /// next renewal; a new customer's at once.
+    @Test func anOfferCodeStartsNowForANewCustomerAndAtRenewalForASubscriber() throws {
+        guard case .purchased(let first) = try buy(.code(id: "pro.winter")) else {
+            Issue.record("expected the code to be redeemed")
+            return
+        }
+        // Not stackable: the code replaces the free week.
+        #expect(first.offerType == .code && first.offerID == "pro.winter" && first.price == 0)
+        guard case .offerScheduled(let current, let offer) = try buy(.code(id: "pro.winter")) else {
+            Issue.record("expected the code to wait for the next renewal")
+            return
+        }
+        #expect(current.id == first.id && offer.type == .code)
+        let info = try #require(try session.snapshot().state.simulation.renewals.first)
+        #expect(info.pendingOffer?.id == "pro.winter")
+        clock.advance(days: 32)
+        _ = try session.status()
+        let renewal = try #require(try session.store.transactions().first { $0.id > first.id })
+        #expect(renewal.offerType == .code && renewal.price == 0 && renewal.reason == .renewal)
+        #expect(try kinds().contains("OFFER_REDEEMED"))
+    }
+
+    @Test func theOfferCodeSheetFailsWithItsSimulatedError() throws {
+        _ = try session.setSetting(.offerCodeRedeemError, to: "networkError")
+        #expect(throws: SimulationError.self) { try session.quote(monthly, in: catalog, offer: .code(id: "pro.winter")) }
+    }
+
+    /// Apple, "Generating a signature for promotional offers": the payload's parts joined by
+    /// U+2063; iapsim's signer and checker agree, and any other offer or token fails.
+    @Test func aPromotionalOfferSignatureCoversTheOfferAndTheBuyer() throws {
+        let key = OfferSigningKey(
+            id: "TESTONLY", privateKey: Data(try P256PrivateKey.generate().derRepresentation).base64EncodedString())
+        let nonce = UUID()
+        let signature = try PromotionalOfferSignature.sign(
+            with: key, bundleID: "com.example.app", productID: monthly, offerID: "pro.monthly.comeback",
+            appAccountToken: "ABC", nonce: nonce, timestamp: 1_800_000_000_000)
+        #expect(try PromotionalOfferSignature(text: signature.text) == signature)
+        #expect(
+            try signature.isValid(
+                for: key, bundleID: "com.example.app", productID: monthly, offerID: "pro.monthly.comeback",
+                appAccountToken: "abc"))
+        #expect(
+            try !signature.isValid(
+                for: key, bundleID: "com.example.app", productID: monthly, offerID: "other", appAccountToken: "abc"))
+        #expect(
+            try !signature.isValid(
+                for: key, bundleID: "com.example.app", productID: monthly, offerID: "pro.monthly.comeback",
+                appAccountToken: nil))
+        #expect(throws: OfferSignatureError.self) { try PromotionalOfferSignature(text: "K:not-a-uuid:1:AAAA") }
+        #expect(throws: OfferSignatureError.unusableKey(keyID: "X")) {
+            try OfferSigningKey(id: "X", privateKey: "REDACTED").privateKey()
+        }
+    }
+}
