@@ -136,3 +136,35 @@ import Testing
         }
     }
 }
+
+/// Format 5's billing plans, on the real file that carries one: a yearly subscription paid
+/// monthly within its twelve-month commitment.
+@Suite struct BillingPlanTests {
+    @Test func aMonthlyPlanBillsTwelveTimesAndOwesThemWithAutoRenewOff() throws {
+        let path = try Support.requireCorpus() + "/storekit/revenuecat-unit-tests.storekit"
+        let catalog = try Catalog.load(CatalogSource(storeKitPath: path, productIDsPath: nil))
+        let clock = Support.Clock()
+        let session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
+        let id = "com.revenuecat.annual_with_commitment"
+        let plan = try #require(catalog.product(id)?.subscription?.monthlyPlan)
+        #expect(plan.price == Decimal(string: "0.5") && plan.commitmentPrice == 6)
+        let quote = try session.quote(id, in: catalog, monthlyBilling: true)
+        #expect(quote.price == Decimal(string: "0.5"))
+        guard case .purchased(let first) = try session.purchase(quote, in: catalog).result else {
+            Issue.record("expected a purchase")
+            return
+        }
+        #expect(first.billingPlanType == "MONTHLY" && first.price == Decimal(string: "0.5"))
+        // Auto-renew off: the commitment's payments are still owed, then it ends.
+        let change = try session.cancelSubscription(id)
+        #expect(change.expirationDate ?? .distantPast > first.expirationDate ?? .distantFuture)
+        clock.advance(days: 400)
+        _ = try session.status()
+        let payments = try session.store.transactions()
+        #expect(payments.count == 12 && payments.allSatisfy { $0.price == Decimal(string: "0.5") })
+        #expect(try session.status().subscriptions.first?.state == .expired)
+        #expect(throws: PurchaseError.noMonthlyBillingPlan(productID: "com.revenuecat.annual_39.99_no_trial")) {
+            try session.quote("com.revenuecat.annual_39.99_no_trial", in: catalog, monthlyBilling: true)
+        }
+    }
+}

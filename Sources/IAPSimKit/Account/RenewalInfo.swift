@@ -52,6 +52,30 @@ public struct RenewalInfo: Sendable, Equatable {
     /// the next renewal (`RenewalInfo.offer`).
     public var pendingOffer: PendingOffer? = nil
 
+    /// A monthly billing plan's commitment: the chain bills every month, and the customer
+    /// owes the payments to `endDate` even with auto-renew off; then a new commitment of
+    /// `period` starts, or, with auto-renew off, the subscription ends.
+    public var commitment: Commitment? = nil
+
+    public struct Commitment: Sendable, Equatable {
+        public var period: SubscriptionPeriod
+        public var endDate: Date
+        /// Monthly payments made in this commitment, of `payments` (12 for a year).
+        public var paid: Int = 1
+
+        /// The monthly payments a commitment of `period` holds.
+        public var payments: Int {
+            switch period.unit {
+            case .year: 12 * period.value
+            case .month: period.value
+            case .week, .day: 1
+            }
+        }
+    }
+
+    /// Whether the commitment still owes a payment.
+    var isCommitted: Bool { commitment.map { $0.paid < $0.payments } ?? false }
+
     /// An offer waiting for the next renewal.
     public struct PendingOffer: Sendable, Equatable {
         public var type: Transaction.OfferType

@@ -72,6 +72,9 @@ public struct SubscriptionInfo: Sendable, Equatable {
     /// Format 5's billing plans: paid up front, or monthly within a yearly commitment.
     public var billingPlans: [BillingPlan] = []
 
+    /// The enabled plan that bills monthly within a commitment of `period`, if the file has one.
+    public var monthlyPlan: BillingPlan? { billingPlans.first { $0.isMonthly && $0.isEnabled } }
+
     public init(
         groupID: String, groupName: String, groupLevel: Int, period: SubscriptionPeriod,
         introductoryOffer: SubscriptionOffer? = nil, promotionalOffers: [SubscriptionOffer] = [],

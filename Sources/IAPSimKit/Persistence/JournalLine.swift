@@ -53,8 +53,8 @@ struct JournalLine {
         case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
         case expirationDate, revocationDate, revocationReason, subscriptionGroupID, isUpgraded, reason
         case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken, deletionDate
-        case offerID, offerPeriod, ownershipType
-        static let count = 23
+        case offerID, offerPeriod, ownershipType, billingPlanType
+        static let count = 24
     }
 
     /// A member's value: its kind and, for a string (without quotes) or a number, its bytes.
@@ -181,7 +181,7 @@ struct JournalLine {
         case 11: equals(name, "productType") ? .productType : equals(name, "offerPeriod") ? .offerPeriod : nil
         case 12: equals(name, "purchaseDate") ? .purchaseDate : equals(name, "deletionDate") ? .deletionDate : nil
         case 13: equals(name, "ownershipType") ? .ownershipType : nil
-        case 15: equals(name, "appAccountToken") ? .appAccountToken : nil
+        case 15: equals(name, "appAccountToken") ? .appAccountToken : equals(name, "billingPlanType") ? .billingPlanType : nil
         case 14:
             equals(name, "expirationDate") ? .expirationDate : equals(name, "revocationDate") ? .revocationDate : nil
         case 16:
@@ -319,6 +319,7 @@ struct JournalLine {
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
             optional(.appAccountToken, string) != nil, optional(.offerID, string) != nil,
+            optional(.billingPlanType, string) != nil,
             optional(.offerPeriod, { text($0).flatMap(SubscriptionPeriod.init(iso8601:)) }) != nil,
             let ownership = optional(.ownershipType, { text($0).flatMap(Transaction.OwnershipType.init(rawValue:)) }),
             let deletionDate = optional(.deletionDate, date)
@@ -351,6 +352,7 @@ struct JournalLine {
         transaction.offerPeriod = present(.offerPeriod).flatMap(text).flatMap(SubscriptionPeriod.init(iso8601:))
         transaction.appAccountToken = present(.appAccountToken).flatMap(text)
         transaction.offerID = present(.offerID).flatMap(text)
+        transaction.billingPlanType = present(.billingPlanType).flatMap(text)
         transaction.ownershipType = fields.ownershipType
         transaction.deletionDate = fields.deletionDate
         return transaction

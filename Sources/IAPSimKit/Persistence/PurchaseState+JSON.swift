@@ -39,6 +39,7 @@ extension Transaction {
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
         if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
+        if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType))) }
         // Written only when shared, so the lines of bought transactions read as before schema 4.
         if ownershipType == .familyShared { members.append(("ownershipType", .string(ownershipType.rawValue))) }
         if let deletionDate { members.append(("deletionDate", .date(deletionDate))) }
@@ -66,6 +67,7 @@ extension Transaction {
         offerID = try r.optional("offerID")?.string()
         offerPeriod = try r.optional("offerPeriod")?.period()
         appAccountToken = try r.optional("appAccountToken")?.string()
+        billingPlanType = try r.optional("billingPlanType")?.string()
         ownershipType = try r.optional("ownershipType")?.raw(OwnershipType.self) ?? .purchased
         deletionDate = try r.optional("deletionDate")?.date()
     }
@@ -112,6 +114,14 @@ extension RenewalInfo {
             ("expirationNotified", .bool(expirationNotified)),
             ("offerType", .optional(offerType?.rawValue)), ("offerID", .optional(offerID)),
             ("pendingOffer", pendingOffer.map(\.json) ?? .null),
+            (
+                "commitment",
+                commitment.map {
+                    .object([
+                        ("period", .string($0.period.iso8601)), ("endDate", .date($0.endDate)), ("paid", .int($0.paid)),
+                    ])
+                } ?? .null
+            ),
         ]
         if let increase = priceIncrease {
             members.append(
@@ -148,6 +158,11 @@ extension RenewalInfo {
         offerType = try r.optional("offerType")?.raw(Transaction.OfferType.self)
         offerID = try r.optional("offerID")?.string()
         pendingOffer = try r.optional("pendingOffer").map(RenewalInfo.PendingOffer.init)
+        commitment = try r.optional("commitment").map { c throws(Reader.Failure) in
+            RenewalInfo.Commitment(
+                period: try c.required("period").period(), endDate: try c.required("endDate").date(),
+                paid: try c.required("paid").positiveInt())
+        }
         priceIncrease = try r.optional("priceIncrease").map { increase throws(Reader.Failure) in
             PriceIncrease(
                 newPrice: try increase.required("newPrice").decimal(),

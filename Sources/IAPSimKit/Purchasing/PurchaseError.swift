@@ -15,6 +15,9 @@ public enum PurchaseError: Error, Equatable, Sendable {
     /// a consumable, which Family Sharing never shares (Apple, "Supporting Family Sharing in
     /// your app").
     case notFamilyShareable(productID: String, isConsumable: Bool)
+    /// `buy --billing-plan monthly` of a subscription whose `.storekit` entry has no enabled
+    /// monthly billing plan.
+    case noMonthlyBillingPlan(productID: String)
 }
 
 extension PurchaseError: LocalizedError {
@@ -26,6 +29,8 @@ extension PurchaseError: LocalizedError {
             "\(id): the store has it but \(path) does not list it, so the app cannot buy it; add it there"
         case .notAvailableInStorefront(let id, let storefront):
             "\(id): not sold in the \(storefront) storefront (notAvailableInStorefront); add a price for it to the pricing file"
+        case .noMonthlyBillingPlan(let id):
+            "\(id): the catalog gives it no enabled MONTHLY billing plan (billingPlans); buy it without --billing-plan"
         case .invalidQuantity(let id, let quantity):
             "\(id): a quantity of \(quantity) applies only to consumables (invalidQuantity)"
         case .notFamilyShareable(let id, let isConsumable):

@@ -37,6 +37,8 @@ public struct PurchaseQuote: Sendable, Equatable {
     public var date: Date
     /// The session settings in force then.
     public var settings: SessionSettings
+    /// The billing plan chosen (`buy --billing-plan monthly`); nil to pay each period at once.
+    public var billingPlan: BillingPlan?
     /// What the buyer asked to redeem, and the offer it is, if StoreKit accepts it.
     public var offerRequest: OfferRequest?
     public var offer: AppliedOffer?
@@ -58,10 +60,14 @@ extension StoreSession {
     /// - Throws: `SimulationError.simulated` when loading products fails in this session,
     ///   `PurchaseError` when the product cannot be bought (unknown, not in the storefront, a
     ///   quantity other than 1 for anything but a consumable), `StateError` if the state fails.
-    public func quote(_ productID: String, quantity: Int = 1, in catalog: Catalog, offer: OfferRequest? = nil) throws
-        -> PurchaseQuote
-    {
-        try quote(product: { try catalog.purchasableProduct(productID) }, quantity: quantity, in: catalog, offer: offer)
+    /// - Parameter monthlyBilling: pay with the subscription's monthly billing plan.
+    public func quote(
+        _ productID: String, quantity: Int = 1, in catalog: Catalog, offer: OfferRequest? = nil,
+        monthlyBilling: Bool = false
+    ) throws -> PurchaseQuote {
+        try quote(
+            product: { try catalog.purchasableProduct(productID) }, quantity: quantity, in: catalog, offer: offer,
+            monthlyBilling: monthlyBilling)
     }
 
     /// Quotes a purchase of `product`, a product the app already holds.
@@ -70,7 +76,8 @@ extension StoreSession {
     }
 
     private func quote(
-        product find: () throws -> Product, quantity: Int, in catalog: Catalog, offer: OfferRequest? = nil
+        product find: () throws -> Product, quantity: Int, in catalog: Catalog, offer: OfferRequest? = nil,
+        monthlyBilling: Bool = false
     ) throws -> PurchaseQuote {
         // No lock: the purchase quotes again under it, on the state as it is then.
         let (state, moment) = try peek { state, moment in (state, moment) }
@@ -84,13 +91,21 @@ extension StoreSession {
         if quantity != 1, product.type != .consumable {
             throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
         }
+        var plan: BillingPlan?
+        if monthlyBilling {
+            guard let monthly = product.subscription?.monthlyPlan else {
+                throw PurchaseError.noMonthlyBillingPlan(productID: product.id)
+            }
+            plan = monthly
+        }
         return Self.quote(
-            product, quantity: quantity, in: catalog, state: state, moment: moment, offer: offer, realNow: realNow())
+            product, quantity: quantity, in: catalog, state: state, moment: moment, offer: offer, realNow: realNow(),
+            billingPlan: plan)
     }
 
     static func quote(
         _ product: Product, quantity: Int, in catalog: Catalog, state: PurchaseState, moment: Moment,
-        offer request: OfferRequest? = nil, realNow: Date = Date()
+        offer request: OfferRequest? = nil, realNow: Date = Date(), billingPlan: BillingPlan? = nil
     ) -> PurchaseQuote {
         let kind = Self.kind(of: product, in: catalog, state: state, at: moment.now)
         var price: Decimal
@@ -102,6 +117,18 @@ extension StoreSession {
         var quote = PurchaseQuote(
             product: product, quantity: quantity, kind: kind, price: price,
             canMakePayments: moment.settings.paymentsAllowed, date: moment.now, settings: moment.settings)
+        if let billingPlan {
+            quote.billingPlan = billingPlan
+            switch kind {
+            case .purchase, .upgrade:
+                quote.price = billingPlan.price
+            case .introductoryOffer:
+                // The introductory offer is the paid-up-front plan's.
+                quote.kind = .purchase
+                quote.price = billingPlan.price
+            default: break
+            }
+        }
         if let request {
             quote.offerRequest = request
             let resolved = resolve(

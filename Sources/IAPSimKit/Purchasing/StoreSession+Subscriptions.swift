@@ -90,8 +90,11 @@ extension StoreSession {
             var info = state.simulation.renewals[index]
             try change(&info, &state, latest, moment)
             state.simulation.renewals[index] = info
+            // Under a monthly plan's commitment the paid months run on to the commitment's end.
+            let periodEnd = state.account.chainLatest(info.originalID)?.expirationDate
+            let commitmentEnd = info.willAutoRenew ? nil : info.commitment.map(\.endDate)
             return SubscriptionChange(
-                info: info, expirationDate: state.account.chainLatest(info.originalID)?.expirationDate)
+                info: info, expirationDate: [periodEnd, commitmentEnd].compactMap { $0 }.max())
         }
     }
 }

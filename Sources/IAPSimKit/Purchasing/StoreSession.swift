@@ -205,7 +205,7 @@ public struct StoreSession: Sendable {
             try deliverUpdates(&state)
             let fresh = Self.quote(
                 quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment,
-                offer: quote.offerRequest, realNow: realNow())
+                offer: quote.offerRequest, realNow: realNow(), billingPlan: quote.billingPlan)
             let result = try Self.purchase(
                 fresh, in: catalog, outcome: outcome, state: &state, moment: moment, appAccountToken: appAccountToken)
             let unverified = result.transaction == nil ? nil : moment.settings.simulatedError(.verificationError)
@@ -297,7 +297,8 @@ public struct StoreSession: Sendable {
         }
         let transaction = try Self.complete(
             product, quantity: quote.quantity, id: try id ?? state.takeTransactionID(), storefront: catalog.storefront,
-            state: &state, moment: moment, appAccountToken: appAccountToken, offer: quote.offer)
+            state: &state, moment: moment, appAccountToken: appAccountToken, offer: quote.offer,
+            billingPlan: quote.billingPlan)
         return .purchased(transaction)
     }
 
@@ -334,7 +335,7 @@ public struct StoreSession: Sendable {
     static func complete(
         _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
         moment: Moment, appAccountToken: String? = nil, ownership: Transaction.OwnershipType = .purchased,
-        offer: AppliedOffer? = nil
+        offer: AppliedOffer? = nil, billingPlan: BillingPlan? = nil
     ) throws -> Transaction {
         var transaction = Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, purchaseDate: moment.now,
@@ -366,7 +367,7 @@ public struct StoreSession: Sendable {
             }
             try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
-                settings: moment.settings, offer: offer)
+                settings: moment.settings, offer: offer, billingPlan: billingPlan)
         } else if moment.settings.oneTimeChargeNotifications, ownership == .purchased {
             // A shared purchase charged this account nothing: the organiser's charge is theirs.
             notification = (.oneTimeCharge, nil)

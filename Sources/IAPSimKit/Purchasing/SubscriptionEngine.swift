@@ -57,7 +57,10 @@ enum SubscriptionEngine {
                 continue
             }
             var renewals = 0
-            while info.willAutoRenew, let end = latest.expirationDate, end <= date, renewals < renewalLimit {
+            // A monthly plan's payments are owed to the commitment's end, auto-renew or not.
+            while info.willAutoRenew || info.isCommitted,
+                let end = latest.expirationDate, end <= date, renewals < renewalLimit
+            {
                 if info.priceIncrease?.status == .pending, info.introductoryPeriodsRemaining == 0 {
                     // Apple, "Managing Price Increases": a subscriber who has not agreed to an
                     // increase that needs consent is not renewed; the subscription expires.
@@ -163,6 +166,16 @@ enum SubscriptionEngine {
             transaction.offerPeriod =
                 periods > 1 ? SubscriptionPeriod(value: period.value * periods, unit: period.unit) : period
         }
+        if let commitment = info.commitment {
+            transaction.billingPlanType = "MONTHLY"
+            if commitment.paid >= commitment.payments {
+                // The commitment's payments are made: a new commitment starts with this one.
+                info.commitment?.endDate = settings.timeRate.end(of: commitment.period, from: start)
+                info.commitment?.paid = 1
+            } else {
+                info.commitment?.paid += 1
+            }
+        }
         if info.introductoryPeriodsRemaining == 0 {
             info.offerType = nil
             info.offerID = nil
@@ -267,7 +280,8 @@ enum SubscriptionEngine {
     /// Fills in a new subscription transaction and its renewal info.
     static func start(
         _ transaction: inout Transaction, product: Product, subscription: SubscriptionInfo,
-        state: inout PurchaseState, at date: Date, settings: SessionSettings, offer redeemed: AppliedOffer? = nil
+        state: inout PurchaseState, at date: Date, settings: SessionSettings, offer redeemed: AppliedOffer? = nil,
+        billingPlan: BillingPlan? = nil
     ) throws {
         let group = subscription.groupID
         transaction.subscriptionGroupID = group
@@ -296,7 +310,22 @@ enum SubscriptionEngine {
         // buyer's: a shared subscription comes as the organiser pays for it. An offer the buyer
         // redeems takes its place, unless it stacks on it (an offer code) and follows it.
         var applied: (type: Transaction.OfferType, offer: SubscriptionOffer)?
-        if let redeemed, !redeemed.afterIntroductoryOffer {
+        if let plan = billingPlan {
+            // A monthly billing plan: a month at the plan's price now, and every month within a
+            // commitment of the product's period (format 5's billingPlans). Its introductory
+            // offers belong to the paid-up-front plan.
+            let month = SubscriptionPeriod(value: 1, unit: .month)
+            transaction.billingPlanType = plan.type
+            transaction.expirationDate = settings.timeRate.end(of: month, from: date)
+            transaction.price = plan.price
+            info.autoRenewPeriod = month
+            info.autoRenewPrice = plan.price
+            info.commitment = RenewalInfo.Commitment(
+                period: subscription.period, endDate: settings.timeRate.end(of: subscription.period, from: date))
+            state.simulation.renewals.removeAll { $0.originalID == info.originalID }
+            state.simulation.renewals.append(info)
+            return
+        } else if let redeemed, !redeemed.afterIntroductoryOffer {
             applied = (redeemed.type, redeemed.offer)
         } else if first == nil, transaction.ownershipType == .purchased, let offer = subscription.introductoryOffer {
             applied = (.introductory, offer)

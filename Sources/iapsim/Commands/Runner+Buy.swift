@@ -7,10 +7,11 @@ extension Runner {
     /// - Parameter appAccountToken: `Product.PurchaseOption.appAccountToken`, lowercased.
     func buy(
         _ productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest? = nil,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil, monthlyBilling: Bool = false
     ) throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        let quote = try session.quote(productID, quantity: quantity, in: catalog, offer: offer)
+        let quote = try session.quote(
+            productID, quantity: quantity, in: catalog, offer: offer, monthlyBilling: monthlyBilling)
         var words = PurchaseWords(quote: quote, presenter: try presenter(catalog, settings: quote.settings))
         // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
         if quote.canMakePayments, let question = words.question, !confirm(question, assumeYes: assumeYes) {

@@ -125,6 +125,18 @@ extension JSON {
             ("promotionalOffers", .array(subscription.promotionalOffers.map { offer($0, type: "promotional") })),
             ("offerCodes", .array(subscription.offerCodes.map { offer($0, type: "code") })),
             ("winBackOffers", .array(subscription.winBackOffers.map { offer($0, type: "winBack") })),
+            (
+                "billingPlans",
+                .array(
+                    subscription.billingPlans.map { plan in
+                        .object([
+                            ("type", .string(plan.type)), ("price", .string(plan.price.plainString)),
+                            ("displayPrice", .string(presenter.displayPrice(plan.price))),
+                            ("commitmentPrice", .string(plan.commitmentPrice.plainString)),
+                            ("isEnabled", .bool(plan.isEnabled)),
+                        ])
+                    })
+            ),
         ])
     }
 }

@@ -30,11 +30,11 @@ struct Runner {
             return try listProducts()
         case .check:
             return try check()
-        case .buy(let productID, let quantity, let assumeYes, let outcome, let offer, let token, let asFamilyMember):
+        case .buy(let productID, let quantity, let assumeYes, let outcome, let offer, let token, let asFamilyMember, let monthly):
             if asFamilyMember { return try buyAsFamilyMember(productID, appAccountToken: token) }
             return try buy(
                 productID, quantity: quantity, assumeYes: assumeYes, outcome: outcome, offer: offer,
-                appAccountToken: token)
+                appAccountToken: token, monthlyBilling: monthly)
         case .redeemOfferCode(let productID, let codeID, let assumeYes):
             return try buy(productID, quantity: 1, assumeYes: assumeYes, outcome: nil, offer: .code(id: codeID))
         case .offerSignature(let productID, let offerID, let nonce, let timestamp):

@@ -38,7 +38,7 @@ struct CommandHelp {
             return CommandHelp(
                 abstract: "Buy a product: purchased, cancelled, pending or failed.",
                 usage: "iapsim buy <product-id> [--quantity N] [--yes] [--outcome OUTCOME | --outside-app] "
-                    + "[--offer ID [--offer-signature SIG]] [--app-account-token UUID] [--as-family-member] [options]",
+                    + "[--offer ID [--offer-signature SIG]] [--billing-plan PLAN] [--app-account-token UUID] [--as-family-member] [options]",
                 discussion: """
                     A consumable adds N to its balance; a non-consumable becomes owned, and buying it
                     again is a free re-download; an auto-renewable subscription is active for one period
@@ -64,6 +64,8 @@ struct CommandHelp {
                     and required when it has one) or a win-back offer (lapsed subscribers); a current
                     subscriber's offer starts at the next renewal. StoreKit's refusals fail with exit 1:
                     invalidOfferIdentifier, ineligibleForOffer, missingOfferParameters, invalidOfferSignature.
+                    --billing-plan monthly pays a format-5 subscription month by month within its
+                    commitment (billingPlans), which auto-renew off does not shorten.
                     --app-account-token UUID is Product.PurchaseOption.appAccountToken: the transaction,
                     its renewals and a purchase left pending carry it, lowercased; anything but a UUID
                     exits 64. --as-family-member records the family organiser's purchase shared with

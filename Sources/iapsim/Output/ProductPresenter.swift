@@ -43,6 +43,9 @@ struct ProductPresenter {
             parts.append("\(subscription.offerCodes.count) offer code\(subscription.offerCodes.count == 1 ? "" : "s")")
         }
         if !subscription.winBackOffers.isEmpty { parts.append("\(subscription.winBackOffers.count) win-back") }
+        if let plan = subscription.monthlyPlan {
+            parts.append("or \(displayPrice(plan.price)) a month for \(subscription.period.localizedDescription)")
+        }
         if product.familyShareable { parts.append("family shareable") }
         return parts.joined(separator: " · ")
     }

@@ -167,7 +167,14 @@ enum ArgumentParser {
             return .buy(
                 productID: productID, quantity: try quantity(values["quantity"]), assumeYes: flags.contains("yes"),
                 outcome: try values["outcome"].map(outcome), offer: offer,
-                appAccountToken: try values["app-account-token"].map(appAccountToken), asFamilyMember: asFamilyMember)
+                appAccountToken: try values["app-account-token"].map(appAccountToken), asFamilyMember: asFamilyMember,
+                monthlyBilling: try values["billing-plan"].map { text throws(UsageError) -> Bool in
+                    switch text.lowercased() {
+                    case "monthly": return true
+                    case "upfront", "billed_upfront": return false
+                    default: throw UsageError("--billing-plan \(text): expected monthly or upfront", command: name)
+                    }
+                } ?? false)
         case .redeemOfferCode:
             try expect(arguments, count: 2, for: name)
             return .redeemOfferCode(productID: arguments[0], codeID: arguments[1], assumeYes: flags.contains("yes"))

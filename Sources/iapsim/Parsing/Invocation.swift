@@ -31,7 +31,7 @@ enum Command: Equatable, Sendable {
     /// `--offer`, `--app-account-token` (lowercased) and `--as-family-member`.
     case buy(
         productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest? = nil,
-        appAccountToken: String? = nil, asFamilyMember: Bool = false)
+        appAccountToken: String? = nil, asFamilyMember: Bool = false, monthlyBilling: Bool = false)
     /// `redeem-offer-code`: the offer code redemption sheet.
     case redeemOfferCode(productID: String, codeID: String, assumeYes: Bool)
     /// `offer-signature`: a promotional offer's signature, as a developer's server makes it.

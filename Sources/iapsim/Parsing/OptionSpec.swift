@@ -57,6 +57,10 @@ struct OptionSpec: Sendable {
             help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.",
             values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.filter(StoreKitTestAPI.purchase.allows).map { "fail=" + $0.qualifiedName }),
         OptionSpec(
+            name: "billing-plan", valueName: "PLAN", commands: [.buy],
+            help: "How a subscription is paid: upfront (the default), or monthly within its commitment.",
+            values: ["monthly", "upfront"]),
+        OptionSpec(
             name: "offer", valueName: "OFFER_ID", commands: [.buy],
             help: "Redeem a promotional or win-back offer of the subscription (its offerID)."),
         OptionSpec(
