@@ -413,6 +413,14 @@ extension SimulationTests {
         #expect(try !session.signedAppTransaction(signer: signer).jws.isEmpty)  // the server API's
     }
 
+    @Test func aRefundRequestErrorFailsTheRefundSheet() throws {
+        let transaction = try #require(try buy("fx.levels").result.transaction)
+        _ = try session.setSetting(.refundRequestError, to: "failed")
+        #expect(throws: SimulationError.self) { try session.requestRefund(transaction.id, reason: nil) }
+        _ = try session.resetSettings(.refundRequestError)
+        #expect(try session.requestRefund(transaction.id, reason: nil).transactionID == transaction.id)
+    }
+
     @Test func aStoreKitFileErrorOutsideItsDomainIsIgnoredWithAWarning() throws {
         let settings = CatalogSettings(
             file: StoreKitConfigurationFile.Settings(storeKitErrors: [

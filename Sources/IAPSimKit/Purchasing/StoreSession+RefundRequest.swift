@@ -13,6 +13,11 @@ extension StoreSession {
     ///   is already refunded; `.unknownTransaction`.
     public func requestRefund(_ id: UInt64, reason: RefundRequest.Reason?) throws -> RefundRequest {
         try transact { state, moment in
+            // The refund request sheet fails with the simulated Refund Request error
+            // (`SKTestSession.setSimulatedError(_:forAPI: .refundRequest)`).
+            if let error = moment.settings.simulatedError(.refundRequestError) {
+                throw SimulationError.simulated(api: "Refund request", error: error)
+            }
             let transaction = try Self.liveTransaction(id, in: state, store: store)
             guard !state.simulation.refundRequests.contains(where: { $0.transactionID == id }) else {
                 throw SimulationError.duplicateRefundRequest(id: id)
