@@ -339,7 +339,8 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
     # nginx cannot pick a port by itself: take a free one from the OS.
     import socket
     probe = socket.socket(); probe.bind(("127.0.0.1", 0)); free = probe.getsockname()[1]; probe.close()
-    open(conf, "w").write(open(conf).read().replace("listen 127.0.0.1:0", f"listen 127.0.0.1:{free}"))
+    text = open(conf).read()  # read before opening for writing, which empties the file
+    open(conf, "w").write(text.replace("listen 127.0.0.1:0", f"listen 127.0.0.1:{free}"))
     os.makedirs(work + "/tmp", exist_ok=True)
     # nginx's workers drop to an unprivileged user when started as root: they must be able to
     # reach the file (mkdtemp makes the folder 0700).

@@ -72,7 +72,8 @@ import Testing
         _ = try session.cancelSubscription(monthly)
         clock.advance(days: 10)
         let status = try #require(try session.status().subscriptions.first)
-        #expect(session.eligibleWinBackOfferIDs(for: status, in: catalog) == ["pro.monthly.winback"])
+        #expect(
+            session.eligibleWinBackOfferIDs(for: status, among: [status], in: catalog) == ["pro.monthly.winback"])
         guard case .purchased(let transaction) = try buy(.offer(id: "pro.monthly.winback", signature: nil)) else {
             Issue.record("expected the win-back offer to be bought")
             return
@@ -166,6 +167,9 @@ import Testing
         #expect(throws: PurchaseError.noMonthlyBillingPlan(productID: "com.revenuecat.annual_39.99_no_trial")) {
             try session.quote("com.revenuecat.annual_39.99_no_trial", in: catalog, monthlyBilling: true)
         }
+        // A plan is chosen when a subscription starts: not for an active one, nor with an offer.
+        _ = try session.purchase(try session.quote(id, in: catalog), in: catalog)
+        #expect(throws: PurchaseError.self) { try session.quote(id, in: catalog, monthlyBilling: true) }
     }
 }
 

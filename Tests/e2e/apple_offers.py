@@ -133,6 +133,26 @@ if result.returncode == 0:
     lapsed(state)
     result = run(state, "buy", PRODUCT, "--offer", OFFER, "--offer-signature", made["offerSignature"], "--yes")
     check("iapsim's own signature is accepted", result.returncode == 0, result.stderr)
+# With an app account token: iapsim signs what Apple's creator signs, and the purchase with
+# that token accepts it.
+token = "7E4D3C2B-1A09-4F8E-9D7C-6B5A4F3E2D1C"
+result = run("signer", "offer-signature", PRODUCT, OFFER, "--nonce", str(nonce), "--timestamp", str(now),
+             "--app-account-token", token, "--json")
+if result.returncode == 0:
+    made = json.loads(result.stdout)
+    payload = "\u2063".join([BUNDLE, KEY_ID, PRODUCT, OFFER, token.lower(), str(nonce).lower(), str(now)]).encode()
+    try:
+        key.public_key().verify(base64.b64decode(made["signature"]), payload, ec.ECDSA(hashes.SHA256()))
+        check("iapsim's signature with a token verifies over Apple's payload", True)
+    except InvalidSignature:
+        check("iapsim's signature with a token verifies over Apple's payload", False, made)
+    state = "own-signature-token"
+    lapsed(state)
+    result = run(state, "buy", PRODUCT, "--offer", OFFER, "--offer-signature", made["offerSignature"],
+                 "--app-account-token", token, "--yes")
+    check("iapsim's own signature with a token is accepted", result.returncode == 0, result.stderr)
+else:
+    check("offer-signature --app-account-token runs", False, result.stderr)
 
 # The redeemed transaction, signed by iapsim, decodes in Apple's verifier.
 exported = os.path.join(work.name, "trusted")

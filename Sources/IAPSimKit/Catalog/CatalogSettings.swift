@@ -42,7 +42,10 @@ public struct CatalogSettings: Sendable, Equatable {
                 continue
             }
             guard let current = entry.current else {
-                values[key] = "StoreKitError.unknown"  // enabled with no error chosen
+                // Enabled with no error chosen: the API's first error.
+                values[key] =
+                    api == .verification
+                    ? "VerificationResult.VerificationError.invalidSignature" : "StoreKitError.unknown"
                 continue
             }
             do {

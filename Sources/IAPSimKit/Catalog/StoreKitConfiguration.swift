@@ -164,6 +164,10 @@ public struct StoreKitConfiguration: Sendable {
         }
         var price: Decimal = 0
         if let text = offer.displayPrice { price = try Self.price(text, productID: productID, path: path) }
+        if let count = offer.numberOfPeriods, !(1...1_000).contains(count) {
+            throw CatalogError.malformed(
+                path: path, detail: "\(productID): an offer's numberOfPeriods \(count) is not from 1 to 1000")
+        }
         var result = SubscriptionOffer(
             id: offer.offerID, paymentMode: mode, period: period,
             periodCount: offer.numberOfPeriods ?? 1, price: mode == .freeTrial ? 0 : price)

@@ -20,8 +20,8 @@ struct PurchaseOrder {
     private(set) var journal: FileSignature
     /// How many records of the index it holds: positions 0..<covered.
     private var covered = 0
-    /// The transaction at position `covered - 1`.
-    private var lastCoveredID: UInt64?
+    /// The transaction at position `covered - 1`, and its purchase date.
+    private var lastCovered: (id: UInt64, date: Double)?
 
     /// Builds the order of every record in `index`.
     init(_ index: IndexReader, journal: FileSignature) throws {
@@ -36,7 +36,14 @@ struct PurchaseOrder {
             journal.size >= self.journal.size, index.recordCount >= covered
         else { return nil }
         // The last record it holds must still be where it was.
-        if covered > 0, try index.record(at: covered - 1).id != lastCoveredID { return nil }
+        // The last record it holds must still be where it was, with the same date: after an
+        // erase, identifiers start again at 1 and a new journal may reuse the inode.
+        if covered > 0 {
+            let last = try index.record(at: covered - 1)
+            guard last.id == lastCovered?.id, last.purchaseDate.timeIntervalSince1970 == lastCovered?.date else {
+                return nil
+            }
+        }
         var order = self
         order.journal = journal
         try order.add(index)
@@ -51,7 +58,7 @@ struct PurchaseOrder {
         }
         covered = index.recordCount
         guard !added.isEmpty else { return }
-        lastCoveredID = added.max { $0.position < $1.position }?.id
+        lastCovered = added.max { $0.position < $1.position }.map { ($0.id, $0.date) }
         added.sort { ($0.date, $0.id) < ($1.date, $1.id) }
         if let last = entries.last, let first = added.first, (last.date, last.id) > (first.date, first.id) {
             entries.append(contentsOf: added)

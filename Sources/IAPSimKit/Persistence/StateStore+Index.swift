@@ -127,7 +127,7 @@ extension StateStore {
             while next >= 0, next < order.entries.count {
                 let entry = order.entries[next]
                 let record = try index.record(at: entry.position)
-                guard record.id == entry.id else {
+                guard record.id == entry.id, record.purchaseDate.timeIntervalSince1970 == entry.date else {
                     // The index was rebuilt under a kept order: build it again, once.
                     if rebuilt { throw IndexDamage(detail: "record \(entry.position) is not \(entry.id)") }
                     order = try PurchaseOrder(index, journal: journal)

@@ -18,6 +18,9 @@ public enum PurchaseError: Error, Equatable, Sendable {
     /// `buy --billing-plan monthly` of a subscription whose `.storekit` entry has no enabled
     /// monthly billing plan.
     case noMonthlyBillingPlan(productID: String)
+    /// `buy --billing-plan monthly` while the group already has an active subscription (a
+    /// plan is chosen when a subscription starts or upgrades), or with an offer.
+    case billingPlanNotApplicable(productID: String, reason: String)
 }
 
 extension PurchaseError: LocalizedError {
@@ -29,6 +32,8 @@ extension PurchaseError: LocalizedError {
             "\(id): the store has it but \(path) does not list it, so the app cannot buy it; add it there"
         case .notAvailableInStorefront(let id, let storefront):
             "\(id): not sold in the \(storefront) storefront (notAvailableInStorefront); add a price for it to the pricing file"
+        case .billingPlanNotApplicable(let id, let reason):
+            "\(id): --billing-plan applies to a subscription that starts or upgrades now; \(reason)"
         case .noMonthlyBillingPlan(let id):
             "\(id): the catalog gives it no enabled MONTHLY billing plan (billingPlans); buy it without --billing-plan"
         case .invalidQuantity(let id, let quantity):

@@ -96,11 +96,20 @@ extension StoreSession {
             guard let monthly = product.subscription?.monthlyPlan else {
                 throw PurchaseError.noMonthlyBillingPlan(productID: product.id)
             }
+            if offer != nil {
+                throw PurchaseError.billingPlanNotApplicable(
+                    productID: product.id, reason: "an offer is redeemed on the paid-up-front plan")
+            }
             plan = monthly
         }
-        return Self.quote(
+        let quote = Self.quote(
             product, quantity: quantity, in: catalog, state: state, moment: moment, offer: offer, realNow: realNow(),
             billingPlan: plan)
+        if plan != nil, quote.billingPlan == nil {
+            throw PurchaseError.billingPlanNotApplicable(
+                productID: product.id, reason: "the group already has an active subscription")
+        }
+        return quote
     }
 
     static func quote(
@@ -126,7 +135,8 @@ extension StoreSession {
                 // The introductory offer is the paid-up-front plan's.
                 quote.kind = .purchase
                 quote.price = billingPlan.price
-            default: break
+            case .redownload, .alreadySubscribed, .downgrade, .keepCurrentPlan:
+                quote.billingPlan = nil
             }
         }
         if let request {

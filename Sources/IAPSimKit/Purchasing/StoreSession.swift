@@ -268,6 +268,7 @@ public struct StoreSession: Sendable {
                 state.simulation.renewals[index].autoRenewPeriod = subscription.period
                 state.simulation.renewals[index].autoRenewPrice = product.price
                 state.simulation.renewals[index].priceIncrease = nil  // it was the old product's
+                state.simulation.renewals[index].commitment = nil  // so was a monthly plan's
                 state.simulation.renewals[index].willAutoRenew = true
                 state.notify(
                     .didChangeRenewalPref, .downgrade, at: moment.now, transaction: current,
@@ -308,15 +309,23 @@ public struct StoreSession: Sendable {
         _ offer: AppliedOffer, buying quote: PurchaseQuote, state: inout PurchaseState, moment: Moment
     ) -> PurchaseResult {
         let product = quote.product
-        guard let subscription = product.subscription,
-            let index = state.simulation.renewals.firstIndex(where: { $0.subscriptionGroupID == subscription.groupID }),
-            let current = state.account.chainLatest(state.simulation.renewals[index].originalID)
+        // The subscriber's own chain: the one the quote found active (not one shared by the family).
+        let active: Transaction?
+        switch quote.kind {
+        case .alreadySubscribed(let current), .keepCurrentPlan(let current), .downgrade(let current): active = current
+        default: active = nil
+        }
+        guard let subscription = product.subscription, let active,
+            let index = state.simulation.renewals.firstIndex(where: { $0.originalID == active.originalID }),
+            let current = state.account.chainLatest(active.originalID)
         else { return .failed(.purchase("ineligibleForOffer")) }
         var info = state.simulation.renewals[index]
         if info.autoRenewProductID != product.id {
             info.autoRenewProductID = product.id
             info.autoRenewPeriod = subscription.period
             info.autoRenewPrice = product.price
+            info.priceIncrease = nil  // they were the old product's
+            info.commitment = nil
         }
         info.willAutoRenew = true
         info.expirationReason = nil

@@ -134,13 +134,13 @@ enum SubscriptionEngine {
         let (period, price, offer) = nextPeriod(info)
         var periods = 1
         var terms: (id: String?, mode: SubscriptionOffer.PaymentMode)?
-        if let pending = info.pendingOffer {
+        if let pending = info.pendingOffer, info.introductoryPeriodsRemaining == 0 {
             // An offer a subscriber redeemed starts now: free and pay-up-front ones cover their
             // periods at once, pay-as-you-go ones bill each period at the offer's price.
             info.pendingOffer = nil
             terms = (pending.id, pending.paymentMode)
             if pending.paymentMode == .payAsYouGo {
-                info.introductoryPeriodsRemaining = pending.periodCount - 1
+                info.introductoryPeriodsRemaining = max(pending.periodCount - 1, 0)
                 info.introductoryPrice = pending.price
                 info.introductoryPeriod = pending.period
                 info.offerType = pending.type
@@ -191,7 +191,8 @@ enum SubscriptionEngine {
         info.isInBillingRetry = false
         info.billingRetryEndDate = nil
         info.gracePeriodExpirationDate = nil
-        info.expirationReason = nil
+        // A commitment's payment with auto-renew off keeps saying why it will end.
+        if info.willAutoRenew { info.expirationReason = nil }
         info.expirationNotified = false
         try state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
@@ -206,7 +207,9 @@ enum SubscriptionEngine {
     static func nextPeriod(_ info: RenewalInfo) -> (
         period: SubscriptionPeriod, price: Decimal, offer: Transaction.OfferType?
     ) {
-        if let pending = info.pendingOffer { return (pending.period, pending.price, pending.type) }
+        if let pending = info.pendingOffer, info.introductoryPeriodsRemaining == 0 {
+            return (pending.period, pending.price, pending.type)
+        }
         if info.introductoryPeriodsRemaining > 0, let period = info.introductoryPeriod,
             let price = info.introductoryPrice
         {

@@ -244,7 +244,9 @@ extension Runner {
 extension Runner {
     /// `offer-signature`: signs a promotional offer with the catalog's
     /// `subscriptionOffersKeyPair`, as a developer's server signs one.
-    func offerSignature(_ productID: String, offerID: String, nonce: UUID?, timestamp: Int64?) throws -> Report {
+    func offerSignature(
+        _ productID: String, offerID: String, nonce: UUID?, timestamp: Int64?, appAccountToken: String? = nil
+    ) throws -> Report {
         let (catalog, session) = try catalogAndSession()
         guard let key = catalog.store.offerSigningKey else {
             throw UsageError(
@@ -260,7 +262,7 @@ extension Runner {
         do {
             signature = try PromotionalOfferSignature.sign(
                 with: key, bundleID: try session.settings().bundleID, productID: productID, offerID: offerID,
-                appAccountToken: nil, nonce: nonce ?? UUID(), timestamp: time)
+                appAccountToken: appAccountToken, nonce: nonce ?? UUID(), timestamp: time)
         } catch {
             throw UsageError("\(catalog.source.storeKitPath): \(error.localizedDescription)", command: .offerSignature)
         }

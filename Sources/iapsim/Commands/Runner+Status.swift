@@ -18,7 +18,8 @@ extension Runner {
             .array(
                 statuses.map {
                     $0.storeKitJSON(
-                        status.storeKitContext, eligibleWinBackOfferIDs: session.eligibleWinBackOfferIDs(for: $0, in: catalog))
+                        status.storeKitContext, eligibleWinBackOfferIDs: session.eligibleWinBackOfferIDs(
+                            for: $0, among: status.subscriptions, in: catalog))
                 })
         }
         let groups: JSON =

@@ -37,8 +37,8 @@ struct Runner {
                 appAccountToken: token, monthlyBilling: monthly)
         case .redeemOfferCode(let productID, let codeID, let assumeYes):
             return try buy(productID, quantity: 1, assumeYes: assumeYes, outcome: nil, offer: .code(id: codeID))
-        case .offerSignature(let productID, let offerID, let nonce, let timestamp):
-            return try offerSignature(productID, offerID: offerID, nonce: nonce, timestamp: timestamp)
+        case .offerSignature(let productID, let offerID, let nonce, let timestamp, let token):
+            return try offerSignature(productID, offerID: offerID, nonce: nonce, timestamp: timestamp, appAccountToken: token)
         case .restore:
             return try restore()
         case .status(let withJWS):

@@ -104,10 +104,12 @@ struct CommandHelp {
         case .offerSignature:
             return CommandHelp(
                 abstract: "Sign a promotional offer as a developer's server does.",
-                usage: "iapsim offer-signature <product-id> <offer-id> [--nonce UUID] [--timestamp MS] [options]",
+                usage:
+                    "iapsim offer-signature <product-id> <offer-id> [--nonce UUID] [--timestamp MS] [--app-account-token UUID] [options]",
                 discussion: """
                     Apple's "Generating a signature for promotional offers": ECDSA P-256 with SHA-256
-                    over the bundle identifier, key identifier, product, offer, app account token (empty),
+                    over the bundle identifier, key identifier, product, offer, app account token (empty
+                    without --app-account-token, which must then be the purchase's),
                     nonce and timestamp joined by U+2063, with the .storekit file's
                     subscriptionOffersKeyPair (the key Xcode checks promotional offers with locally).
                     Prints KEY_ID:NONCE:TIMESTAMP:SIGNATURE for 'buy --offer ID --offer-signature',

@@ -25,7 +25,7 @@ enum ErrorReport {
             switch error {
             case .productNotAvailable, .productNotRequested, .notAvailableInStorefront, .notFamilyShareable:
                 return (.notAvailable, line(error))
-            case .invalidQuantity, .noMonthlyBillingPlan: return (.usage, line(error))
+            case .invalidQuantity, .noMonthlyBillingPlan, .billingPlanNotApplicable: return (.usage, line(error))
             }
         case let error as SimulationError:
             if case .simulated(_, let simulated) = error { return (exitCode(for: simulated), line(error)) }

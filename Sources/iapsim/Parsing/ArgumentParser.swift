@@ -194,7 +194,9 @@ enum ArgumentParser {
                 }
                 timestamp = value
             }
-            return .offerSignature(productID: arguments[0], offerID: arguments[1], nonce: nonce, timestamp: timestamp)
+            return .offerSignature(
+                productID: arguments[0], offerID: arguments[1], nonce: nonce, timestamp: timestamp,
+                appAccountToken: try values["app-account-token"].map(appAccountToken))
         case .restore:
             try expect(arguments, count: 0, for: name)
             return .restore

@@ -35,7 +35,7 @@ enum Command: Equatable, Sendable {
     /// `redeem-offer-code`: the offer code redemption sheet.
     case redeemOfferCode(productID: String, codeID: String, assumeYes: Bool)
     /// `offer-signature`: a promotional offer's signature, as a developer's server makes it.
-    case offerSignature(productID: String, offerID: String, nonce: UUID?, timestamp: Int64?)
+    case offerSignature(productID: String, offerID: String, nonce: UUID?, timestamp: Int64?, appAccountToken: String?)
     case restore
     case status(withJWS: Bool)
     case transactions(productID: String?, filter: HistoryFilter?, withJWS: Bool)

@@ -73,7 +73,7 @@ struct OptionSpec: Sendable {
             name: "timestamp", valueName: "MS", commands: [.offerSignature],
             help: "The signature's time in milliseconds since 1970 (default: now)."),
         OptionSpec(
-            name: "app-account-token", valueName: "UUID", commands: [.buy],
+            name: "app-account-token", valueName: "UUID", commands: [.buy, .offerSignature],
             help: "Product.PurchaseOption.appAccountToken: a UUID the transaction and its renewals carry."),
         OptionSpec(
             name: "as-family-member", commands: [.buy],
