@@ -107,6 +107,9 @@ expected = {
     ("EXPIRED", "VOLUNTARY"), ("EXPIRED", "BILLING_RETRY"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"),
     ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), ("DID_CHANGE_RENEWAL_PREF", "UPGRADE"),
     ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"), ("REFUND", None), ("ONE_TIME_CHARGE", None), ("TEST", None),
+    ("CONSUMPTION_REQUEST", None), ("REFUND_DECLINED", None), ("REFUND_REVERSED", None), ("PRICE_INCREASE", "PENDING"),
+    ("PRICE_INCREASE", "ACCEPTED"), ("EXPIRED", "PRICE_INCREASE"), ("OFFER_REDEEMED", "RESUBSCRIBE"),
+    ("OFFER_REDEEMED", None), ("REVOKE", None),
 }
 for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Production", Environment.PRODUCTION)]:
     run, env, trusted = session(environment)
@@ -116,7 +119,9 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
                  "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "EXPIRED/VOLUNTARY", "SUBSCRIBED/RESUBSCRIBE",
                  "DID_FAIL_TO_RENEW", "EXPIRED/BILLING_RETRY", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED",
                  "DID_RENEW/BILLING_RECOVERY", "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
-                 "REFUND", "ONE_TIME_CHARGE", "TEST"]:
+                 "REFUND", "ONE_TIME_CHARGE", "TEST", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND_REVERSED",
+                 "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE",
+                 "OFFER_REDEEMED/RESUBSCRIBE", "OFFER_REDEEMED", "REVOKE"]:
         raised = json.loads(run("trigger", name, "--json"))["notifications"]
         kinds = {n["notificationType"] + ("/" + n["subtype"] if n["subtype"] else "") for n in raised}
         check(f"{environment}: trigger {name} raises it", name in kinds, str(kinds))

@@ -10,6 +10,8 @@ extension StoreSession {
         "EXPIRED/BILLING_RETRY", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
         "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
         "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF", "REFUND", "ONE_TIME_CHARGE", "TEST",
+        "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND_REVERSED", "PRICE_INCREASE/PENDING",
+        "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE", "OFFER_REDEEMED/RESUBSCRIBE", "OFFER_REDEEMED", "REVOKE",
     ]
 
     /// Runs the events that produce the notification `name` (e.g. `DID_FAIL_TO_RENEW/GRACE_PERIOD`),
@@ -142,6 +144,75 @@ extension StoreSession {
             guard let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction.id
             else { throw fail("no transaction of \(target.id) to refund") }
             _ = try refund(id, reason: .other)
+        case "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND_REVERSED":
+            // A consumable: Apple asks for consumption information when its refund is requested.
+            let target = try product({ $0.type == .consumable }, "a consumable")
+            try buy(target)
+            guard let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction.id
+            else { throw fail("no transaction of \(target.id)") }
+            if wanted == "REFUND_REVERSED" {
+                _ = try refund(id, reason: .other)
+                _ = try reverseRefund(id)
+            } else {
+                _ = try requestRefund(id, reason: .unintendedPurchase)
+                if wanted == "REFUND_DECLINED" { _ = try declineRefund(id) }
+            }
+        case "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE":
+            let subscription = try product(isSubscription, "an auto-renewable subscription")
+            let current = try subscribed(subscription)
+            if !current.willAutoRenew { _ = try resumeSubscription(current.productID) }
+            let price = current.renewalInfo.nextRenewalPrice + 1
+            _ = try increasePrice(current.autoRenewProductID, to: price, requiresConsent: true)
+            switch wanted {
+            case "PRICE_INCREASE/ACCEPTED": _ = try consentToPriceIncrease(current.autoRenewProductID)
+            case "EXPIRED/PRICE_INCREASE":
+                _ = try declinePriceIncrease(current.autoRenewProductID)
+                try moveClock(past: try chain(subscription)?.expirationDate)
+            default: break
+            }
+        case "OFFER_REDEEMED/RESUBSCRIBE":
+            // A lapsed subscriber takes a win-back offer, or a promotional one signed with the
+            // catalog's key when it has one.
+            let subscription = try product(
+                { !($0.subscription?.winBackOffers.filter(\.isEligible).isEmpty ?? true)
+                    || !($0.subscription?.promotionalOffers.isEmpty ?? true) }, "a subscription with a win-back or promotional offer")
+            if try chain(subscription) == nil { try buy(subscription) }
+            if let current = try chain(subscription), current.state != .expired {
+                _ = try expireSubscription(current.productID)
+            }
+            var request: OfferRequest
+            if let winBack = subscription.subscription?.winBackOffers.first(where: \.isEligible), let id = winBack.id {
+                request = .offer(id: id, signature: nil)
+            } else if let id = subscription.subscription?.promotionalOffers.first?.id {
+                let signature = try catalog.store.offerSigningKey.map { key in
+                    try PromotionalOfferSignature.sign(
+                        with: key, bundleID: try settings().bundleID, productID: subscription.id, offerID: id,
+                        appAccountToken: nil, nonce: UUID(),
+                        timestamp: Int64((realNow().timeIntervalSince1970 * 1000).rounded(.down)))
+                }
+                request = .offer(id: id, signature: signature)
+            } else {
+                throw fail("\(subscription.id) has no offer to redeem")
+            }
+            let receipt = try purchase(try quote(subscription.id, in: catalog, offer: request), in: catalog, outcome: .success)
+            if case .failed(let error) = receipt.result { throw fail("the offer was refused: \(error.qualifiedName)") }
+        case "OFFER_REDEEMED":
+            // A subscriber redeems an offer code for the plan it has: it starts at the next renewal.
+            let subscription = try product(
+                { $0.subscription?.offerCodes.contains { $0.eligibility.isEmpty || $0.eligibility.contains(.existing) } ?? false },
+                "a subscription with an offer code for existing subscribers")
+            let code = subscription.subscription?.offerCodes.first {
+                $0.eligibility.isEmpty || $0.eligibility.contains(.existing)
+            }
+            guard let id = code?.id else { throw fail("\(subscription.id) has no offer code") }
+            _ = try subscribed(subscription)
+            let receipt = try purchase(try quote(subscription.id, in: catalog, offer: .code(id: id)), in: catalog, outcome: .success)
+            if case .failed(let error) = receipt.result { throw fail("the code was refused: \(error.qualifiedName)") }
+        case "REVOKE":
+            let shared = try product(
+                { $0.familyShareable && $0.type != .consumable }, "a family-shareable product (familyShareable)")
+            let transaction = try shareFromFamily(shared.id, in: catalog)
+            _ = try revokeFamilySharing(transaction.id)
         case "ONE_TIME_CHARGE":
             guard try settings().oneTimeChargeNotifications else {
                 throw fail("one-time-charge-notifications is false ('iapsim settings set one-time-charge-notifications true')")
