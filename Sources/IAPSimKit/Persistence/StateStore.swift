@@ -45,6 +45,15 @@ public struct StateStore: Sendable {
     /// state if there is no file yet.
     /// - Throws: `StateError.corrupt`, `.newerSchema` or `.io`.
     public func read() throws(StateError) -> PurchaseState {
+        var state = try readSnapshot()
+        try replayJournal(into: &state)
+        try replayNotifications(into: &state)
+        return state
+    }
+
+    /// The snapshot alone, without the journal lines past it: enough for what only the
+    /// snapshot holds (the session settings, the clock), read with one `stat` once settled.
+    func readSnapshot() throws(StateError) -> PurchaseState {
         let path = location.statePath
         var state = PurchaseState()
         if let known = cache.settledSnapshot(SettledFileSignature.of(path)) {
@@ -65,8 +74,6 @@ public struct StateStore: Sendable {
                 cache.remember(state, decodedFrom: read.data, signature: read.signature)
             }
         }
-        try replayJournal(into: &state)
-        try replayNotifications(into: &state)
         return state
     }
 

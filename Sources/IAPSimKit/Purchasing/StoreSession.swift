@@ -139,9 +139,10 @@ public struct StoreSession: Sendable {
             now: SimulatedClock.now(state.simulation.clock, real: real, rate: settings.timeRate), settings: settings)
     }
 
-    /// The settings in force, without taking the lock.
+    /// The settings in force, without taking the lock. They live in the snapshot alone
+    /// (a journal line replayed after a crash never changes them).
     public func settings() throws -> SessionSettings {
-        defaultSettings.overriding(try store.read().simulation.settings)
+        defaultSettings.overriding(try store.readSnapshot().simulation.settings)
     }
 
     // MARK: Buying

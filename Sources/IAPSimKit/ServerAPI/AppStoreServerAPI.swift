@@ -122,7 +122,14 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "transactions", "*") {
             let id = captured[0]
             try expect("GET")
-            let signed = try session.signedTransaction(try transaction(id).id, signer: signer)
+            // The signer finds the transaction itself (in the snapshot, else through the index).
+            guard let number = UInt64(id), number > 0, id.allSatisfy(\.isASCII) else { throw APIError.invalidTransactionId }
+            let signed: SignedData
+            do {
+                signed = try session.signedTransaction(number, signer: signer)
+            } catch SimulationError.unknownTransaction {
+                throw APIError.transactionIdNotFound
+            }
             return .json(.object([("signedTransactionInfo", .string(signed.jws))]))
         }
         if let captured = match("v1", "history", "*") ?? match("v2", "history", "*") {
