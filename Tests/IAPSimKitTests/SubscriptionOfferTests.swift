@@ -19,7 +19,7 @@ import Testing
                 storeKitPath: Support.repositoryRoot + "/catalog/Products.storekit",
                 productIDsPath: Support.repositoryRoot + "/catalog/IAPProductIDs.plist"))
         let clock = self.clock
-        session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
+        session = StoreSession(store: Support.store(), now: { clock.now }, catalog: catalog)
     }
 
     private func buy(_ offer: OfferRequest? = nil) throws -> StoreSession.PurchaseResult {
@@ -73,7 +73,7 @@ import Testing
         clock.advance(days: 10)
         let status = try #require(try session.status().subscriptions.first)
         #expect(
-            session.eligibleWinBackOfferIDs(for: status, among: [status], in: catalog) == ["pro.monthly.winback"])
+            session.eligibleWinBackOfferIDs(for: status, among: [status]) == ["pro.monthly.winback"])
         guard case .purchased(let transaction) = try buy(.offer(id: "pro.monthly.winback", signature: nil)) else {
             Issue.record("expected the win-back offer to be bought")
             return

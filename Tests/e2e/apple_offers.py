@@ -167,5 +167,14 @@ if redeemed:
     check("Apple's verifier reads offerType 2 and the offer identifier",
           int(decoded.rawOfferType) == 2 and decoded.offerIdentifier == OFFER, vars(decoded))
 
+# A lapsed subscriber's signed renewal info names the win-back offer it may redeem.
+lapsed("winback")
+run("winback", "certs", "export", exported + "-winback")
+verifier = SignedDataVerifier([open(os.path.join(exported + "-winback", "root.der"), "rb").read()], False,
+                              Environment.SANDBOX, BUNDLE)
+renewal = verifier.verify_and_decode_renewal_info(run("winback", "jws", "renewal", PRODUCT).stdout.strip())
+check("the signed renewal info lists the eligible win-back offer",
+      renewal.eligibleWinBackOfferIds == ["pro.monthly.winback"], vars(renewal))
+
 print(f"offers: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -19,16 +19,34 @@ public struct StoreSession: Sendable {
     /// operation returns (`StoreEvent`). It may be told of one event more than once: a quote
     /// looks at the state before the purchase changes it.
     public let events: @Sendable (StoreEvent) -> Void
+    /// The catalog's win-back offers its `.storekit` file makes eligible, by product: what
+    /// `eligibleWinBackOfferIDs` offers a lapsed subscriber.
+    public let winBackOffers: [String: [String]]
 
     public init(
         store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: CatalogSettings = CatalogSettings(),
-        events: @escaping @Sendable (StoreEvent) -> Void = { _ in }
+        events: @escaping @Sendable (StoreEvent) -> Void = { _ in }, winBackOffers: [String: [String]] = [:]
     ) {
         self.store = store
         self.realNow = now
         self.catalogSettings = catalogSettings
         self.defaultSettings = SessionSettings(defaults: catalogSettings)
         self.events = events
+        self.winBackOffers = winBackOffers
+    }
+
+    /// The session of `catalog`: its settings as defaults, its win-back offers.
+    public init(
+        store: StateStore, now: @escaping @Sendable () -> Date, catalog: Catalog,
+        events: @escaping @Sendable (StoreEvent) -> Void = { _ in }
+    ) {
+        var offers: [String: [String]] = [:]
+        for product in catalog.store.products {
+            let ids = product.subscription?.winBackOffers.filter(\.isEligible).compactMap(\.id) ?? []
+            if !ids.isEmpty { offers[product.id] = ids }
+        }
+        self.init(
+            store: store, now: now, catalogSettings: catalog.store.settings, events: events, winBackOffers: offers)
     }
 
     /// The moment an operation runs at: the simulated time and the settings in force.

@@ -118,17 +118,15 @@ extension StoreSession {
     /// `RenewalInfo.eligibleWinBackOfferIDs` of a subscription: the win-back offers of its
     /// product the customer may redeem now — it lapsed and nothing in its group is active — as
     /// the `.storekit` file's eligibility switch allows (Apple, "Supporting win-back offers in
-    /// your app").
+    /// your app"). The signed JWSRenewalInfo and `status --json` both say it.
     /// - Parameter all: every subscription of the account, to tell whether the group is active.
     public func eligibleWinBackOfferIDs(
-        for status: AccountStatus.SubscriptionStatus, among all: [AccountStatus.SubscriptionStatus], in catalog: Catalog
+        for status: AccountStatus.SubscriptionStatus, among all: [AccountStatus.SubscriptionStatus]
     ) -> [String] {
         let groupActive = all.contains {
             $0.subscriptionGroupID == status.subscriptionGroupID && ($0.state == .subscribed || $0.state == .inGracePeriod)
         }
-        guard status.state == .expired, !groupActive, status.transaction.ownershipType == .purchased,
-            let subscription = catalog.product(status.productID)?.subscription
-        else { return [] }
-        return subscription.winBackOffers.filter(\.isEligible).compactMap(\.id)
+        guard status.state == .expired, !groupActive, status.transaction.ownershipType == .purchased else { return [] }
+        return winBackOffers[status.productID] ?? []
     }
 }

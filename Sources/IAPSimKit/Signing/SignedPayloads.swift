@@ -128,9 +128,10 @@ public enum SignedPayloads {
     }
 
     /// JWSRenewalInfoDecodedPayload for the chain `info`, whose newest transaction is `latest`.
+    /// - Parameter eligibleWinBackOfferIDs: `StoreSession.eligibleWinBackOfferIDs` of the chain.
     public static func renewalInfo(
         _ info: RenewalInfo, latest: Transaction, state: AccountStatus.SubscriptionStatus.State,
-        context: SigningContext
+        context: SigningContext, eligibleWinBackOfferIDs: [String] = []
     ) -> JSONValue {
         let facts = info.facts(latest: latest, state: state)
         var members: [(String, JSONValue)] = []
@@ -161,7 +162,7 @@ public enum SignedPayloads {
         members += [
             ("currency", .string(info.currency)),
             ("renewalPrice", milliunits(facts.renewalPrice)),
-            ("eligibleWinBackOfferIds", .array([])),
+            ("eligibleWinBackOfferIds", .array(eligibleWinBackOfferIDs.map(JSONValue.string))),
             ("appTransactionId", .string(context.appTransactionID)),
         ]
         return .object(members)

@@ -45,9 +45,14 @@ extension StoreSession {
             }
             guard let (info, latest) = chain else { throw SimulationError.notSubscribed(productID: selector) }
             let renewalState = SubscriptionEngine.renewalState(info, latest: latest, at: moment.now)
+            let statuses = AccountStatus(state: state, at: moment.now).subscriptions
+            let winBack = statuses.first { $0.originalID == info.originalID }.map {
+                eligibleWinBackOfferIDs(for: $0, among: statuses)
+            } ?? []
             return Self.sign(
                 SignedPayloads.renewalInfo(
-                    info, latest: latest, state: renewalState, context: context(state, moment, signer)), signer)
+                    info, latest: latest, state: renewalState, context: context(state, moment, signer),
+                    eligibleWinBackOfferIDs: winBack), signer)
         }
     }
 

@@ -19,7 +19,7 @@ extension Runner {
                 statuses.map {
                     $0.storeKitJSON(
                         status.storeKitContext, eligibleWinBackOfferIDs: session.eligibleWinBackOfferIDs(
-                            for: $0, among: status.subscriptions, in: catalog))
+                            for: $0, among: status.subscriptions))
                 })
         }
         let groups: JSON =

@@ -179,8 +179,7 @@ struct Runner {
         catalog.store.settings.ignoredErrors.forEach { events.warn("Warning: \(catalog.source.storeKitPath): \($0)") }
         return (
             catalog,
-            StoreSession(
-                store: store, now: context.now, catalogSettings: catalog.store.settings, events: events.record)
+            StoreSession(store: store, now: context.now, catalog: catalog, events: events.record)
         )
     }
 
