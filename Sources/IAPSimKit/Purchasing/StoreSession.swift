@@ -206,6 +206,9 @@ public struct StoreSession: Sendable {
         /// The simulated Verification error the purchase's transaction arrived `unverified`
         /// with: the app granted nothing and left it unfinished.
         public var verificationError: SimulatedError?
+        /// The moment of the purchase, for StoreKit 2's fields of its transaction (read in the
+        /// same step, so showing them needs no second read of the state).
+        public var storeKitContext: StoreKitContext
     }
 
     /// `Product.purchase()`: buys what `quote` describes and delivers it to the app's record.
@@ -230,7 +233,10 @@ public struct StoreSession: Sendable {
             let unverified = result.transaction == nil ? nil : moment.settings.simulatedError(.verificationError)
             return Receipt(
                 result: result, balance: state.app.consumables[quote.product.id] ?? 0,
-                unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs, verificationError: unverified)
+                unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs, verificationError: unverified,
+                storeKitContext: StoreKitContext(
+                    signedDate: moment.now,
+                    appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now)))
         }
     }
 

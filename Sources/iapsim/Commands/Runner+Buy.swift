@@ -18,9 +18,7 @@ extension Runner {
             return words.report(.cancelled)
         }
         let receipt = try session.purchase(quote, in: catalog, outcome: outcome, appAccountToken: appAccountToken)
-        if receipt.result.transaction != nil || receipt.result.isScheduled {
-            words.context = try session.storeKitContext()
-        }
+        words.context = receipt.storeKitContext
         var report = words.report(receipt.result, balance: receipt.balance)
         report.notes += Self.unfinishedNote(
             receipt.unfinishedTransactionIDs.filter { $0 != receipt.result.transaction?.id })
