@@ -87,10 +87,11 @@ echo "faults: SIGKILL loop: $reported purchases reported, ${total:-0} kept, 200 
 # The index beside the journal (transactions.idx): whatever a kill, a copy or an edit leaves
 # of it, every look-up answers as a fresh rebuild does. answers DIR prints them all; fresh DIR
 # prints them for a copy of DIR without its index.
+# signedDate is the moment of each read, so it is left out of the comparison.
 answers() {
-  iap "$1" transactions --json 2>&1
+  iap "$1" transactions --json 2>&1 | grep -v '"signedDate"'
   iap "$1" transactions --product com.example.app.book 2>&1
-  iap "$1" transactions --state revoked --json 2>&1
+  iap "$1" transactions --state revoked --json 2>&1 | grep -v '"signedDate"'
   iap "$1" transactions --product com.example.app.coins999 2>&1
 }
 fresh() {
