@@ -9,13 +9,19 @@ public struct StoreKitContext: Sendable, Equatable {
     public static let environment = "xcode"
 
     /// `signedDate`: the moment of the read, on the simulated clock.
-    public var signedDate: Date
+    public let signedDate: Date
     /// `appTransactionID`: one per account and app.
-    public var appTransactionID: String
+    public let appTransactionID: String
+
+    /// The two as JSON, spelled once for every transaction read at this moment.
+    let signedDateJSON: JSONValue
+    let appTransactionIDJSON: JSONValue
 
     public init(signedDate: Date, appTransactionID: String) {
         self.signedDate = signedDate
         self.appTransactionID = appTransactionID
+        self.signedDateJSON = .date(signedDate)
+        self.appTransactionIDJSON = .string(appTransactionID)
     }
 }
 
@@ -63,8 +69,8 @@ extension Transaction {
             ("environment", .string(StoreKitContext.environment)),
             ("webOrderLineItemID", .optional(webOrderLineItemID)),
             ("ownershipType", .string(ownershipType.rawValue)),
-            ("signedDate", .date(context.signedDate)),
-            ("appTransactionID", .string(context.appTransactionID)),
+            ("signedDate", context.signedDateJSON),
+            ("appTransactionID", context.appTransactionIDJSON),
             ("offer", offer?.json ?? .null),
             (
                 "storefront",

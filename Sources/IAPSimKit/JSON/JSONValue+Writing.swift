@@ -70,17 +70,23 @@ extension JSONValue {
 
     /// A JSON string. Control characters, DEL and the line and paragraph separators are
     /// escaped; `/` is not.
+    /// The bytes a string may hold as they are: not a control character, `"`, `\`, DEL, or
+    /// the lead byte of U+2028/U+2029 (0xE2, checked further below).
+    private static let plainBytes: [Bool] = (0...255).map { byte in
+        !(byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2)
+    }
+
     private static func quote(_ text: String, into output: inout [UInt8]) {
         output.append(0x22)
         // Most text needs no escaping: append it whole, from its contiguous UTF-8 (a listing
         // of 100,000 transactions spends its time here).
         var text = text
         let plain = text.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
-                return false
+            let plain = Self.plainBytes.withUnsafeBufferPointer { table in
+                bytes.allSatisfy { table[Int($0)] }
             }
-            output.append(contentsOf: bytes)
-            return true
+            if plain { output.append(contentsOf: bytes) }
+            return plain
         }
         if plain {
             output.append(0x22)
