@@ -52,6 +52,17 @@ public struct RenewalInfo: Sendable, Equatable {
     /// the next renewal (`RenewalInfo.offer`).
     public var pendingOffer: PendingOffer? = nil
 
+    /// The next renewal becomes `product` (a downgrade, or an offer on another plan of the
+    /// group) at its price and period; what belonged to the old product — a price increase,
+    /// a monthly plan's commitment — goes with it.
+    mutating func renew(as product: Product, period: SubscriptionPeriod) {
+        autoRenewProductID = product.id
+        autoRenewPeriod = period
+        autoRenewPrice = product.price
+        priceIncrease = nil
+        commitment = nil
+    }
+
     /// A monthly billing plan's commitment: the chain bills every month, and the customer
     /// owes the payments to `endDate` even with auto-renew off; then a new commitment of
     /// `period` starts, or, with auto-renew off, the subscription ends.

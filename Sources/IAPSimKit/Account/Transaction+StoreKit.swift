@@ -119,7 +119,7 @@ extension RenewalInfo {
                     type: pending.type, id: pending.id, paymentMode: pending.paymentMode,
                     period: pending.paymentMode == .payAsYouGo
                         ? pending.period
-                        : SubscriptionPeriod(value: pending.period.value * pending.periodCount, unit: pending.period.unit))
+                        : pending.period.times(pending.periodCount))
             }
                 ?? next.offer.map {
                     Transaction.Offer(type: $0, id: offerID, paymentMode: .payAsYouGo, period: next.period)

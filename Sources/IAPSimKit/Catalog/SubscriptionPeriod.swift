@@ -45,6 +45,12 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         return "\(value) \(noun)\(value == 1 ? "" : "s")"
     }
 
+    /// `count` of these periods as one (an offer's whole span: 3 × P1M is P3M); at least one.
+    public func times(_ count: Int) -> SubscriptionPeriod {
+        let product = value.multipliedReportingOverflow(by: max(count, 1))
+        return SubscriptionPeriod(value: product.overflow ? Int.max : product.partialValue, unit: unit)
+    }
+
     /// The date `count` periods after `date`, on the proleptic Gregorian calendar in UTC, as
     /// App Store renewals fall on the same day of the month (clamped to the month's end). A
     /// date past `ISO8601Date.latest` comes back as it: the state holds no later date.

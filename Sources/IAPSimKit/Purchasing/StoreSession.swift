@@ -289,11 +289,7 @@ public struct StoreSession: Sendable {
             if let index = state.simulation.renewals.firstIndex(where: { $0.originalID == current.originalID }),
                 let subscription = product.subscription
             {
-                state.simulation.renewals[index].autoRenewProductID = product.id
-                state.simulation.renewals[index].autoRenewPeriod = subscription.period
-                state.simulation.renewals[index].autoRenewPrice = product.price
-                state.simulation.renewals[index].priceIncrease = nil  // it was the old product's
-                state.simulation.renewals[index].commitment = nil  // so was a monthly plan's
+                state.simulation.renewals[index].renew(as: product, period: subscription.period)
                 state.simulation.renewals[index].willAutoRenew = true
                 state.notify(
                     .didChangeRenewalPref, .downgrade, at: moment.now, transaction: current,
@@ -345,13 +341,7 @@ public struct StoreSession: Sendable {
             let current = state.account.chainLatest(active.originalID)
         else { return .failed(.purchase("ineligibleForOffer")) }
         var info = state.simulation.renewals[index]
-        if info.autoRenewProductID != product.id {
-            info.autoRenewProductID = product.id
-            info.autoRenewPeriod = subscription.period
-            info.autoRenewPrice = product.price
-            info.priceIncrease = nil  // they were the old product's
-            info.commitment = nil
-        }
+        if info.autoRenewProductID != product.id { info.renew(as: product, period: subscription.period) }
         info.willAutoRenew = true
         info.expirationReason = nil
         info.pendingOffer = offer.pending
@@ -385,11 +375,7 @@ public struct StoreSession: Sendable {
             let group = subscription.groupID
             if SubscriptionEngine.isEligibleForIntroOffer(group: group, in: state) {
                 notification = (.subscribed, .initialBuy)
-            } else if SubscriptionEngine.chains(in: state).contains(where: { info, latest in
-                info.subscriptionGroupID == group
-                    && [.subscribed, .inGracePeriod].contains(
-                        SubscriptionEngine.renewalState(info, latest: latest, at: moment.now))
-            }) {
+            } else if SubscriptionEngine.isGroupActive(group, in: state, at: moment.now) {
                 notification = (.didChangeRenewalPref, .upgrade)
             } else {
                 notification = (.subscribed, .resubscribe)

@@ -164,7 +164,7 @@ enum SubscriptionEngine {
             transaction.offerPaymentMode = terms.mode
             transaction.offerID = terms.id
             transaction.offerPeriod =
-                periods > 1 ? SubscriptionPeriod(value: period.value * periods, unit: period.unit) : period
+                period.times(periods)
         }
         if let commitment = info.commitment {
             transaction.billingPlanType = "MONTHLY"
@@ -273,6 +273,14 @@ enum SubscriptionEngine {
         return .start
     }
 
+    /// Whether a chain of `group` gives access at `date` (subscribed, or in its grace period).
+    static func isGroupActive(_ group: String, in state: PurchaseState, at date: Date) -> Bool {
+        chains(in: state).contains { info, latest in
+            info.subscriptionGroupID == group
+                && [.subscribed, .inGracePeriod].contains(renewalState(info, latest: latest, at: date))
+        }
+    }
+
     /// Whether a new subscription in `group` gets the introductory offer: only if the account
     /// never subscribed in the group (Apple, "Implementing introductory offers in your app").
     static func isEligibleForIntroOffer(group: String, in state: PurchaseState) -> Bool {
@@ -343,8 +351,7 @@ enum SubscriptionEngine {
             case .freeTrial, .payUpFront:
                 transaction.expirationDate = settings.timeRate.end(
                     of: offer.period, from: date, count: offer.periodCount)
-                transaction.offerPeriod = SubscriptionPeriod(
-                    value: offer.period.value * offer.periodCount, unit: offer.period.unit)
+                transaction.offerPeriod = offer.period.times(offer.periodCount)
             case .payAsYouGo:
                 transaction.offerPeriod = offer.period
                 transaction.expirationDate = settings.timeRate.end(of: offer.period, from: date)

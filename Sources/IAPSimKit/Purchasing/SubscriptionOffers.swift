@@ -50,11 +50,7 @@ extension StoreSession {
         guard let subscription = product.subscription else { return fail(.purchase("invalidOfferIdentifier")) }
         let group = subscription.groupID
         let hadSubscription = state.account.groupOrigin(group) != nil
-        let active = SubscriptionEngine.chains(in: state).contains { info, latest in
-            info.subscriptionGroupID == group
-                && [.subscribed, .inGracePeriod].contains(
-                    SubscriptionEngine.renewalState(info, latest: latest, at: moment.now))
-        }
+        let active = SubscriptionEngine.isGroupActive(group, in: state, at: moment.now)
         var type: Transaction.OfferType
         var offer: SubscriptionOffer
         var checked = false
@@ -126,7 +122,17 @@ extension StoreSession {
         let groupActive = all.contains {
             $0.subscriptionGroupID == status.subscriptionGroupID && ($0.state == .subscribed || $0.state == .inGracePeriod)
         }
-        guard status.state == .expired, !groupActive, status.transaction.ownershipType == .purchased else { return [] }
-        return winBackOffers[status.productID] ?? []
+        return eligibleWinBackOfferIDs(
+            productID: status.productID, state: status.state, ownership: status.transaction.ownershipType,
+            groupActive: groupActive)
+    }
+
+    /// The rule itself, for a chain in `state` whose group has (or has not) an active chain.
+    func eligibleWinBackOfferIDs(
+        productID: String, state: AccountStatus.SubscriptionStatus.State, ownership: Transaction.OwnershipType,
+        groupActive: Bool
+    ) -> [String] {
+        guard state == .expired, !groupActive, ownership == .purchased else { return [] }
+        return winBackOffers[productID] ?? []
     }
 }

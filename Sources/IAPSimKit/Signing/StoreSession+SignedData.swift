@@ -45,10 +45,10 @@ extension StoreSession {
             }
             guard let (info, latest) = chain else { throw SimulationError.notSubscribed(productID: selector) }
             let renewalState = SubscriptionEngine.renewalState(info, latest: latest, at: moment.now)
-            let statuses = AccountStatus(state: state, at: moment.now).subscriptions
-            let winBack = statuses.first { $0.originalID == info.originalID }.map {
-                eligibleWinBackOfferIDs(for: $0, among: statuses)
-            } ?? []
+            // From the chains alone: a signer under load builds no whole account status.
+            let winBack = eligibleWinBackOfferIDs(
+                productID: info.currentProductID, state: renewalState, ownership: latest.ownershipType,
+                groupActive: SubscriptionEngine.isGroupActive(info.subscriptionGroupID, in: state, at: moment.now))
             return Self.sign(
                 SignedPayloads.renewalInfo(
                     info, latest: latest, state: renewalState, context: context(state, moment, signer),

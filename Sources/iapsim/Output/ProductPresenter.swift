@@ -52,7 +52,7 @@ struct ProductPresenter {
 
     /// "free for 1 week", "$0.99 a month for 3 months", "$1.99 up front for 3 months".
     func offerSummary(_ offer: SubscriptionOffer) -> String {
-        let length = SubscriptionPeriod(value: offer.period.value * max(offer.periodCount, 1), unit: offer.period.unit)
+        let length = offer.period.times(offer.periodCount)
         switch offer.paymentMode {
         case .freeTrial:
             return "free for \(length.localizedDescription)"
@@ -79,7 +79,7 @@ struct ProductPresenter {
 
     /// "week", "month", "3 days": the whole length of a free trial, as in "the free week".
     func trialLength(_ offer: SubscriptionOffer) -> String {
-        let length = SubscriptionPeriod(value: offer.period.value * max(offer.periodCount, 1), unit: offer.period.unit)
+        let length = offer.period.times(offer.periodCount)
         return length.value == 1 ? String(length.localizedDescription.dropFirst(2)) : length.localizedDescription
     }
 
