@@ -12,7 +12,7 @@ else
 RELEASE_FLAGS := -c release
 endif
 
-.PHONY: build release test run bench fuzz sanitize man install uninstall format clean
+.PHONY: build release test run bench fuzz sanitize man docs install uninstall format lint clean
 
 build:
 	swift build
@@ -54,9 +54,13 @@ sanitize:
 	LSAN_OPTIONS=suppressions=$$PWD/Tests/lsan.supp swift test --sanitize=address
 	swift test --sanitize=thread
 
-# docs/iapsim.1 is generated from the help text; a test fails when it is stale.
+# docs/iapsim.1 and docs/REFERENCE.md are generated from the commands' specs; a test fails
+# when either is stale.
 man: build
 	.build/debug/iapsim help manpage > docs/iapsim.1
+
+docs: man
+	.build/debug/iapsim help reference > docs/REFERENCE.md
 
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions

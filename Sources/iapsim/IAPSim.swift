@@ -12,9 +12,10 @@ enum IAPSim {
             console.color =
                 !invocation.options.noColor && context.value(of: .noColor) == nil
                 && context.value(of: .term) != "dumb" && console.outputIsTerminal
-            let runner = Runner(options: invocation.options, context: context, console: console)
-            let report = try runner.run(invocation.command)
-            status = try Renderer.render(report, json: invocation.options.json, console: console, width: runner.width)
+            let commandContext = CommandContext(options: invocation.options, context: context, console: console)
+            let report = try commandContext.run(invocation.command)
+            status = try Renderer.render(
+                report, json: invocation.options.json, console: console, width: commandContext.width)
         } catch {
             let (code, message) = ErrorReport.describe(error)
             console.error(message)

@@ -8,26 +8,19 @@ import Testing
 @Suite struct AccountCommandTests {
     @Test func theNewCommandsParse() throws {
         #expect(
-            try ArgumentParser.parse(["price-increase", "com.x.pro", "12.99"]).command
-                == .priceIncrease(
-                    .announce(productID: "com.x.pro", newPrice: Decimal(string: "12.99")!, requiresConsent: true)))
+            try parsed(["price-increase", "com.x.pro", "12.99"], as: PriceIncrease.self).action
+                == .announce(productID: "com.x.pro", newPrice: Decimal(string: "12.99")!, requiresConsent: true))
         #expect(
-            try ArgumentParser.parse(["price-increase", "com.x.pro", "12", "--notify-only"]).command
-                == .priceIncrease(.announce(productID: "com.x.pro", newPrice: 12, requiresConsent: false)))
-        #expect(
-            try ArgumentParser.parse(["price-increase", "consent", "p"]).command
-                == .priceIncrease(.consent(productID: "p")))
-        #expect(
-            try ArgumentParser.parse(["price-increase", "decline", "p"]).command
-                == .priceIncrease(.decline(productID: "p")))
-        #expect(
-            try ArgumentParser.parse(["request-refund", "3", "--reason", "LEGAL"]).command
-                == .requestRefund(id: 3, reason: .legal))
-        #expect(try ArgumentParser.parse(["refund", "3", "--decline"]).command == .declineRefund(id: 3))
-        #expect(try ArgumentParser.parse(["refund", "3", "--reverse"]).command == .reverseRefund(id: 3))
-        #expect(
-            try ArgumentParser.parse(["buy", "p", "--outside-app"]).command
-                == .buyOutsideApp(productID: "p", quantity: 1))
+            try parsed(["price-increase", "com.x.pro", "12", "--notify-only"], as: PriceIncrease.self).action
+                == .announce(productID: "com.x.pro", newPrice: 12, requiresConsent: false))
+        #expect(try parsed(["price-increase", "consent", "p"], as: PriceIncrease.self).action == .consent(productID: "p"))
+        #expect(try parsed(["price-increase", "decline", "p"], as: PriceIncrease.self).action == .decline(productID: "p"))
+        let request = try parsed(["request-refund", "3", "--reason", "LEGAL"], as: RequestRefund.self)
+        #expect(request.id == 3 && request.reason == .legal)
+        #expect(try parsed(["refund", "3", "--decline"], as: Refund.self).action == .decline)
+        #expect(try parsed(["refund", "3", "--reverse"], as: Refund.self).action == .reverse)
+        let outside = try parsed(["buy", "p", "--outside-app"], as: Buy.self)
+        #expect(outside.outsideApp && outside.productID == "p" && outside.quantity == 1)
     }
 
     @Test(arguments: [

@@ -169,9 +169,9 @@ import Testing
 @Suite struct HelpCommandTests {
     @Test func helpCommandAndFlagAgree() {
         let harness = Harness()
-        for name in CommandName.allCases {
-            let viaHelp = harness.run("help", name.rawValue)
-            let viaFlag = harness.run(name.rawValue, "--help")
+        for spec in Registry.visible {
+            let viaHelp = harness.run("help", spec.name)
+            let viaFlag = harness.run(spec.name, "--help")
             #expect(viaHelp.status == 0)
             #expect(viaHelp.stdout == viaFlag.stdout)
         }

@@ -8,8 +8,8 @@ import Testing
     @Test func theManPageIsInSyncWithTheHelp() throws {
         let committed = try String(contentsOfFile: Harness.repositoryRoot + "/docs/iapsim.1", encoding: .utf8)
         #expect(committed == HelpText.page(for: .manpage) + "\n", "run 'make man' and commit docs/iapsim.1")
-        for name in CommandName.allCases {
-            #expect(committed.contains(name.rawValue.replacingOccurrences(of: "-", with: "\\-")))
+        for spec in Registry.visible {
+            #expect(committed.contains(spec.name.replacingOccurrences(of: "-", with: "\\-")))
         }
         for code in ExitCode.allCases { #expect(committed.contains("\\fB\(code.rawValue)\\fR")) }
     }

@@ -1,28 +1,20 @@
 import IAPSimKit
 
-/// Every help page. `iapsim help <command>` and `iapsim <command> --help` print the same page;
-/// option lines come from `OptionSpec`, the table the parser reads.
+/// Every help page, generated from the commands' specs (`Registry`). `iapsim help <command>`
+/// and `iapsim <command> --help` print the same page.
 enum HelpText {
-    static let version = "0.1.0"
+    static var version: String { Version.number }
 
     static func page(for topic: HelpTopic?) -> String {
         switch topic {
         case nil: overview
-        case .command(let name)?: command(name)
+        case .command(let spec)?: command(spec)
         case .exitCodes?: exitCodes
         case .environment?: environment
         case .errors?: errors
         case .settingKeys?: settingKeys
         case .manpage?: ManPage.roff
-        }
-    }
-
-    /// The word that names `topic` in `iapsim help TOPIC`.
-    static func name(_ topic: HelpTopic) -> String {
-        switch topic {
-        case .command(let name): name.rawValue
-        case .manpage: "manpage"
-        default: HelpTopic.named.first { $0.topic == topic }?.word ?? ""
+        case .reference?: ReferencePage.markdown
         }
     }
 
@@ -33,10 +25,10 @@ enum HelpText {
         USAGE: iapsim <command> [options]
 
         COMMANDS:
-        \(CommandName.allCases.map { "  " + TerminalText.padded(label($0), to: 26) + abstract($0) }.joined(separator: "\n"))
+        \(Registry.visible.map { "  " + TerminalText.padded(label($0), to: 26) + $0.abstract }.joined(separator: "\n"))
 
         OPTIONS:
-        \(optionLines(OptionSpec.all.filter { $0.commands == nil }))
+        \(optionLines(GlobalOptions.specs))
 
         HELP TOPICS:
           iapsim help <command>   One command, with examples.
@@ -55,15 +47,12 @@ enum HelpText {
         """
     }
 
-    private static func label(_ name: CommandName) -> String {
-        name.aliases.isEmpty ? name.rawValue : "\(name.rawValue) (\(name.aliases.joined(separator: ", ")))"
+    private static func label(_ spec: CommandSpec) -> String {
+        spec.aliases.isEmpty ? spec.name : "\(spec.name) (\(spec.aliases.joined(separator: ", ")))"
     }
 
-    static func abstract(_ name: CommandName) -> String { CommandHelp.of(name).abstract }
-
-    static func command(_ name: CommandName) -> String {
-        let help = CommandHelp.of(name)
-        return """
+    static func command(_ help: CommandSpec) -> String {
+        """
             OVERVIEW: \(help.abstract)
 
             \(help.discussion)
@@ -71,7 +60,7 @@ enum HelpText {
             USAGE: \(help.usage)
 
             OPTIONS:
-            \(optionLines(OptionSpec.accepted(by: name)))
+            \(optionLines(help.acceptedOptions))
 
             EXAMPLES:
             \(help.examples.map { "  " + $0 }.joined(separator: "\n"))

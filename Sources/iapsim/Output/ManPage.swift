@@ -18,17 +18,19 @@ enum ManPage {
             ),
             ".SH COMMANDS",
         ]
-        for name in CommandName.allCases {
-            let help = CommandHelp.of(name)
+        for help in Registry.visible {
             page += [".TP", "\\fB" + escape(help.usage) + "\\fR", escape(help.abstract)]
             page += help.discussion.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }
+            for option in help.options {
+                page += [".RS", ".TP", "\\fB" + escape(option.synopsis) + "\\fR", escape(option.help), ".RE"]
+            }
             page += [".RS", ".nf"] + help.examples.map { escape($0) } + [".fi", ".RE"]
         }
         page.append(".SH OPTIONS")
-        for spec in OptionSpec.all {
-            let scope = spec.commands.map { " (" + $0.map(\.rawValue).sorted().joined(separator: ", ") + ")" } ?? ""
-            page += [".TP", "\\fB" + escape(spec.synopsis) + "\\fR", escape(spec.help + scope)]
+        for spec in GlobalOptions.specs {
+            page += [".TP", "\\fB" + escape(spec.synopsis) + "\\fR", escape(spec.help)]
         }
+        page.append(escape("Each command's own options are listed under it above and in 'iapsim help COMMAND'."))
         page.append(".SH EXIT STATUS")
         for code in ExitCode.allCases {
             page += [".TP", "\\fB\(code.rawValue)\\fR", escape(code.meaning)]

@@ -101,3 +101,12 @@ enum Renderer {
         return report.status
     }
 }
+
+extension Report {
+    /// This report printing `text` exactly as it is (help pages, scripts), without `--json`.
+    func verbatim(_ text: String) -> Report {
+        var report = self
+        report.text = { [.verbatim(text)] }
+        return report
+    }
+}

@@ -1,17 +1,17 @@
 /// A command line iapsim cannot act on. Its text is what the user reads; exit 64.
 struct UsageError: Error, Equatable, Sendable {
     var message: String
-    /// The command whose help the message points to, if known.
-    var command: CommandName?
+    /// The name of the command whose help the message points to, if known.
+    var command: String?
 
-    init(_ message: String, command: CommandName? = nil) {
+    init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command
     }
 
     /// One line: the problem, then where to read more.
     var line: String {
-        let help = command.map { "iapsim \($0.rawValue) --help" } ?? "iapsim --help"
+        let help = command.map { "iapsim \($0) --help" } ?? "iapsim --help"
         return "Error: \(message) (see '\(help)')"
     }
 }

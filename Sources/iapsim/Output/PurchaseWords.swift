@@ -1,58 +1,6 @@
 import Foundation
 import IAPSimKit
 
-extension Runner {
-    /// `buy`: quote, confirm on a terminal, then pay, as the seed app's "Buy now" flow does;
-    /// the session's settings or `--outcome` decide how it ends.
-    /// - Parameter appAccountToken: `Product.PurchaseOption.appAccountToken`, lowercased.
-    func buy(
-        _ productID: String, quantity: Int, assumeYes: Bool, outcome: StoreSession.Outcome?, offer: OfferRequest? = nil,
-        appAccountToken: String? = nil, monthlyBilling: Bool = false
-    ) throws -> Report {
-        let (catalog, session) = try catalogAndSession()
-        let quote = try session.quote(
-            productID, quantity: quantity, in: catalog, offer: offer, monthlyBilling: monthlyBilling)
-        var words = PurchaseWords(quote: quote, presenter: try presenter(catalog, settings: quote.settings))
-        // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
-        if quote.canMakePayments, let question = words.question, !confirm(question, assumeYes: assumeYes) {
-            return words.report(.cancelled)
-        }
-        let receipt = try session.purchase(quote, in: catalog, outcome: outcome, appAccountToken: appAccountToken)
-        words.context = receipt.storeKitContext
-        var report = words.report(receipt.result, balance: receipt.balance)
-        report.notes += Self.unfinishedNote(
-            receipt.unfinishedTransactionIDs.filter { $0 != receipt.result.transaction?.id })
-        if let error = receipt.verificationError {
-            // StoreKit 2's purchase() returns .success(.unverified(_, error)): the app must
-            // not grant it (Apple, "Verifying transactions").
-            report.status = .purchaseFailed
-            report.addJSON("verification", Self.unverified(error))
-            report.errors.append(
-                "Error: the transaction arrived unverified (\(error.qualifiedName), simulated): the app grants nothing "
-                    + "and leaves it unfinished; 'iapsim restore' grants it once 'settings set error.verification none'.")
-        }
-        return report
-    }
-
-    /// `buy --as-family-member`: the family organiser's purchase, shared with this account
-    /// (Apple, "Supporting Family Sharing in your app"). Nothing is asked: nothing is charged.
-    func buyAsFamilyMember(_ productID: String, appAccountToken: String?) throws -> Report {
-        let (catalog, session) = try catalogAndSession()
-        let transaction = try session.shareFromFamily(productID, in: catalog, appAccountToken: appAccountToken)
-        let context = try session.storeKitContext()
-        return Report(
-            json: .object([
-                ("result", .string("familyShared")), ("productID", .string(productID)),
-                ("transaction", .transaction(transaction, context)),
-            ]),
-            lines: [
-                "The family organiser shared \(productID) with this account: transaction \(transaction.id), "
-                    + "ownershipType familyShared; nothing was charged to this account. "
-                    + "Transaction.updates delivers it at the app's next launch."
-            ])
-    }
-}
-
 extension StoreSession.PurchaseResult {
     /// A downgrade scheduled for the next renewal: its report shows the current transaction.
     var isScheduled: Bool {
@@ -229,48 +177,6 @@ struct PurchaseWords {
         case .notAvailable: .notAvailable
         case .failed: .purchaseFailed
         }
-    }
-}
-
-extension Runner {
-    /// `{"result": "unverified", "error": …}`: a `VerificationResult` that failed.
-    static func unverified(_ error: SimulatedError) -> JSON {
-        .object([("result", .string("unverified")), ("error", .error(error))])
-    }
-}
-
-extension Runner {
-    /// `offer-signature`: signs a promotional offer with the catalog's
-    /// `subscriptionOffersKeyPair`, as a developer's server signs one.
-    func offerSignature(
-        _ productID: String, offerID: String, nonce: UUID?, timestamp: Int64?, appAccountToken: String? = nil
-    ) throws -> Report {
-        let (catalog, session) = try catalogAndSession()
-        guard let key = catalog.store.offerSigningKey else {
-            throw UsageError(
-                "\(catalog.source.storeKitPath): no subscriptionOffersKeyPair to sign with (Xcode adds one when "
-                    + "promotional offer signing is set up)", command: .offerSignature)
-        }
-        let product = try catalog.purchasableProduct(productID)
-        guard product.subscription?.promotionalOffers.contains(where: { $0.id == offerID }) == true else {
-            throw UsageError("\(offerID): not a promotional offer of \(productID)", command: .offerSignature)
-        }
-        let time = timestamp ?? Int64((context.now().timeIntervalSince1970 * 1000).rounded(.down))
-        let signature: PromotionalOfferSignature
-        do {
-            signature = try PromotionalOfferSignature.sign(
-                with: key, bundleID: try session.settings().bundleID, productID: productID, offerID: offerID,
-                appAccountToken: appAccountToken, nonce: nonce ?? UUID(), timestamp: time)
-        } catch {
-            throw UsageError("\(catalog.source.storeKitPath): \(error.localizedDescription)", command: .offerSignature)
-        }
-        return Report(
-            json: .object([
-                ("keyIdentifier", .string(signature.keyID)), ("nonce", .string(signature.nonce)),
-                ("timestamp", .int(signature.timestamp)), ("signature", .string(signature.signature)),
-                ("offerSignature", .string(signature.text)),
-            ]),
-            lines: [signature.text])
     }
 }
 

@@ -1,12 +1,35 @@
+import Foundation
 import IAPSimKit
 
-extension Runner {
-    /// `status`: what the app holds, and each subscription's state.
-    /// - Parameter withJWS: add each entitlement's `jwsRepresentation`, signed.
-    func status(withJWS: Bool) throws -> Report {
-        let (catalog, session) = try catalogAndSession()
+struct Status: CLICommand, Equatable {
+    static let spec = CommandSpec(
+        name: "status", abstract: "Show what is owned: products, consumables, subscriptions, pending.",
+        synopsis: "",
+        discussion: """
+                    Shows the app's purchased product identifiers and consumable balances, each
+                    auto-renewable subscription's state (subscribed, expired, inBillingRetryPeriod,
+                    inGracePeriod, revoked) with its expiry and whether it will renew, the purchases
+                    still pending, and the transactions the app has not finished.
+                    """,
+        arguments: [],
+        options: [
+            .certs,
+            .environment,
+            .jws,
+        ],
+        examples: ["iapsim status", "iapsim status --json | jq '.consumables'"])
+
+    let withJWS: Bool
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        try words.expect(count: 0)
+        withJWS = words.flag("jws")
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        let (catalog, session) = try context.catalogAndSession()
         let status = try session.status(launchingTheApp: true)
-        let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: signer()) : [:]
+        let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: context.signer()) : [:]
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
             let json = JSON.transaction(transaction, status.storeKitContext)
             guard let jws = signed[transaction.id], case .object(let members) = json else { return json }
@@ -50,10 +73,10 @@ extension Runner {
                     ("transactionCount", .int(status.transactionCount)),
                     ("date", .date(status.now)),
                     ("subscriptionStatusError", status.subscriptionStatusError.map(JSON.error) ?? .null),
-                    ("verification", status.verificationError.map(Self.unverified) ?? .object([("result", .string("verified"))])),
+                    ("verification", status.verificationError.map(JSON.unverified) ?? .object([("result", .string("verified"))])),
                 ])),
             text: { Self.statusText(status) })
-        report.notes = Self.unfinishedNote(status.unfinishedTransactionIDs)
+        report.notes = CommandContext.unfinishedNote(status.unfinishedTransactionIDs)
         if let error = status.verificationError {
             report.notes.append(
                 "Note: transactions arrive unverified (\(error.qualifiedName), simulated); the app grants none of them.")
@@ -65,7 +88,9 @@ extension Runner {
         }
         return report
     }
+}
 
+extension Status {
     static func statusText(_ status: AccountStatus) -> [Report.Block] {
         if status.purchasedProductIdentifiers.isEmpty && status.consumables.isEmpty && status.subscriptions.isEmpty
             && status.pending.isEmpty && status.expiredRequests.isEmpty && status.refundRequests.isEmpty

@@ -1,11 +1,29 @@
+import Foundation
 import IAPSimKit
 
-extension Runner {
-    /// `list-products`: what `SKProductsRequest` returns, in the plist's order.
-    func listProducts() throws -> Report {
-        let (catalog, session) = try catalogAndSession()
+struct ListProducts: CLICommand, Equatable {
+    static let spec = CommandSpec(
+        name: "list-products", aliases: ["list"], abstract: "List the app's products with localized prices.",
+        synopsis: "",
+        discussion: """
+                    What an app's SKProductsRequest returns: each identifier in IAPProductIDs.plist that
+                    the store has, in the plist's order, with its type, title, price in the storefront's
+                    currency formatted for the locale, and whether the app owns it. Identifiers the
+                    store lacks are reported on stderr as invalidProductIdentifiers; the rest still list.
+                    """,
+        arguments: [],
+        options: [
+        ],
+        examples: ["iapsim list", "iapsim list --locale de_DE", "iapsim list --json | jq '.products[].id'"])
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        try words.expect(count: 0)
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        let (catalog, session) = try context.catalogAndSession()
         let response = try session.requestProducts(in: catalog)
-        let presenter = try presenter(catalog, settings: response.settings)
+        let presenter = try context.presenter(catalog, settings: response.settings)
         let status = response.status
         var report = Report(
             json: .stream { stream in
@@ -41,20 +59,22 @@ extension Runner {
             let origin = catalog.source.productIDsPath ?? catalog.source.storeKitPath
             report.warnings.append(
                 "Warning: \(origin): the store has no product for "
-                    + Self.quotedList(response.invalidProductIdentifiers, summarized: console.errorIsTerminal)
+                    + Self.quotedList(response.invalidProductIdentifiers, summarized: context.console.errorIsTerminal)
                     + " (invalidProductIdentifiers)")
         }
         if !response.notAvailableInStorefront.isEmpty {
             report.warnings.append(
                 "Warning: not sold in the \(catalog.storefront.countryCode) storefront: "
-                    + Self.quotedList(response.notAvailableInStorefront, summarized: console.errorIsTerminal)
+                    + Self.quotedList(response.notAvailableInStorefront, summarized: context.console.errorIsTerminal)
                     + " (notAvailableInStorefront; give them prices in \(StorefrontPrices.path(forStoreKit: catalog.source.storeKitPath)))"
             )
         }
-        report.notes = Self.unfinishedNote(status.unfinishedTransactionIDs)
+        report.notes = CommandContext.unfinishedNote(status.unfinishedTransactionIDs)
         return report
     }
+}
 
+extension ListProducts {
     /// `'a', 'b', 'c'`; on a terminal the first 20, then "and N more".
     static func quotedList(_ identifiers: [String], summarized: Bool) -> String {
         let limit = 20

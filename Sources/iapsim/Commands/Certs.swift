@@ -1,54 +1,51 @@
 import Foundation
 import IAPSimKit
 
-extension Runner {
-    /// `jws`: signed data as the App Store signs it, and a decoder that checks it.
-    func jws(_ action: JWSAction) throws -> Report {
-        if case .decode(let text) = action { return try decode(text) }
-        let (_, session) = try catalogAndSession()
-        let signer = try signer()
-        let signed: SignedData
-        switch action {
-        case .transaction(let id): signed = try session.signedTransaction(id, signer: signer)
-        case .renewal(let selector): signed = try session.signedRenewalInfo(selector, signer: signer)
-        case .appTransaction: signed = try session.appTransaction(signer: signer)
-        case .decode: preconditionFailure("handled above")
-        }
-        return Report(json: .object([("jws", .string(signed.jws)), ("payload", signed.payload)]), lines: [signed.jws])
+struct Certs: CLICommand {
+    static let spec = CommandSpec(
+        name: "certs", abstract: "Show, export or replace the test certificates signed data uses.",
+        synopsis: "[export DIR | rotate] [--certs DIR]",
+        discussion: """
+                    A root CA, an intermediate (OID 1.2.840.113635.100.6.2.1) and a leaf (OID
+                    1.2.840.113635.100.6.11.1), P-256, valid 1970–9999, plus an Xcode-style self-signed
+                    certificate: made on first use in the state folder's certs (or --certs DIR,
+                    IAPSIM_CERTS_DIR, to pin one chain across CI jobs), keys mode 0600. Every subject says
+                    iapsim TEST ONLY: they protect nothing. 'export DIR' writes root.pem, root.der,
+                    intermediate.pem, leaf.pem and xcode.pem for a backend's tests to trust;
+                    'rotate' makes a new chain.
+                    """,
+        arguments: [.init("action", kind: .word(["export", "rotate"]))],
+        options: [
+            .certs,
+        ],
+        examples: ["iapsim certs", "iapsim certs export ./trusted && openssl x509 -in trusted/root.pem -noout -subject"])
+
+    let action: Action
+
+    enum Action: Equatable {
+        case show
+        case export(directory: String)
+        case rotate
     }
 
-    /// `jws decode`: the header and payload, and whether they verify against this state's
-    /// certificates; exit 65 when they do not.
-    private func decode(_ argument: String?) throws -> Report {
-        guard let text = argument ?? console.readLine(), !text.isEmpty else {
-            throw UsageError("no JWS given: pass it as an argument or on standard input", command: .jws)
+    init(_ words: ParsedWords) throws(UsageError) {
+        let arguments = words.arguments
+        switch arguments.first {
+        case nil: action = .show
+        case "export":
+            guard arguments.count == 2 else { throw words.error("usage: iapsim certs export DIR") }
+            action = .export(directory: arguments[1])
+        case "rotate":
+            try words.expect(count: 1)
+            action = .rotate
+        case let other?:
+            throw words.error("unknown certs action '\(other)'; use export or rotate")
         }
-        let directory = try certsDirectory()
-        let inspection = try JWSInspection.inspect(text, trusting: try SigningIdentity.load(from: directory))
-        let chain: String
-        switch inspection.chain {
-        case .trusted: chain = "trusted: leaf, intermediate and root in \(directory)"
-        case .xcode: chain = "trusted: the Xcode certificate in \(directory)"
-        case .untrusted(let reason): chain = "not trusted: \(reason)"
-        }
-        let signature = inspection.signatureIsValid ? "valid" : "INVALID"
-        return Report(
-            status: inspection.verifies ? .success : .dataError,
-            json: .object([
-                ("header", inspection.header), ("payload", inspection.payload),
-                ("signatureIsValid", .bool(inspection.signatureIsValid)), ("chain", .string(chain)),
-                ("verified", .bool(inspection.verifies)),
-            ]),
-            lines: [
-                "Header:", String(decoding: inspection.header.bytes(), as: UTF8.self), "Payload:",
-                String(decoding: inspection.payload.bytes(), as: UTF8.self), "Signature: \(signature)", "Chain: \(chain)",
-            ])
     }
 
-    /// `certs`: show, export or replace the test certificates.
-    func certs(_ action: CertsAction) throws -> Report {
-        let directory = try certsDirectory()
-        let lockTimeout = try stateStore().location.lockTimeout
+    func run(in context: CommandContext) throws -> Report {
+        let directory = try context.certsDirectory()
+        let lockTimeout = try context.stateStore().location.lockTimeout
         switch action {
         case .show:
             let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: lockTimeout)
@@ -67,7 +64,9 @@ extension Runner {
                 lines: written.map { "Wrote \($0)" })
         }
     }
+}
 
+extension Certs {
     private static func describe(_ identity: SigningIdentity) -> Report {
         let certificates: [(String, X509Certificate, String)] = [
             ("root", identity.chain.root, "root.pem"), ("intermediate", identity.chain.intermediate, "intermediate.pem"),

@@ -10,45 +10,68 @@ import IAPSimKit
 /// an unquoted substitution): bash and zsh read the identifiers as lines, compare them with a
 /// quoted prefix and offer each quoted with `printf %q`; fish offers the lines of a command
 /// substitution, which it never expands again.
-enum Completion {
-    static var shells: [String] { Shell.allCases.map(\.rawValue) }
-
-    static func script(for shell: String) -> String? {
+enum CompletionScript {
+    static func script(for shell: Completion.Shell) -> String {
         switch shell {
-        case "bash": bash
-        case "zsh": zsh
-        case "fish": fish
-        default: nil
+        case .bash: bash
+        case .zsh: zsh
+        case .fish: fish
         }
     }
 
+    static var shells: [String] { Completion.Shell.allCases.map(\.rawValue) }
+
     /// Every command name and alias.
-    private static var commands: [String] {
-        CommandName.allCases.flatMap { [$0.rawValue] + $0.aliases }
-    }
+    private static var commands: [String] { Registry.words }
 
     /// The commands whose first argument is a product identifier.
     private static var productCommands: [String] {
-        [CommandName.buy, .cancelSubscription, .expire, .renew, .priceIncrease].flatMap { [$0.rawValue] + $0.aliases }
+        Registry.visible.filter { $0.arguments.first?.kind == .productID }.flatMap { [$0.name] + $0.aliases }
+    }
+
+    /// Each command's fixed words by position (`clock advance`, `transactions delete`).
+    private static var actionWords: [(command: String, position: Int, words: [String])] {
+        Registry.visible.flatMap { spec in
+            spec.arguments.enumerated().compactMap { position, argument in
+                if case .word(let words) = argument.kind { return (spec.name, position, words) }
+                return nil
+            }
+        }
+    }
+
+    /// Every option of every command, once by name, with the values any of them takes.
+    private static var options: [OptionSpec] {
+        Registry.allOptions.map { option in
+            var merged = option
+            for other in Registry.commands.flatMap({ $0.spec.options }) where other.name == option.name {
+                merged.values += other.values.filter { !merged.values.contains($0) }
+            }
+            return merged
+        }
     }
 
     /// The options that name the catalog: passed on to `iapsim completion products`.
     private static let catalogOptions = ["catalog", "storekit", "product-ids"]
 
-    /// Values for options that take one from a known set.
-    /// The options with a known set of values, from the parser's own table.
+    /// The options with a known set of values, from the commands' specs.
     private static var values: [(option: String, words: [String])] {
-        OptionSpec.all.compactMap { $0.values.isEmpty ? nil : ($0.name, $0.values) }
+        options.compactMap { $0.values.isEmpty ? nil : ($0.name, $0.values) }
     }
 
     private static var helpTopics: [String] { HelpTopic.named.map(\.word) }
-    private static let clockActions = ["advance", "set", "freeze", "run", "reset"]
 
     private static func words(_ list: [String]) -> String { list.joined(separator: " ") }
 
+    /// `clock:0) _iapsim_add "$cur" advance set …;;`: each command's fixed words.
+    private static var actionLines: String {
+        actionWords.filter { $0.command != "completion" }.map {
+            "      \($0.command):\($0.position)) _iapsim_add \"$cur\" \(words($0.words)) ;;"
+        }.joined(separator: "\n")
+    }
+
     /// The bash function body; zsh runs the same one through `bashcompinit`.
     private static var bashFunctions: String {
-        let valueOptions = OptionSpec.all.filter { $0.takesValue && !catalogOptions.contains($0.name) }
+        let valueOptions = options.filter { $0.takesValue && !catalogOptions.contains($0.name) }
             .map { "--" + $0.name }.joined(separator: "|")
         let optionValues = values.map { "    --\($0.option)) _iapsim_add \"$cur\" \(words($0.words)); return ;;" }
             .joined(separator: "\n")
@@ -95,7 +118,7 @@ enum Completion {
             \(optionValues)
               esac
               if [[ $cur == -* ]]; then
-                _iapsim_add "$cur" \(words(OptionSpec.all.map { "--" + $0.name }))
+                _iapsim_add "$cur" \(words(options.map { "--" + $0.name }))
               elif [ -z "$cmd" ]; then
                 _iapsim_add "$cur" \(words(commands))
               else
@@ -103,10 +126,7 @@ enum Completion {
                   \(productCommands.map { "\($0):0" }.joined(separator: "|"))) _iapsim_products "$cur" "${catalog[@]}" ;;
                   help:0) _iapsim_add "$cur" \(words(commands + helpTopics)) ;;
                   completion:0) _iapsim_add "$cur" \(words(shells)) ;;
-                  clock:0) _iapsim_add "$cur" \(words(clockActions)) ;;
-                  transactions:0) _iapsim_add "$cur" delete ;;
-                  family:0) _iapsim_add "$cur" revoke ;;
-                  settings:0) _iapsim_add "$cur" set reset ;;
+            \(actionLines)
                   settings:1) if [ "${args[0]}" = set ] || [ "${args[0]}" = reset ]; then _iapsim_add "$cur" \(keys); fi ;;
                   settings:2)
                     if [ "${args[0]}" = set ]; then
@@ -149,7 +169,7 @@ enum Completion {
     }
 
     static var fish: String {
-        let valueOptions = OptionSpec.all.filter(\.takesValue).map { "--" + $0.name }.joined(separator: " ")
+        let valueOptions = options.filter(\.takesValue).map { "--" + $0.name }.joined(separator: " ")
         let catalogSwitches = catalogOptions.map { "--" + $0 }.joined(separator: " ")
         let catalogEquals = catalogOptions.map { "'--\($0)=*'" }.joined(separator: " ")
         var lines = [
@@ -207,20 +227,18 @@ enum Completion {
             "end",
             "",
         ]
-        for name in CommandName.allCases {
-            for word in [name.rawValue] + name.aliases {
-                lines.append(
-                    "complete -c iapsim -n __fish_use_subcommand -a \(word) -d \(fishQuoted(HelpText.abstract(name)))")
+        for spec in Registry.visible {
+            for word in [spec.name] + spec.aliases {
+                lines.append("complete -c iapsim -n __fish_use_subcommand -a \(word) -d \(fishQuoted(spec.abstract))")
             }
         }
         let atProductCommand = productCommands.map { "__iapsim_at \($0)" }.joined(separator: "; or ")
         lines.append("complete -c iapsim -n \(fishQuoted(atProductCommand)) -a '(__iapsim_products)'")
         lines.append("complete -c iapsim -n '__iapsim_at help' -a \(fishQuoted(words(helpTopics)))")
         lines.append("complete -c iapsim -n '__iapsim_at completion' -a \(fishQuoted(words(shells)))")
-        lines.append("complete -c iapsim -n '__iapsim_at clock' -a \(fishQuoted(words(clockActions)))")
-        lines.append("complete -c iapsim -n '__iapsim_at transactions' -a delete")
-        lines.append("complete -c iapsim -n '__iapsim_at family' -a revoke")
-        lines.append("complete -c iapsim -n '__iapsim_at settings' -a 'set reset'")
+        for action in actionWords where action.position == 0 && action.command != "completion" {
+            lines.append("complete -c iapsim -n '__iapsim_at \(action.command)' -a \(fishQuoted(words(action.words)))")
+        }
         lines.append(
             "complete -c iapsim -n '__iapsim_at settings set; or __iapsim_at settings reset' -a "
                 + fishQuoted(words(SettingKey.allCases.map(\.rawValue))))
@@ -229,15 +247,15 @@ enum Completion {
                 "complete -c iapsim -n '__iapsim_at settings set \(key.rawValue)' -a \(fishQuoted(words(key.suggestedValues)))"
             )
         }
-        for spec in OptionSpec.all {
+        for spec in options {
             var line = "complete -c iapsim -l \(spec.name)"
             if let short = spec.short { line += " -s \(short)" }
             if spec.takesValue { line += " -r" }
-            if spec.name == "product" {
+            if spec.completes == .productID {
                 line += " -a '(__iapsim_products)'"
-            } else if ["catalog", "state-dir"].contains(spec.name) {
+            } else if spec.completes == .directory {
                 line += " -a '(__fish_complete_directories)'"
-            } else if ["storekit", "product-ids"].contains(spec.name) {
+            } else if spec.completes == .file {
                 line += " -F"
             } else if let words = values.first(where: { $0.option == spec.name })?.words {
                 line += " -a \(fishQuoted(self.words(words)))"
@@ -246,8 +264,4 @@ enum Completion {
         }
         return lines.joined(separator: "\n") + "\n"
     }
-}
-
-extension Completion {
-    static func script(for shell: Shell) -> String { script(for: shell.rawValue) ?? "" }
 }

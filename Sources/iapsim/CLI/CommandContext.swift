@@ -1,0 +1,145 @@
+import Foundation
+import IAPSimKit
+
+/// What a command runs in: the options of its invocation, the live `Context` (environment,
+/// clock, current folder), the console, and the events the library reports while it runs.
+/// Commands ask it for the catalog, the session and the signer; every StoreKit decision is
+/// the library's.
+struct CommandContext {
+    var options: GlobalOptions
+    var base: Context
+    var console: Console
+    /// What the library told of while the command ran (`StoreEvent`): notes after its output.
+    let events = EventLog()
+
+    init(options: GlobalOptions, context: Context, console: Console) {
+        self.options = options
+        self.base = context
+        self.console = console
+    }
+
+    /// Runs `command` and adds the notes and warnings of what happened meanwhile.
+    func run(_ command: any CLICommand) throws -> Report {
+        var report = try command.run(in: self)
+        report.notes = events.notes + report.notes
+        report.warnings = events.warnings + report.warnings
+        return report
+    }
+
+    /// The simulated clock's reading source: the real clock, or the tests' fixed one.
+    var now: @Sendable () -> Date { base.now }
+
+    /// `path` made absolute against the current folder.
+    func absolutePath(_ path: String) -> String { base.absolutePath(path) }
+
+    /// The locale asked for by `--locale` or `IAPSIM_LOCALE`, canonical; nil when neither is set
+    /// (then the session's `locale` setting, then the catalog's, apply).
+    /// - Throws: `UsageError` naming the flag or variable for a locale Foundation does not know.
+    func requestedLocale() throws(UsageError) -> String? {
+        let (value, origin): (String?, String) =
+            options.locale != nil
+            ? (options.locale, "--locale")
+            : (base.value(of: .locale), EnvironmentVariable.locale.name)
+        guard let value else { return nil }
+        guard let canonical = LocaleName.canonical(value) else {
+            throw UsageError("\(origin) \(value): unknown locale; use an identifier such as en_US or de_DE")
+        }
+        return canonical
+    }
+
+    /// Where the catalog comes from: `--catalog`, `--storekit`/`--product-ids`, else the
+    /// environment and the usual places.
+    func catalogSource() throws -> CatalogSource {
+        try CatalogSource.resolve(
+            catalogDirectory: options.catalogDirectory, storeKitFile: options.storeKitFile,
+            productIDsFile: options.productIDsFile, context: base)
+    }
+
+    /// The catalog in its own storefront, without reading the state.
+    func loadCatalogQuietly() throws -> Catalog {
+        try Catalog.load(catalogSource())
+    }
+
+    func stateStore() throws -> StateStore {
+        StateStore(location: try StateLocation.resolve(stateDirectory: options.stateDirectory, context: base))
+    }
+
+    /// Where the test certificates live: `--certs`, else `IAPSIM_CERTS_DIR`, else the state
+    /// folder's `certs`.
+    func certsDirectory() throws -> String {
+        if let named = options.certsDirectory ?? base.value(of: .certsDirectory) {
+            return base.absolutePath(named)
+        }
+        return try stateStore().location.directory + "/certs"
+    }
+
+    /// The identity to sign with, made on first use, and the environment asked for.
+    func signer() throws -> StoreSession.Signer {
+        let identity = try SigningIdentity.loadOrCreate(
+            in: try certsDirectory(), lockTimeout: try stateStore().location.lockTimeout)
+        return StoreSession.Signer(identity: identity, environment: options.environment)
+    }
+
+    /// The session over the state, with no catalog defaults (for `reset`).
+    func session() throws -> StoreSession {
+        StoreSession(store: try stateStore(), now: base.now, events: events.record)
+    }
+
+    /// The catalog, priced in the buyer's storefront, and the session over the state with the
+    /// catalog's settings as its defaults: what the commands that act as the app need.
+    ///
+    /// The storefront is `--storefront`, else `settings set storefront`, else the `.storekit`
+    /// file's own.
+    func catalogAndSession() throws -> (Catalog, StoreSession) {
+        _ = try requestedLocale()  // a bad --locale is a usage error before anything else
+        let store = try stateStore()
+        var storefront: Storefront?
+        if let code = options.storefront {
+            guard let named = Storefront.named(code) else {
+                throw UsageError(
+                    "--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
+            }
+            storefront = named
+        } else if store.exists, let code = try store.read().simulation.settings[.storefront] {
+            storefront = Storefront.named(code)
+        }
+        let catalog = try Catalog.load(catalogSource(), storefront: storefront)
+        catalog.store.settings.ignoredErrors.forEach { events.warn("Warning: \(catalog.source.storeKitPath): \($0)") }
+        return (
+            catalog,
+            StoreSession(store: store, now: base.now, catalog: catalog, events: events.record)
+        )
+    }
+
+    /// The presenter for `catalog` in the locale asked for, else one set with `settings set
+    /// locale`, else the catalog's own (its `_locale` in its storefront, else the storefront's).
+    func presenter(_ catalog: Catalog, settings: SessionSettings) throws -> ProductPresenter {
+        let setting = settings.sources[.locale] == .set ? settings[.locale] : nil
+        return ProductPresenter(catalog: catalog, locale: try requestedLocale() ?? setting)
+    }
+
+    /// At each launch `Transaction.updates` re-delivers what the app has not finished; say so.
+    static func unfinishedNote(_ ids: [UInt64]) -> [String] {
+        guard !ids.isEmpty else { return [] }
+        let list = ids.map(String.init).joined(separator: ", ")
+        return [
+            "Note: Transaction.updates re-delivered \(ids.count) unfinished transaction\(ids.count == 1 ? "" : "s"): \(list)"
+                + " (finish with 'iapsim finish ID')"
+        ]
+    }
+
+    /// Asks a yes/no question on a terminal. Without a terminal, or with `--yes`, the answer is yes.
+    func confirm(_ question: String, assumeYes: Bool) -> Bool {
+        guard !assumeYes, console.inputIsTerminal else { return true }
+        guard let answer = console.ask(question)?.trimmingCharacters(in: .whitespaces).lowercased() else {
+            return false
+        }
+        return answer == "y" || answer == "yes"
+    }
+
+    /// The width tables must fit: `COLUMNS`, else the terminal's; nil (no limit) for a pipe.
+    var width: Int? {
+        base.value(of: .columns).flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+            ?? console.terminalWidth
+    }
+}

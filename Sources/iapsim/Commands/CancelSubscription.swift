@@ -1,0 +1,42 @@
+import Foundation
+import IAPSimKit
+
+struct CancelSubscription: CLICommand {
+    static let spec = CommandSpec(
+        name: "cancel-subscription", abstract: "Turn auto-renew off: the subscription expires at its period's end.",
+        synopsis: "<product-id> [--undo]",
+        discussion: "disableAutoRenewForTransaction(identifier:); --undo turns it back on (enableAutoRenewForTransaction).",
+        arguments: [.init("product-id", kind: .productID)],
+        options: [
+            OptionSpec(name: "undo", help: "Turn auto-renew back on."),
+        ],
+        examples: [
+                    "iapsim buy com.example.app.pro.monthly", "iapsim cancel-subscription com.example.app.pro.monthly",
+                    "iapsim cancel-subscription com.example.app.pro.monthly --undo",
+                ])
+
+    let productID: String
+    let undo: Bool
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        productID = try words.only("product-id")
+        undo = words.flag("undo")
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        let (_, session) = try context.catalogAndSession()
+        let change = undo ? try session.resumeSubscription(productID) : try session.cancelSubscription(productID)
+        let expiry = change.expirationDate
+        let until = expiry.map(ISO8601Date.string) ?? "its period ends"
+        return Report(
+            json: .object([
+                ("productID", .string(productID)), ("willAutoRenew", .bool(change.info.willAutoRenew)),
+                ("expirationDate", .date(expiry)),
+            ]),
+            lines: [
+                undo
+                    ? "Auto-renew is on again for \(productID)."
+                    : "Auto-renew is off for \(productID): it stays active until \(until), then expires."
+            ])
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import IAPSimKit
+
+struct Finish: CLICommand {
+    static let spec = CommandSpec(
+        name: "finish", abstract: "Finish a transaction the app left unfinished.",
+        synopsis: "<transaction-id>",
+        discussion: """
+                    Transaction.finish(). With 'settings set finish-transactions manual' new
+                    transactions stay unfinished, and every launch (list, buy, restore, status)
+                    notes on stderr that Transaction.updates re-delivered them, until they are finished.
+                    """,
+        arguments: [.init("transaction-id", kind: .transactionID)],
+        options: [
+        ],
+        examples: [
+                    "iapsim settings set finish-transactions manual", "iapsim buy com.example.app.book",
+                    "iapsim transactions --unfinished", "iapsim finish 1",
+                ])
+
+    let id: UInt64
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        id = try words.onlyTransactionID()
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        let (_, session) = try context.catalogAndSession()
+        try session.finish(id)
+        return Report(
+            json: .object([("id", .int(id)), ("result", .string("finished"))]),
+            lines: ["Finished transaction \(id); StoreKit stops re-delivering it."])
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import IAPSimKit
+
+struct Listen: CLICommand {
+    static let spec = CommandSpec(
+        name: "listen", abstract: "Deliver notifications to a webhook, as the App Store does (stripe listen for Apple).",
+        synopsis: "--forward-to URL [--drain] [--events TYPE,…] [--timeout S] [--header 'K: V']",
+        discussion: """
+                    POSTs each due notification, in order, as {"signedPayload": "<JWS>"} (Content-Type:
+                    application/json) to URL, and prints one line per attempt. HTTP 200-206 is success;
+                    any other status, a timeout or a refused connection is a failed attempt, recorded
+                    with Apple's sendAttemptResult and retried on Apple's schedule on the simulated clock:
+                    in Production 1, 12, 24, 48 and 72 hours after the previous attempt (so 'clock advance
+                    P3D' replays them), in the sandbox never. Without --drain it runs until SIGINT or
+                    SIGTERM, picking up what other iapsim processes append; with --drain it delivers
+                    what is due and exits, for scripts and CI. Plain http:// only: the static build has
+                    no TLS. Payloads are signed at delivery with the test certificates ('iapsim certs').
+                    """,
+        arguments: [],
+        options: [
+            .certs,
+            .environment,
+            OptionSpec(name: "forward-to", valueName: "URL", help: "The webhook to POST notifications to: an http:// URL."),
+            OptionSpec(name: "drain", help: "Deliver what is due, retries included, then exit."),
+            OptionSpec(name: "events", valueName: "TYPES", help: "Only these notification types, comma-separated."),
+            OptionSpec(name: "timeout", valueName: "SECONDS", help: "Give up on a delivery after this long (default 10)."),
+            OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "Add this header to each POST (repeatable).", repeatable: true),
+        ],
+        examples: [
+                    "iapsim buy com.example.app.book; iapsim listen --forward-to http://127.0.0.1:9/hook --drain --timeout 1"
+                ])
+
+    let endpoint: HTTPEndpoint
+    /// Deliver what is due, then exit.
+    let drain: Bool
+    let kinds: Set<ServerNotification.Kind>?
+    let timeout: Double
+    let headers: [HTTPHeader]
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        try words.expect(count: 0)
+        guard let url = words.value("forward-to") else {
+            throw words.error("missing --forward-to URL: where to POST the notifications")
+        }
+        do {
+            endpoint = try HTTPEndpoint(url)
+        } catch {
+            throw words.error("--forward-to \(url): \(error.message)")
+        }
+        drain = words.flag("drain")
+        var timeout = 10.0
+        if let text = words.value("timeout") {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
+                throw words.error("--timeout \(text): expected seconds from 0 to 600, such as 5 or 0.5")
+            }
+            timeout = seconds
+        }
+        self.timeout = timeout
+        var headers: [HTTPHeader] = []
+        for text in words.all("header") {
+            guard let header = HTTPHeader(text) else { throw words.error("--header \(text): expected 'Name: value'") }
+            headers.append(header)
+        }
+        self.headers = headers
+        var kinds: Set<ServerNotification.Kind>?
+        if let text = words.value("events") {
+            kinds = []
+            for word in text.split(separator: ",") {
+                guard let kind = ServerNotification.Kind(rawValue: word.trimmingCharacters(in: .whitespaces).uppercased())
+                else {
+                    throw words.error("--events \(word): not a notification type; expected e.g. DID_RENEW,EXPIRED")
+                }
+                kinds?.insert(kind)
+            }
+        }
+        self.kinds = kinds
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        let (_, session) = try context.catalogAndSession()
+        let signer = try context.signer()
+        ListenSignals.install()
+        let headers = self.headers.map { ($0.name, $0.value) }
+        var delivered = 0
+        var failed = 0
+        if !drain, !context.options.json {
+            context.console.out("Forwarding notifications to http://\(endpoint.host):\(endpoint.port)\(endpoint.path) (Ctrl-C stops)")
+        }
+        while !ListenSignals.stopRequested {
+            let due = try session.deliverDueNotifications(
+                to: endpoint, headers: headers, timeout: timeout, signer: signer, kinds: kinds,
+                shouldStop: { ListenSignals.stopRequested }
+            ) { delivery, attempt, elapsed in
+                if attempt.result == .success { delivered += 1 } else { failed += 1 }
+                let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+                let notification = delivery.notification
+                if context.options.json {
+                    context.console.out(
+                        bytes: JSON.object([
+                            ("date", .date(notification.date)), ("notificationType", .string(notification.kind.rawValue)),
+                            ("subtype", .optional(notification.subtype?.rawValue)),
+                            ("notificationUUID", .string(notification.uuid)), ("attempt", .int(delivery.attempt)),
+                            ("sendAttemptResult", .string(attempt.result.rawValue)),
+                            ("httpStatus", attempt.httpStatus.map { JSON.int($0) } ?? .null),
+                            ("milliseconds", .int(milliseconds)),
+                        ]).bytes(compact: true) + [0x0A])
+                } else {
+                    let answer = attempt.httpStatus.map(String.init) ?? attempt.result.rawValue
+                    context.console.out(
+                        "\(ISO8601Date.string(notification.date))  \(notification.name)  [\(notification.uuid)]  --> \(answer) (\(milliseconds) ms)"
+                    )
+                }
+            }
+            if due == 0 {
+                if drain { break }
+                ListenSignals.sleep(seconds: 0.25)
+            }
+        }
+        return Report(notes: context.options.json ? [] : ["Delivered \(delivered), failed \(failed)."])
+    }
+}
+
+/// `--header 'Name: value'`.
+struct HTTPHeader: Equatable, Sendable {
+    var name: String
+    var value: String
+
+    init?(_ text: String) {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let token = name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0 != ":" && $0.value < 0x7F }
+        guard !name.isEmpty, token, !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
+    }
+}
+
+/// SIGINT and SIGTERM end `listen` cleanly: the flag is checked between deliveries.
+enum ListenSignals {
+    nonisolated(unsafe) private static var stop: sig_atomic_t = 0
+
+    static var stopRequested: Bool { stop != 0 }
+
+    static func install() {
+        signal(SIGINT) { _ in ListenSignals.stop = 1 }
+        signal(SIGTERM) { _ in ListenSignals.stop = 1 }
+    }
+
+    /// Sleeps up to `seconds`, waking early when a signal asks to stop.
+    static func sleep(seconds: Double) {
+        var remaining = seconds
+        while remaining > 0, !stopRequested {
+            usleep(UInt32(min(remaining, 0.05) * 1_000_000))
+            remaining -= 0.05
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import IAPSimKit
+
+struct Notifications: CLICommand {
+    static let spec = CommandSpec(
+        name: "notifications", abstract: "List the App Store Server Notifications the account raised, and their deliveries.",
+        synopsis: "[--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--since DATE] [--until DATE] | show <uuid>",
+        discussion: """
+                    Every event the App Store notifies a backend of is recorded as it happens, on the
+                    simulated clock and in the same locked write as the change: SUBSCRIBED (INITIAL_BUY,
+                    RESUBSCRIBE), DID_RENEW (BILLING_RECOVERY), DID_FAIL_TO_RENEW (GRACE_PERIOD),
+                    GRACE_PERIOD_EXPIRED, EXPIRED (VOLUNTARY, BILLING_RETRY), DID_CHANGE_RENEWAL_STATUS,
+                    DID_CHANGE_RENEWAL_PREF (UPGRADE, DOWNGRADE), REFUND, ONE_TIME_CHARGE and TEST; renewals
+                    caught up by 'clock advance' each get their own, at their own time. The list shows
+                    each one's delivery attempts ('iapsim listen' makes them); 'show' prints the signed
+                    payload as it is POSTed and its decoded form.
+                    """,
+        arguments: [.init("action", kind: .word(["show"]))],
+        options: [
+            .certs,
+            .environment,
+            OptionSpec(name: "type", valueName: "TYPE", help: "Only notifications of this TYPE or TYPE/SUBTYPE, e.g. DID_RENEW.", values: ServerNotification.Kind.allCases.map(\.rawValue)),
+            OptionSpec(name: "transaction", valueName: "ID", help: "Only notifications about this transaction or its subscription."),
+            OptionSpec(name: "only-failures", help: "Only notifications not delivered."),
+            OptionSpec(name: "since", valueName: "DATE", help: "Only notifications from this date on."),
+            OptionSpec(name: "until", valueName: "DATE", help: "Only notifications before this date."),
+        ],
+        examples: [
+                    "iapsim buy com.example.app.pro.monthly && iapsim clock advance P1M && iapsim notifications",
+                    "iapsim notifications --type DID_RENEW --json",
+                    "iapsim notifications show \"$(iapsim notifications --json | jq -r '.notifications[0].notificationUUID')\"",
+                ])
+
+    let action: Action
+
+    enum Action: Equatable {
+        case list(NotificationFilter)
+        case show(uuid: String)
+    }
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        switch words.arguments.first {
+        case nil:
+            action = .list(try Self.filter(words))
+        case "show":
+            guard words.arguments.count == 2 else {
+                throw words.error("usage: iapsim notifications show <notification-uuid>")
+            }
+            action = .show(uuid: words.arguments[1].lowercased())
+        case let other?:
+            throw words.error("unknown notifications action '\(other)'; use show")
+        }
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        let (_, session) = try context.catalogAndSession()
+        switch action {
+        case .list(let filter):
+            let entries = try session.notifications(filter)
+            return Report(
+                json: .value(.object([("notifications", .array(entries.map(NotificationRendering.entryJSON)))])),
+                text: {
+                    guard !entries.isEmpty else { return [.line("No notifications.")] }
+                    let rows =
+                        [["DATE", "TYPE", "UUID", "TRANSACTION", "DELIVERY"]]
+                        + entries.map { entry in
+                            [
+                                ISO8601Date.string(entry.notification.date), entry.notification.name,
+                                entry.notification.uuid, entry.notification.transaction.map { String($0.id) } ?? "-",
+                                NotificationRendering.deliveryText(entry),
+                            ]
+                        }
+                    return [.table(rows: rows, header: true, shrinking: [2])]
+                })
+        case .show(let uuid):
+            let (entry, signed) = try session.notification(uuid, signer: try context.signer())
+            return Report(
+                json: .object([
+                    ("signedPayload", .string(signed.jws)), ("payload", signed.payload),
+                    ("sendAttempts", .array(entry.attempts.map(NotificationRendering.attemptJSON))),
+                ]),
+                lines: [
+                    "Signed payload:", signed.jws, "Decoded:", String(decoding: signed.payload.bytes(), as: UTF8.self),
+                    "Delivery: \(NotificationRendering.deliveryText(entry))",
+                ])
+        }
+    }
+}
+
+extension Notifications {
+    private static func filter(_ words: ParsedWords) throws(UsageError) -> NotificationFilter {
+        var filter = NotificationFilter(onlyFailures: words.flag("only-failures"))
+        if let text = words.value("type") {
+            let parts = text.uppercased().split(separator: "/", maxSplits: 1).map(String.init)
+            guard let kind = ServerNotification.Kind(rawValue: parts[0]) else {
+                throw words.error("--type \(text): not a notification type such as DID_RENEW")
+            }
+            filter.kind = kind
+            if parts.count == 2 {
+                guard let subtype = ServerNotification.Subtype(rawValue: parts[1]) else {
+                    throw words.error("--type \(text): not a subtype such as GRACE_PERIOD")
+                }
+                filter.subtype = subtype
+            }
+        }
+        if let text = words.value("transaction") {
+            guard let id = UInt64(text), id > 0 else {
+                throw words.error("--transaction \(text): not a transaction identifier")
+            }
+            filter.transactionID = id
+        }
+        for (option, keyPath) in [("since", \NotificationFilter.start), ("until", \NotificationFilter.end)] {
+            if let text = words.value(option) {
+                guard let date = ISO8601Date.date(text) else {
+                    throw words.error("--\(option) \(text): expected an ISO 8601 date such as 2027-01-01T00:00:00Z")
+                }
+                filter[keyPath: keyPath] = date
+            }
+        }
+        return filter
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import IAPSimKit
+
+struct Serve: CLICommand {
+    static let spec = CommandSpec(
+        name: "serve", abstract: "Serve the App Store Server API on this machine, from this state.",
+        synopsis: "[--port N] [--host ADDRESS] [--port-file FILE] [--key-file FILE --key-id ID --issuer-id ID]",
+        discussion: """
+                    Answers Apple's App Store Server API (paths, bodies and error codes as Apple's) from
+                    the state the CLI writes, so a backend's tests run Apple's own client against a
+                    local, scriptable App Store: Get Transaction Info, Get Transaction History (v1, v2),
+                    Get All Subscription Statuses, Get Refund History, Look Up Order ID, Send Consumption
+                    Information, Request a Test Notification and its status, Get Notification History,
+                    Extend a Subscription Renewal Date (one, or all active subscribers and its status),
+                    Get App Transaction Info and Set App Account Token. A purchase made with 'iapsim buy'
+                    in another shell is visible to the next request. Signed items are signed as 'iapsim
+                    jws' signs them. Requests need 'Authorization: Bearer <ES256 JWT>' with aud
+                    appstoreconnect-v1, bid the bundle id and exp within the hour; with --key-file (the
+                    .p8 App Store Connect gives), the signature must verify with that key, else any
+                    well-formed token is accepted and the server says so. It prints 'Listening on
+                    http://HOST:PORT' (--port 0, the default, picks a free port; --port-file writes
+                    it) and serves until SIGINT or SIGTERM, then exits 0.
+                    """,
+        arguments: [],
+        options: [
+            .certs,
+            .environment,
+            OptionSpec(name: "port", valueName: "N", help: "The port to listen on; 0 (the default) picks a free one."),
+            OptionSpec(name: "host", valueName: "ADDRESS", help: "The address to listen on (default 127.0.0.1)."),
+            OptionSpec(name: "port-file", valueName: "FILE", help: "Write the port there once listening, for scripts."),
+            OptionSpec(name: "key-file", valueName: "FILE", help: "The developer's .p8 key: bearer tokens must be signed with it."),
+            OptionSpec(name: "key-id", valueName: "ID", help: "With --key-file: the key's id (kid)."),
+            OptionSpec(name: "issuer-id", valueName: "ID", help: "With --key-file: the issuer id (iss)."),
+        ],
+        examples: ["iapsim serve --port 0 --port-file /tmp/iapsim.port & sleep 1; kill %1"])
+
+    let host: String
+    let port: UInt16
+    let portFile: String?
+    let keyFile: String?
+    let keyID: String?
+    let issuerID: String?
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        try words.expect(count: 0)
+        var port: UInt16 = 0
+        if let text = words.value("port") {
+            guard let number = UInt16(text), text.allSatisfy(\.isNumber) else {
+                throw words.error("--port \(text): expected a port from 0 to 65535 (0 picks a free one)")
+            }
+            port = number
+        }
+        self.port = port
+        if words.value("key-id") != nil || words.value("issuer-id") != nil, words.value("key-file") == nil {
+            throw words.error("--key-id and --issuer-id go with --key-file")
+        }
+        host = words.value("host") ?? "127.0.0.1"
+        portFile = words.value("port-file")
+        keyFile = words.value("key-file")
+        keyID = words.value("key-id")
+        issuerID = words.value("issuer-id")
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        let (_, session) = try context.catalogAndSession()
+        var verifier = BearerTokenVerifier()
+        if let file = keyFile {
+            let path = context.absolutePath(file)
+            guard let data = FileManager().contents(atPath: path) else {
+                throw UsageError("--key-file \(file): cannot read it", command: Self.spec.name)
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            let publicKey: P256PublicKey
+            if let key = try? P256PrivateKey(pemRepresentation: text) {
+                publicKey = key.publicKey
+            } else if let key = try? P256PublicKey(pemRepresentation: text) {
+                publicKey = key
+            } else {
+                throw UsageError("--key-file \(file): not a P-256 key in PEM (an App Store Connect .p8 file)", command: Self.spec.name)
+            }
+            verifier = BearerTokenVerifier(publicKey: publicKey, keyID: keyID, issuerID: issuerID)
+        }
+        let api = AppStoreServerAPI(session: session, signer: try context.signer(), verifier: verifier, realNow: context.now)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(HTTPServer.Configuration(host: host, port: port)) { http in
+                let response = api.respond(
+                    APIRequest(
+                        method: http.method, pathComponents: http.pathComponents, query: http.query,
+                        authorization: http.headers["Authorization"], body: http.body))
+                return response.body.isEmpty
+                    ? HTTPResponse(status: HTTPStatus(response.status))
+                    : HTTPResponse.json(response.body, status: HTTPStatus(response.status))
+            }
+        } catch {
+            throw UsageError("cannot listen on \(host):\(port): \(error.localizedDescription)", command: Self.spec.name)
+        }
+        context.console.out("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+        if verifier.publicKey == nil {
+            context.console.notice("Warning: no --key-file: any well-formed bearer token is accepted")
+        }
+        if let file = portFile {
+            do {
+                try Data("\(server.port)\n".utf8).write(to: URL(fileURLWithPath: context.absolutePath(file)))
+            } catch {
+                server.stop()
+                throw UsageError("--port-file \(file): cannot write it: \(error.localizedDescription)", command: Self.spec.name)
+            }
+        }
+        ListenSignals.install()
+        while !ListenSignals.stopRequested { ListenSignals.sleep(seconds: 0.2) }
+        server.stop()
+        server.waitUntilStopped()
+        return Report()
+    }
+}

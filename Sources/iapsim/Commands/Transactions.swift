@@ -1,0 +1,215 @@
+import Foundation
+import IAPSimKit
+
+struct Transactions: CLICommand, Equatable {
+    static let spec = CommandSpec(
+        name: "transactions", abstract: "List the account's transactions, like Xcode's Transaction Manager.",
+        synopsis: "[--product ID] [--state STATE | --unfinished] | delete <transaction-id>",
+        discussion: """
+                    Every transaction with its identifier, original identifier, product, state
+                    (purchased, expired, upgraded, revoked; renewal; unfinished), purchase and expiry
+                    dates, then the pending purchases and the Ask to Buy requests that expired
+                    unanswered. --json gives each transaction with StoreKit 2's field names plus
+                    "state" and "isFinished".
+                    'delete ID' is SKTestSession.deleteTransaction(identifier:): the transaction leaves
+                    the history, the entitlements and the app's record, for good. Deleting a
+                    subscription's original transaction deletes the whole subscription: its renewals,
+                    upgrades and renewal state. A pending request can be deleted too.
+                    """,
+        arguments: [.init("action", kind: .word(["delete"])), .init("transaction-id", kind: .transactionID)],
+        options: [
+            .certs,
+            .environment,
+            .jws,
+            OptionSpec(name: "product", valueName: "ID", help: "Only this product's transactions; with trigger, the product to use."),
+            OptionSpec(name: "state", valueName: "STATE", help: "Only: purchased, pending, unfinished, expired, upgraded, revoked.", values: HistoryFilter.allCases.map(\.rawValue)),
+            OptionSpec(name: "unfinished", help: "Only transactions the app has not finished."),
+        ],
+        examples: [
+                    "iapsim transactions", "iapsim transactions --unfinished",
+                    "iapsim transactions --state pending --json",
+                    "iapsim buy com.example.app.book && iapsim transactions delete 1",
+                ])
+
+    let action: Action
+
+    enum Action: Equatable {
+        case list(productID: String?, filter: HistoryFilter?, withJWS: Bool)
+        /// `transactions delete <id>`: `SKTestSession.deleteTransaction(identifier:)`.
+        case delete(id: UInt64)
+    }
+
+    init(_ words: ParsedWords) throws(UsageError) {
+        if words.arguments.first == "delete" {
+            try words.refuse(["product", "state", "unfinished", "jws"], with: "'iapsim transactions delete'")
+            guard words.arguments.count >= 2 else {
+                throw words.error("missing transaction identifier: iapsim transactions delete <transaction-id>")
+            }
+            try words.expect(count: 2)
+            action = .delete(id: try words.transactionID(words.arguments[1]))
+            return
+        }
+        if let verb = words.arguments.first { throw words.error("unknown transactions action '\(verb)'; use delete") }
+        var filter: HistoryFilter? = words.flag("unfinished") ? .unfinished : nil
+        if let text = words.value("state") {
+            guard let state = HistoryFilter(rawValue: text) else {
+                let known = HistoryFilter.allCases.map(\.rawValue).joined(separator: ", ")
+                throw words.error("--state \(text): expected one of \(known)")
+            }
+            if filter != nil, filter != state { throw words.error("--unfinished and --state \(text) contradict each other") }
+            filter = state
+        }
+        action = .list(productID: words.value("product"), filter: filter, withJWS: words.flag("jws"))
+    }
+
+    func run(in context: CommandContext) throws -> Report {
+        switch action {
+        case .list(let productID, let filter, let withJWS):
+            return try list(productID: productID, filter: filter, withJWS: withJWS, in: context)
+        case .delete(let id):
+            return try delete(id, in: context)
+        }
+    }
+}
+
+extension Transactions {
+    /// The account's history, like Xcode's Transaction Manager, with the pending purchases.
+    private func list(productID: String?, filter: HistoryFilter?, withJWS: Bool, in context: CommandContext) throws
+        -> Report
+    {
+        let (_, session) = try context.catalogAndSession()
+        let history = try session.history(productID: productID, filter: filter)
+        let sign = withJWS ? try session.transactionSigner(context.signer()) : nil
+        let storeKit = try session.storeKitContext()
+        var report = Report(
+            json: .stream { stream in
+                var prices: [Decimal: String] = [:]  // equal prices spell the same
+                stream.beginObject()
+                stream.beginArray("transactions")
+                try history.forEach { entry in
+                    let price = entry.transaction.price
+                    let text = prices[price] ?? price.plainString
+                    prices[price] = text
+                    let json = entry.transaction.storeKitJSON(storeKit, price: text)
+                    guard case .object(var members) = json else { return }
+                    members.append(("orderID", .string(entry.transaction.orderID)))
+                    members.append(("state", .string(entry.state.rawValue)))
+                    members.append(("isFinished", .bool(entry.isFinished)))
+                    if let sign { members.append(("jwsRepresentation", .string(sign(entry.transaction)))) }
+                    stream.value(.object(members))
+                }
+                stream.end()
+                stream.value(.array(history.pending.map(JSON.pending)), "pending")
+                stream.value(.array(history.expiredRequests.map(JSON.pending)), "expiredRequests")
+                stream.value(
+                    history.verificationError.map(JSON.unverified) ?? .object([("result", .string("verified"))]),
+                    "verification")
+            },
+            text: {
+                // A first pass over the index alone measures the columns; the second prints.
+                let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "PURCHASED", "EXPIRES"]
+                var widths: [Int] = []
+                TerminalText.measure(header, into: &widths)
+                var rows = 0
+                try history.forEachSummary { summary, state, isFinished in
+                    TerminalText.measure(
+                        Self.cells(
+                            id: summary.id, originalID: summary.originalID, productID: summary.productID, state: state,
+                            reason: summary.reason, isFinished: isFinished, purchaseDate: summary.purchaseDate,
+                            expirationDate: summary.expirationDate), into: &widths)
+                    rows += 1
+                }
+                let pending = history.pending.map(Self.cells) + history.expiredRequests.map(Self.expiredCells)
+                for row in pending { TerminalText.measure(row, into: &widths) }
+                guard rows > 0 || !pending.isEmpty else { return [.line("No transactions.")] }
+                return [
+                    .streamedTable(widths: widths) { emit in
+                        emit(header)
+                        try history.forEach { entry in
+                            let transaction = entry.transaction
+                            emit(
+                                Self.cells(
+                                    id: transaction.id, originalID: transaction.originalID,
+                                    productID: transaction.productID, state: entry.state, reason: transaction.reason,
+                                    isFinished: entry.isFinished, purchaseDate: transaction.purchaseDate,
+                                    expirationDate: transaction.expirationDate))
+                        }
+                        for row in pending { emit(row) }
+                    }
+                ]
+            })
+        if let error = history.verificationError {
+            report.notes.append(
+                "Note: every transaction arrives unverified (\(error.qualifiedName), simulated): "
+                    + "VerificationResult.unverified; the app grants none of them.")
+        }
+        return report
+    }
+
+    private func delete(_ id: UInt64, in context: CommandContext) throws -> Report {
+        let (_, session) = try context.catalogAndSession()
+        let deletion = try session.deleteTransaction(id)
+        if let request = deletion.request {
+            return Report(
+                json: .object([
+                    ("id", .int(id)), ("result", .string("deleted")), ("productID", .string(request.productID)),
+                    ("deletedIDs", .array([.int(id)])),
+                ]),
+                lines: [
+                    "Deleted the \(request.reason == .askToBuy ? "Ask to Buy request" : "interrupted purchase") \(id) "
+                        + "for \(request.productID)."
+                ])
+        }
+        let named = deletion.transactions.first { $0.id == id }
+        let productID = named?.productID ?? deletion.transactions.first?.productID ?? ""
+        let others = deletion.transactions.count - 1
+        let children =
+            others == 0 ? "" : " and the \(others) later transaction\(others == 1 ? "" : "s") of its subscription"
+        var lines = [
+            "Deleted transaction \(id) (\(productID))\(children): "
+                + "it is gone from the history, the entitlements and the app's record."
+        ]
+        if let renewal = deletion.renewedAgain.last {
+            lines.append(
+                "Auto-renew is on, so the App Store renewed the period again as transaction \(renewal.id); "
+                    + "'iapsim cancel-subscription \(renewal.productID)' first to end the subscription instead.")
+        }
+        var members: [(String, JSON)] = [
+            ("id", .int(id)), ("result", .string("deleted")), ("productID", .string(productID)),
+            ("deletedIDs", .array(deletion.transactions.map { .int($0.id) })),
+        ]
+        if !deletion.renewedAgain.isEmpty {
+            let storeKit = try session.storeKitContext()
+            members.append(("renewedAgain", .array(deletion.renewedAgain.map { .transaction($0, storeKit) })))
+        }
+        return Report(json: .object(members), lines: lines)
+    }
+
+    /// A transaction's row, from its summary (measuring) or from the transaction (printing).
+    private static func cells(
+        id: UInt64, originalID: UInt64, productID: String, state: TransactionState, reason: Transaction.Reason,
+        isFinished: Bool, purchaseDate: Date, expirationDate: Date?
+    ) -> [String] {
+        var text = state.rawValue
+        if reason == .renewal { text += ", renewal" }
+        if !isFinished { text += ", unfinished" }
+        return [
+            String(id), String(originalID), productID, text, ISO8601Date.string(purchaseDate),
+            expirationDate.map(ISO8601Date.string) ?? "-",
+        ]
+    }
+
+    private static func expiredCells(_ request: PendingPurchase) -> [String] {
+        [
+            String(request.id), "-", request.productID, "declined (askToBuy expired)",
+            ISO8601Date.string(request.requestDate), request.expirationDate.map(ISO8601Date.string) ?? "-",
+        ]
+    }
+
+    private static func cells(_ purchase: PendingPurchase) -> [String] {
+        [
+            String(purchase.id), "-", purchase.productID, "pending (\(purchase.reason.rawValue))",
+            ISO8601Date.string(purchase.requestDate), purchase.expirationDate.map(ISO8601Date.string) ?? "-",
+        ]
+    }
+}
