@@ -56,3 +56,18 @@ import Testing
         #expect(harness.run("family", "remove", "1").status == 64)
     }
 }
+
+@Suite struct PendingPurchaseJSONTests {
+    /// A purchase left waiting for Ask to Buy keeps the app account token it was made with,
+    /// and its `--json` form says so: the transaction it becomes will carry it.
+    @Test func aPendingPurchaseShowsItsAppAccountToken() throws {
+        let harness = Harness()
+        let json = try harness.json(
+            "buy", "com.example.app.book", "--outcome", "ask-to-buy", "--app-account-token",
+            "0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E")
+        let pending = try #require(json["pending"] as? [String: Any])
+        #expect(pending["appAccountToken"] as? String == "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
+        let plain = try harness.json("buy", "com.example.app.coins100", "--outcome", "ask-to-buy")
+        #expect((plain["pending"] as? [String: Any])?["appAccountToken"] == nil)
+    }
+}

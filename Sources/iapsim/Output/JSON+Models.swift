@@ -27,8 +27,10 @@ extension JSON {
         ])
     }
 
+    /// A pending purchase; `appAccountToken` only when the purchase was made with one.
     static func pending(_ pending: PendingPurchase) -> JSON {
-        .object([
+        let token: [(String, JSON)] = pending.appAccountToken.map { [("appAccountToken", .string($0))] } ?? []
+        return .object([
             ("id", .int(pending.id)),
             ("productID", .string(pending.productID)),
             ("productType", .string(pending.productType.rawValue)),
@@ -36,6 +38,6 @@ extension JSON {
             ("reason", .string(pending.reason.rawValue)),
             ("requestDate", .date(pending.requestDate)),
             ("expirationDate", .date(pending.expirationDate)),
-        ])
+        ] + token)
     }
 }
