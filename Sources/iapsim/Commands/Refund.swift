@@ -22,9 +22,9 @@ struct Refund: CLICommand, Equatable {
                     """,
         arguments: [.init("transaction-id", kind: .transactionID)],
         options: [
-            OptionSpec(name: "reason", valueName: "REASON", help: "refund: revocationReason, developerIssue or other (default other); "
-                + "request-refund: consumptionRequestReason, e.g. UNINTENDED_PURCHASE.", values: Transaction.RevocationReason.allCases.map(\.rawValue)
-                + RefundRequest.Reason.allCases.map(\.rawValue)),
+            .value(
+                "reason", "REASON", help: "The transaction's revocationReason: developerIssue or other (default other).",
+                values: Transaction.RevocationReason.allCases.map(\.rawValue)),
             OptionSpec(name: "decline", help: "Decline the customer's refund request (REFUND_DECLINED)."),
             OptionSpec(name: "reverse", help: "Reverse a refund granted before (REFUND_REVERSED): the revocation is undone."),
         ],

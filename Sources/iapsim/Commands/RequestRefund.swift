@@ -17,9 +17,9 @@ struct RequestRefund: CLICommand, Equatable {
                     """,
         arguments: [.init("transaction-id", kind: .transactionID)],
         options: [
-            OptionSpec(name: "reason", valueName: "REASON", help: "refund: revocationReason, developerIssue or other (default other); "
-                + "request-refund: consumptionRequestReason, e.g. UNINTENDED_PURCHASE.", values: Transaction.RevocationReason.allCases.map(\.rawValue)
-                + RefundRequest.Reason.allCases.map(\.rawValue)),
+            .value(
+                "reason", "REASON", help: "The request's consumptionRequestReason, e.g. UNINTENDED_PURCHASE.",
+                values: RefundRequest.Reason.allCases.map(\.rawValue)),
         ],
         examples: [
                     "iapsim buy com.example.app.coins100 --yes",

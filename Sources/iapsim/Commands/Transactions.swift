@@ -21,7 +21,7 @@ struct Transactions: CLICommand, Equatable {
             .certs,
             .environment,
             .jws,
-            OptionSpec(name: "product", valueName: "ID", help: "Only this product's transactions; with trigger, the product to use."),
+            .value("product", "ID", help: "Only this product's transactions.", completes: .productID),
             OptionSpec(name: "state", valueName: "STATE", help: "Only: purchased, pending, unfinished, expired, upgraded, revoked.", values: HistoryFilter.allCases.map(\.rawValue)),
             OptionSpec(name: "unfinished", help: "Only transactions the app has not finished."),
         ],

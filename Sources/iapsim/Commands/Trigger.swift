@@ -13,7 +13,7 @@ struct Trigger: CLICommand {
                     """,
         arguments: [.init("type", kind: .text)],
         options: [
-            OptionSpec(name: "product", valueName: "ID", help: "Only this product's transactions; with trigger, the product to use."),
+            .value("product", "ID", help: "The product whose events raise the notification.", completes: .productID),
             OptionSpec(name: "list", help: "List what trigger can produce."),
         ],
         examples: [
