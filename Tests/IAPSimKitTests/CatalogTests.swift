@@ -96,7 +96,7 @@ import Testing
     /// Every real `.storekit` file Xcode saved must load, with the product counts an
     /// independent JSON reading gives.
     @Test func everyCorpusStoreKitFileLoads() throws {
-        let corpus = try Support.requireCorpus()
+        let corpus = try External.corpus()
         var checked = 0
         for folder in ["storekit", "storekit-extra"] {
             let directory = corpus + "/" + folder
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func everyCorpusPlistLoads() throws {
-        let corpus = try Support.requireCorpus()
+        let corpus = try External.corpus()
         let directory = corpus + "/plist"
         let expected = [
             "apple-storekitsuite-productids.plist": 1, "jc-subscription-productidentifiers.plist": 2,
@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func storeHelpersPlistMatchesItsStoreKitFile() throws {
-        let corpus = try Support.requireCorpus()
+        let corpus = try External.corpus()
         let catalog = try Catalog.load(
             CatalogSource(
                 storeKitPath: corpus + "/storekit/storehelper-sample-products.storekit",

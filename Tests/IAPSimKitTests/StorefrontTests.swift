@@ -57,8 +57,9 @@ import Testing
     }
 
     @Test func subscriptionOffersAreRead() throws {
-        guard let corpus = Support.corpusDirectory else { return }
-        let store = try StoreKitConfiguration.load(path: corpus + "/storekit/revenuecat-purchasetester-swiftui.storekit")
+        let corpus = try External.corpus()
+        let store = try StoreKitConfiguration.load(
+            path: corpus + "/storekit/revenuecat-purchasetester-swiftui.storekit")
         let subscriptions = store.products.compactMap(\.subscription)
         #expect(subscriptions.reduce(0) { $0 + $1.offerCodes.count } == 8)
         #expect(subscriptions.reduce(0) { $0 + $1.promotionalOffers.count } == 5)
@@ -106,7 +107,7 @@ import Testing
     }
 
     @Test func everyCorpusFileChecksWithoutCrashing() throws {
-        guard let corpus = Support.corpusDirectory else { return }
+        let corpus = try External.corpus()
         for folder in ["storekit", "storekit-extra"] {
             for name in try FileManager().contentsOfDirectory(atPath: corpus + "/" + folder)
             where name.hasSuffix(".storekit") {

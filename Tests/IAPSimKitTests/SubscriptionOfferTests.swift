@@ -142,7 +142,7 @@ import Testing
 /// monthly within its twelve-month commitment.
 @Suite struct BillingPlanTests {
     @Test func aMonthlyPlanBillsTwelveTimesAndOwesThemWithAutoRenewOff() throws {
-        let path = try Support.requireCorpus() + "/storekit/revenuecat-unit-tests.storekit"
+        let path = try External.corpus() + "/storekit/revenuecat-unit-tests.storekit"
         let catalog = try Catalog.load(CatalogSource(storeKitPath: path, productIDsPath: nil))
         let clock = Support.Clock()
         let session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
@@ -180,7 +180,7 @@ import Testing
 /// eligible.
 @Suite struct CorpusOfferTests {
     @Test func everyOfferInTheCorpusIsRedeemable() throws {
-        let root = try Support.requireCorpus()
+        let root = try External.corpus()
         var redeemed = 0
         for folder in ["storekit", "storekit-extra"] {
             for name in try FileManager().contentsOfDirectory(atPath: root + "/" + folder).sorted()

@@ -15,24 +15,7 @@ enum Support {
             .deletingLastPathComponent().path
     }()
 
-    /// `../shared/corpus` beside the repository, or `IAPSIM_CORPUS`; nil when absent.
-    static var corpusDirectory: String? {
-        let candidate =
-            ProcessInfo.processInfo.environment["IAPSIM_CORPUS"]
-            ?? URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus")
-            .path
-        var isDirectory: ObjCBool = false
-        return FileManager().fileExists(atPath: candidate, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? candidate : nil
-    }
-
     /// A new folder inside one parent per test process, which is removed when the process exits.
-    /// The corpus folder; a test that needs it fails, naming where it looked, when it is absent.
-    static func requireCorpus() throws -> String {
-        try #require(
-            corpusDirectory, "the corpus is absent: expected shared/corpus beside the repository, or IAPSIM_CORPUS")
-    }
-
     static func temporaryDirectory() -> String {
         let path = temporaryParent + "/" + UUID().uuidString
         try! FileManager().createDirectory(atPath: path, withIntermediateDirectories: true)

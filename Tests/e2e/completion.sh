@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Tab completion never runs code from a catalog: a .storekit file whose product identifiers
 # are shell syntax ($(…), backquotes, ;, quotes, spaces, a newline, globs) is completed in a
-# real bash (and zsh and fish when installed), in a temporary folder; no file appears there
-# and each identifier comes back as a word that reads as itself.
+# real bash, zsh and fish, in a temporary folder; no file appears there and each identifier
+# comes back as a word that reads as itself. A shell that is not installed is skipped, saying
+# so, and fails where CI is set (Tests/e2e/lib.sh).
 # Usage: Tests/e2e/completion.sh [path/to/iapsim]   (run by `make test`)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+require_tools python3
 bin=${1:-$root/.build/debug/iapsim}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 work=$(mktemp -d)
@@ -16,7 +19,6 @@ passed=0 failed=0 skipped=0
 check() { # check NAME EXPECTED ACTUAL
   if [ "$2" = "$3" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); printf 'FAIL: %s: expected [%s], got [%s]\n' "$1" "$2" "$3"; fi
 }
-skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 
 # The hostile identifiers, one per line of ids.txt (the newline one is written apart).
 mkdir -p "$work/bin" "$work/cwd"

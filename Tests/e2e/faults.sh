@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Fault and load tests, run by `make test`, each bounded in time: nothing lost under
 # concurrency, SIGKILL, a full disk, a read-only folder, a held lock, or bad files.
-# Linux-only parts (tmpfs mounts, flock(1), GNU timeout) print "SKIP: <reason>" elsewhere.
+# The parts that need Linux and root (tmpfs mounts, flock(1), timeout(1)) are skipped, saying
+# why, where they cannot run, and fail instead where CI is set (Tests/e2e/lib.sh).
 # Usage: Tests/e2e/faults.sh [path/to/iapsim]   IAPSIM_TEST_SEED=N replays the random parts.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+require_tools python3
 bin=${1:-$root/.build/debug/iapsim}
 work=$(mktemp -d)
 mounts=()
@@ -31,7 +34,6 @@ check() {
     echo "FAIL: $1: expected [$2], got [$3]${why:+ after: $why}"
   fi
 }
-skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 seed=${IAPSIM_TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
 RANDOM=$seed
 echo "faults: seed $seed (IAPSIM_TEST_SEED=$seed replays the kill timings and the garbage file)"

@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
 # The purchase confirmation as a person meets it: iapsim in a real terminal (tmux), the
-# prompt read off the screen, answered with keystrokes. Skips, saying so, without tmux.
+# prompt read off the screen, answered with keystrokes. Without tmux it is skipped, saying so,
+# and fails where CI is set (Tests/e2e/lib.sh).
 # Usage: Tests/e2e/prompt.sh [path/to/iapsim]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/.build/debug/iapsim}
-if ! command -v tmux >/dev/null; then
-  echo "SKIP: prompt: tmux is not installed"
-  echo "prompt: 0 passed, 0 failed, 1 skipped"
-  exit 0
-fi
+. "$here/lib.sh"
+require_tools tmux
 work=$(mktemp -d)
 session=iapsim-prompt-$$
 trap 'tmux kill-session -t "$session" 2>/dev/null; rm -rf "$work"' EXIT

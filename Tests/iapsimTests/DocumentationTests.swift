@@ -14,6 +14,64 @@ import Testing
         for code in ExitCode.allCases { #expect(committed.contains("\\fB\(code.rawValue)\\fR")) }
     }
 
+    /// README.md and every page in docs/, by their paths from the repository's root.
+    static func markdownPages() throws -> [String] {
+        let pages = try FileManager().contentsOfDirectory(atPath: Harness.repositoryRoot + "/docs")
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        return ["README.md"] + pages
+    }
+
+    /// The target of each inline link `[text](target)` of a Markdown page, outside code blocks
+    /// and code spans, without its `#anchor` or title.
+    static func linkTargets(in text: String) -> [String] {
+        var targets: [String] = []
+        var inCodeBlock = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inCodeBlock.toggle() }
+            if inCodeBlock { continue }
+            let prose = line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: " ")
+            for piece in prose.components(separatedBy: "](").dropFirst() {
+                guard let end = piece.firstIndex(of: ")") else { continue }
+                let link = piece[..<end].split(separator: " ").first.map(String.init) ?? ""
+                targets.append(String(link.split(separator: "#", omittingEmptySubsequences: false)[0]))
+            }
+        }
+        return targets
+    }
+
+    /// Every relative link of README.md and docs/*.md leads to a file in the repository.
+    @Test func everyRelativeLinkResolves() throws {
+        let root = Harness.repositoryRoot
+        var linked = 0
+        for page in try Self.markdownPages() {
+            let folder = (root + "/" + page as NSString).deletingLastPathComponent
+            for target in Self.linkTargets(in: try ReadmeTests.read(page)) where !target.isEmpty && !target.contains(":") {
+                linked += 1
+                if !FileManager().fileExists(atPath: folder + "/" + target) {
+                    Issue.record("\(page) links to \(target), which does not exist")
+                }
+            }
+        }
+        #expect(linked > 50)
+    }
+
+    @Test func linkTargetsAreReadOutsideCodeOnly() {
+        let page = "[a](A.md) and [b](../B.md#part \"title\"), `[c](C.md)`\n```\n[d](D.md)\n```\n[e](https://e.org)"
+        #expect(Self.linkTargets(in: page) == ["A.md", "../B.md", "https://e.org"])
+    }
+
+    /// No page shows a path of the machine it was written on: a home, a checkout, a temporary
+    /// folder mktemp made. (A fixed path a reader can use, such as /tmp/iapsim.port, is fine.)
+    @Test func noPageShowsAMachinesPaths() throws {
+        for page in try Self.markdownPages() {
+            let text = try ReadmeTests.read(page)
+            for prefix in ["/work/", "/root/", "/home/", "/Users/", "/tmp/tmp", "/var/folders/"] {
+                #expect(!text.contains(prefix), "\(page) shows a path under \(prefix)")
+            }
+        }
+    }
+
     @Test func everyDocumentedVariableIsOneIapsimReads() throws {
         let environment = HelpText.page(for: .environment)
         for variable in [

@@ -58,6 +58,7 @@ import Testing
     /// A full standard output must not trap after the purchase is saved: exit 74 says the
     /// output failed, and the purchase is there (a retrying script would otherwise buy twice).
     @Test func aFullStandardOutputIs74AndThePurchaseIsSaved() throws {
+        let devFull = try External.file("/dev/full")
         for arguments in [["buy", "com.example.app.book"], ["buy", "com.example.app.coins100", "--json"], ["list"]] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -66,7 +67,7 @@ import Testing
             var environment = ProcessInfo.processInfo.environment
             environment["IAPSIM_STATE_DIR"] = state
             process.environment = environment
-            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"), "/dev/full is needed for this test")
+            let full = try #require(FileHandle(forWritingAtPath: devFull))
             let err = Pipe()
             process.standardOutput = full
             process.standardError = err
@@ -144,14 +145,8 @@ import Testing
     /// For every corpus file, the products of each type `list --json` reports equal an
     /// independent count over the raw JSON, and `check` ends in 0 or 65, never a crash.
     @Test func everyCorpusFileListsItsProductsAndChecks() throws {
-        let corpus =
-            ProcessInfo.processInfo.environment["IAPSIM_CORPUS"]
-            ?? URL(fileURLWithPath: Harness.repositoryRoot).deletingLastPathComponent().appendingPathComponent(
-                "shared/corpus"
-            ).path
-        let names = try #require(
-            try? FileManager().contentsOfDirectory(atPath: corpus + "/storekit"),
-            "the corpus is absent: expected \(corpus)/storekit (shared/corpus beside the repository, or IAPSIM_CORPUS)")
+        let corpus = try External.corpus()
+        let names = try FileManager().contentsOfDirectory(atPath: corpus + "/storekit")
         #expect(names.count >= 12)
         let typeNames = [
             "Consumable": "consumable", "NonConsumable": "nonConsumable", "RecurringSubscription": "autoRenewable",

@@ -111,27 +111,13 @@ import Testing
         }
     }
 
-    /// A newcomer's first page: short, with the two set-up commands, and links that lead
-    /// somewhere in the repository.
-    @Test func theReadmeIsAShortFirstPageWhoseLinksResolve() throws {
+    /// A newcomer's first page: short, with the two set-up commands (its links are checked with
+    /// every page's in `DocumentationTests`).
+    @Test func theReadmeIsAShortFirstPage() throws {
         let readme = try Self.read("README.md")
         #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count < 200)
         #expect(readme.contains("swift run iapsim list"))
         #expect(readme.contains("make test"))
-        let root = Harness.repositoryRoot
-        for path in [
-            "README.md", "docs/CATALOG.md", "docs/SIMULATION.md", "docs/STORAGE.md", "docs/SCRIPTING.md",
-            "docs/TESTING.md", "docs/JSON.md",
-        ] {
-            let text = try Self.read(path)
-            let folder = (root + "/" + path as NSString).deletingLastPathComponent
-            for piece in text.components(separatedBy: "](").dropFirst() {
-                guard let end = piece.firstIndex(of: ")") else { continue }
-                let target = String(piece[..<end]).split(separator: "#", omittingEmptySubsequences: false)[0]
-                if target.isEmpty || target.hasPrefix("http://") || target.hasPrefix("https://") { continue }
-                #expect(FileManager().fileExists(atPath: folder + "/" + target), "\(path) links to \(target)")
-            }
-        }
     }
 
     /// The README's walk-through, run in order on a fresh state with the bundled catalog: each

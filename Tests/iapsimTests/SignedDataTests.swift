@@ -126,15 +126,17 @@ import Testing
 /// clock can reach.
 @Suite struct SigningIdentityOpenSSLTests {
     @Test func theExportedChainVerifiesStrictly() throws {
+        let openssl = try External.executable("/usr/bin/openssl")
         let folder = FileManager().temporaryDirectory.appendingPathComponent("iapsim-pki-" + UUID().uuidString).path
         defer { try? FileManager().removeItem(atPath: folder) }
         let identity = try SigningIdentity.loadOrCreate(in: folder + "/certs", lockTimeout: 5)
         _ = try identity.export(to: folder + "/out")
         for date in [nil, "157766400", "16725225600"] {  // now, 1975, 2500
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.executableURL = URL(fileURLWithPath: openssl)
             process.arguments =
-                ["verify", "-x509_strict", "-CAfile", folder + "/out/root.pem", "-untrusted", folder + "/out/intermediate.pem"]
+                ["verify", "-x509_strict", "-CAfile", folder + "/out/root.pem"]
+                + ["-untrusted", folder + "/out/intermediate.pem"]
                 + (date.map { ["-attime", $0] } ?? []) + [folder + "/out/leaf.pem"]
             let output = Pipe()
             process.standardOutput = output
