@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 import IAPSimKit
 
 /// The account's side of "Offers and the account": purchases made outside the app, refund

@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimCrypto
+import IAPSimHTTP
 import IAPSimKit
 
 extension Runner {

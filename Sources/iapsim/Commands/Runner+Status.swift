@@ -1,3 +1,4 @@
+import IAPSimJSON
 import IAPSimKit
 
 extension Runner {

@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimHTTP
+import IAPSimJSON
 import IAPSimKit
 
 /// Turns the arguments into an `Invocation`: a pure function, no I/O.

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimHTTP
 import IAPSimKit
 
 /// A parsed command line: the options every command shares, and the command with its own.
