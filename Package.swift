@@ -25,7 +25,11 @@ let package = Package(
         .target(name: "IAPSimKit", dependencies: ["IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),
         // The command line: hand-written parser, help text, rendering and exit codes.
         .executableTarget(name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),
-        .testTarget(name: "IAPSimCryptoTests", dependencies: ["IAPSimCrypto"]),
+        .testTarget(
+            name: "IAPSimCryptoTests",
+            dependencies: ["IAPSimCrypto"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "IAPSimHTTPTests", dependencies: ["IAPSimHTTP"]),
         .testTarget(name: "IAPSimJSONTests", dependencies: ["IAPSimJSON"]),
         .testTarget(

@@ -1,26 +1,28 @@
 import Foundation
 
-/// Finds the shared test vectors: walks up from this source file to the first folder that
-/// has `shared/vectors` (the workspace root), so the tests work from any checkout location
-/// beside `shared/`. A missing folder is an error, never a skip: CI must not pass silently.
+/// The published test vectors in `Fixtures/` (its README.md says where each comes from), read
+/// from the test bundle. A missing file is an error, never a skip: a run must not pass
+/// silently without them.
 enum VectorFiles {
     struct MissingVectors: Error, CustomStringConvertible {
-        let searchedFrom: String
         let file: String
+        let bundle: String
         var description: String {
-            "Test vectors not found: no shared/vectors/\(file) in any parent of \(searchedFrom). "
-                + "The vectors live in the workspace's shared/vectors folder beside the repository."
+            "Test vectors not found: no Fixtures/\(file) in \(bundle). "
+                + "They are part of the repository, in Tests/IAPSimCryptoTests/Fixtures."
         }
     }
 
-    static func url(_ relativePath: String, filePath: String = #filePath) throws -> URL {
-        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("shared/vectors").appendingPathComponent(relativePath)
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
+    /// The location of `relativePath` (such as `wycheproof/hmac_sha256_test.json`) in `bundle`.
+    static func url(_ relativePath: String, in bundle: Bundle = .module) throws -> URL {
+        guard let resources = bundle.resourceURL else {
+            throw MissingVectors(file: relativePath, bundle: bundle.bundlePath)
         }
-        throw MissingVectors(searchedFrom: filePath, file: relativePath)
+        let url = resources.appendingPathComponent("Fixtures").appendingPathComponent(relativePath)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MissingVectors(file: relativePath, bundle: bundle.bundlePath)
+        }
+        return url
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from relativePath: String) throws -> T {
