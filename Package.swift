@@ -2,23 +2,41 @@
 import PackageDescription
 
 // No dependencies beyond the toolchain: Foundation, Glibc/Darwin and Swift Testing.
+// Targets by what they know, every arrow pointing down:
+//   iapsim → IAPSimKit → IAPSimCrypto, IAPSimHTTP, IAPSimJSON (which import none of the others)
 let package = Package(
     name: "iapsim",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "iapsim", targets: ["iapsim"]),
         .library(name: "IAPSimKit", targets: ["IAPSimKit"]),
+        .library(name: "IAPSimCrypto", targets: ["IAPSimCrypto"]),
+        .library(name: "IAPSimHTTP", targets: ["IAPSimHTTP"]),
+        .library(name: "IAPSimJSON", targets: ["IAPSimJSON"]),
     ],
     targets: [
+        // SHA-256, HMAC, P-256/ECDSA, RFC 6979, DER, X.509, PEM, Base64: knows no App Store.
+        .target(name: "IAPSimCrypto"),
+        // HTTP/1.1 server and client on POSIX sockets: knows no App Store.
+        .target(name: "IAPSimHTTP"),
+        // JSON values, reader, writer, ISO 8601 dates: knows no App Store.
+        .target(name: "IAPSimJSON"),
         // The domain: catalog, prices, transactions, the state store. No I/O to the terminal.
-        .target(name: "IAPSimKit"),
+        .target(name: "IAPSimKit", dependencies: ["IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),
         // The command line: hand-written parser, help text, rendering and exit codes.
-        .executableTarget(name: "iapsim", dependencies: ["IAPSimKit"]),
+        .executableTarget(name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),
         .testTarget(
-            name: "IAPSimKitTests",
-            dependencies: ["IAPSimKit"],
+            name: "IAPSimCryptoTests",
+            dependencies: ["IAPSimCrypto"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "iapsimTests", dependencies: ["iapsim", "IAPSimKit"]),
+        .testTarget(name: "IAPSimHTTPTests", dependencies: ["IAPSimHTTP"]),
+        .testTarget(name: "IAPSimJSONTests", dependencies: ["IAPSimJSON"]),
+        .testTarget(
+            name: "IAPSimKitTests",
+            dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "iapsimTests", dependencies: ["iapsim", "IAPSimKit", "IAPSimCrypto", "IAPSimJSON"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimHTTP
 
 // libFuzzer target: the HTTP request parser. The first byte picks the limits (small ones
 // when its high bit is set, to reach 413 and 431) and the size of the pieces the rest is fed

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCrypto
 
 // libFuzzer target: every reader of signed data and keys. Any input must parse or throw a
 // CryptoError or SigningError: never a crash, a trap, a hang or a leak. The bytes are tried

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCrypto
 import Testing
 
 @testable import IAPSimKit

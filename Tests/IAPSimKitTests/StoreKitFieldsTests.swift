@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 import Testing
 
 @testable import IAPSimKit

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 import IAPSimKit
 import Testing
 

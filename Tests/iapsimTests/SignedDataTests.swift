@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCrypto
 import IAPSimKit
 import Testing
 

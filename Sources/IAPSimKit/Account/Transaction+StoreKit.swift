@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// What StoreKit 2's `Transaction` and `Product.SubscriptionInfo.RenewalInfo` carry besides
 /// the account's record: where the data comes from, when it was signed, and the app

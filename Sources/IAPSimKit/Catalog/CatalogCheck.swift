@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// `iapsim check`: lints an app's catalog for CI. Unlike the loader, which stops at the first
 /// problem, it reads the files leniently and reports every problem it finds.

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The app's own list of the products it asks the store for, as an app reads it before
 /// starting an `SKProductsRequest` or calling `Product.products(for:)`. XML or binary

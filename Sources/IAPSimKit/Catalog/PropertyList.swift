@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// Property lists as `JSONValue`, so that one reader serves a `.plist` and a `.storekit` file
 /// saved as a property list alike.

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The store's side of a catalog: every product a `.storekit` file defines, checked and
 /// typed, with the storefront and price locale its `settings` name.

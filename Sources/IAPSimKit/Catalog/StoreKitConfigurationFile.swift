@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The parts of an Xcode StoreKit configuration file (`.storekit`, format versions 1.0–5.0) that
 /// iapsim uses, read as Xcode writes them. Keys it does not use are ignored, so files from

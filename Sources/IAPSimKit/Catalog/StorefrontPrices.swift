@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// iapsim's pricing file: what each product costs in storefronts other than the one the
 /// `.storekit` file prices. It sits next to the `.storekit` file with the same base name and

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// A subscription or offer period as a `.storekit` file writes it (`P1W`, `P1M`, `P3D`, `P1Y`),
 /// the ISO 8601 subset that `Product.SubscriptionPeriod` models.

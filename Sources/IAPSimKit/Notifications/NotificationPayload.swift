@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The decoded payload of an App Store Server Notification V2 (`responseBodyV2DecodedPayload`),
 /// built at delivery from what the outbox recorded at the event: `notificationType`,

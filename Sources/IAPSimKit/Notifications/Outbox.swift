@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimCrypto
+import IAPSimJSON
 
 /// The account's App Store Server Notifications: every notification recorded, and every
 /// delivery attempt, in an append-only journal beside the transactions (`notifications.jsonl`),

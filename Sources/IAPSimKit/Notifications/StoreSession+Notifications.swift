@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimHTTP
+import IAPSimJSON
 
 /// A notification with its delivery attempts, for listings and delivery.
 public struct NotificationEntry: Sendable, Equatable {
@@ -164,18 +166,18 @@ extension StoreSession {
         defer { try? record(attempts) }  // what was sent is recorded even if a later step fails
         let clock = ContinuousClock()
         for delivery in due where !shouldStop() {
-            var outcome = HTTPClient.Outcome.failed(.other, detail: "")
-            let elapsed = clock.measure {
-                outcome = HTTPClient.post(endpoint, body: delivery.body, headers: headers, timeout: timeout)
-            }
+            let start = clock.now
+            let outcome = HTTPClient.post(endpoint, body: delivery.body, headers: headers, timeout: timeout)
+            let elapsed = clock.now - start
             let attempt: DeliveryAttempt
             switch outcome {
             case .response(let status):
                 attempt = DeliveryAttempt(
                     uuid: delivery.notification.uuid, date: now,
                     result: (200...206).contains(status) ? .success : .unsuccessfulHTTPResponseCode, httpStatus: status)
-            case .failed(let result, _):
-                attempt = DeliveryAttempt(uuid: delivery.notification.uuid, date: now, result: result, httpStatus: nil)
+            case .failed(let failure, _):
+                attempt = DeliveryAttempt(
+                    uuid: delivery.notification.uuid, date: now, result: .init(failure), httpStatus: nil)
             }
             attempts.append(attempt)
             report(delivery, attempt, elapsed)

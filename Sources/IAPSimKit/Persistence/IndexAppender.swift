@@ -1,3 +1,5 @@
+import IAPSimJSON
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

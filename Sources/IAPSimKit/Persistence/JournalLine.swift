@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// A journal line read straight from its bytes.
 ///

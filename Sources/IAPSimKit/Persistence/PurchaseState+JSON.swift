@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 // The state's JSON form, by hand: `purchases.json` (indented) and journal lines (compact).
 // Keys are written in a fixed order; reading accepts any order, ignores unknown keys, and

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The one place state is read and written.
 ///

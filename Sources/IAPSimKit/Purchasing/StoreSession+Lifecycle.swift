@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 extension StoreSession {
     /// `SKTestSession.approveAskToBuyTransaction(identifier:)`: the request completes as the

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// What a developer's server does to an account through the App Store Server API: extend a
 /// subscription's renewal date, tie an app account token to a purchase.

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 extension StoreSession {
     /// `iapsim settings set KEY VALUE`. Changing the time rate restarts the clock from the

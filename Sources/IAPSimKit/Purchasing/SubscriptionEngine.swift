@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// Auto-renewable subscriptions over time: starting a chain, renewing it while auto-renew is
 /// on, billing retry and grace period, and what state each chain is in. All of it works on

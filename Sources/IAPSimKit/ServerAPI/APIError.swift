@@ -1,3 +1,5 @@
+import IAPSimJSON
+
 /// An App Store Server API error: the HTTP status is the first three digits of `errorCode`,
 /// and the body is `{"errorCode": N, "errorMessage": "…"}` (Apple, "Error Codes").
 public struct APIError: Error, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The endpoints that look things up: transactions, history, statuses, refunds.
 extension AppStoreServerAPI {

@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimCrypto
+import IAPSimJSON
 
 /// The endpoints that change the account or page through notifications: extensions and the
 /// notification history.

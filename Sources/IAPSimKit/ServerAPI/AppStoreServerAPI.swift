@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// One App Store Server API request, as the HTTP front end hands it over.
 public struct APIRequest: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimCrypto
+import IAPSimJSON
 
 /// Checks the `Authorization: Bearer <JWT>` of an App Store Server API request as Apple
 /// documents it ("Generating JSON Web Tokens for API requests"): ES256, `aud`

@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimCrypto
+import IAPSimJSON
 
 /// What a compact JWS says and whether it holds: its header and payload decoded, its
 /// signature checked with the key of its first `x5c` certificate, and its certificate chain

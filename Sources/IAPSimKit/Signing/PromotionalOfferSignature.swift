@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCrypto
 
 /// The key a `.storekit` file's `subscriptionOffersKeyPair` holds: what Xcode signs and checks
 /// promotional offers with in local testing, as a developer's server does with its App Store

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// What every signed payload carries besides its own fields: who the app is, where the data
 /// comes from, and when it was signed (the simulated now).

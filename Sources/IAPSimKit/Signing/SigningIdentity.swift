@@ -1,4 +1,6 @@
 import Foundation
+import IAPSimCrypto
+import IAPSimJSON
 
 /// The test certificates and keys iapsim signs with, kept in a folder (the state folder's
 /// `certs`, or one a team pins with `--certs` / `IAPSIM_CERTS_DIR`):

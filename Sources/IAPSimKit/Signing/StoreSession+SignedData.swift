@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// A signed item and what it says.
 public struct SignedData: Sendable, Equatable {

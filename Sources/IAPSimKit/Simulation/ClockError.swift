@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// Why the clock could not move.
 public enum ClockError: Error, Equatable, Sendable {

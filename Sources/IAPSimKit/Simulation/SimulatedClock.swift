@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The simulator's own clock, kept in the state so that every `iapsim` process agrees on it.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// `SKTestSession.TimeRate`: how fast subscriptions renew, with Apple's raw values (the
 /// numbers a `.storekit` file stores as `_timeRate`).

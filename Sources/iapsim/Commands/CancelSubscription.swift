@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimKit
+import IAPSimJSON
 
 struct CancelSubscription: CLICommand {
     static let spec = CommandSpec(

@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimKit
+import IAPSimJSON
 
 struct Clock: CLICommand {
     static let spec = CommandSpec(

@@ -6,6 +6,8 @@ import Foundation
     import Darwin
 #endif
 import IAPSimKit
+import IAPSimJSON
+import IAPSimHTTP
 
 struct Listen: CLICommand {
     static let spec = CommandSpec(

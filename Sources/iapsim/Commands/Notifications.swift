@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimKit
+import IAPSimJSON
 
 struct Notifications: CLICommand {
     static let spec = CommandSpec(

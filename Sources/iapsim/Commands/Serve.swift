@@ -1,5 +1,7 @@
 import Foundation
 import IAPSimKit
+import IAPSimHTTP
+import IAPSimCrypto
 
 struct Serve: CLICommand {
     static let spec = CommandSpec(

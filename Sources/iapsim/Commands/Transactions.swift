@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimKit
+import IAPSimJSON
 
 struct Transactions: CLICommand, Equatable {
     static let spec = CommandSpec(

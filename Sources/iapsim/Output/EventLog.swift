@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 import IAPSimKit
 
 /// The events the library reports while a command runs (`StoreEvent`), each once, in the

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 import IAPSimKit
 
 /// The one JSON type, from the library: `--json` output is built and written with it.

@@ -1,3 +1,4 @@
+import IAPSimJSON
 import IAPSimKit
 
 /// What a command produced: its exit status, its JSON for `--json`, its text otherwise, and

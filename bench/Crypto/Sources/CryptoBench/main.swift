@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCrypto
 import IAPSimKit
 
 // Times ES256 as iapsim signs a JWS: SHA-256 of a ~1 KB signing input, then ECDSA P-256 sign

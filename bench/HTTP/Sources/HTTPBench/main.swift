@@ -1,5 +1,5 @@
 import Foundation
-import IAPSimKit
+import IAPSimHTTP
 
 #if canImport(Glibc)
     import Glibc

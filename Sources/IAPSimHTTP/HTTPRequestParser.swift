@@ -1,0 +1,373 @@
+/// An incremental HTTP/1.1 request parser (RFC 9112): feed it bytes as they arrive with
+/// `append(_:)`, take requests with `nextRequest()`. It frames bodies by `Content-Length` or
+/// the chunked transfer coding, keeps bytes past a request for the next one (pipelining),
+/// and on no input traps: whatever it cannot accept it throws as an `HTTPRequestError`
+/// carrying the status to answer, after which the connection must be closed.
+///
+/// Every byte is looked at once while a request's head is incomplete, so a client sending a
+/// byte at a time costs linear work; nothing is buffered past the limits.
+public struct HTTPRequestParser: Sendable {
+    /// Sizes beyond which a request is refused.
+    public struct Limits: Sendable, Equatable {
+        /// The request line and header fields, line ends included (and, separately, the
+        /// trailer section of a chunked body). Beyond it: 431.
+        public var maxHeadBytes: Int
+        /// The body, declared or decoded. Beyond it: 413.
+        public var maxBodyBytes: Int
+
+        /// Limits, each clamped to 0 or more (and the body to 1 TiB).
+        public init(maxHeadBytes: Int = 16 * 1024, maxBodyBytes: Int = 1 << 20) {
+            self.maxHeadBytes = max(0, maxHeadBytes)
+            self.maxBodyBytes = max(0, min(maxBodyBytes, 1 << 40))
+        }
+    }
+
+    /// A chunk-size line longer than this, extensions included, is refused.
+    static let maxChunkLineBytes = 1024
+
+    /// The sizes beyond which a request is refused.
+    public let limits: Limits
+
+    private var buffer: [UInt8] = []
+    /// Bytes before this index are parsed and no longer needed.
+    private var consumed = 0
+    /// In the head: the next byte to scan for a line end, and where the current line began.
+    private var position = 0
+    private var lineStart = 0
+    private var stage = Stage.head
+    private var head: Head?
+    private var body: [UInt8] = []
+    private var trailerBytes = 0
+    private var continuePending = false
+    private var failure: HTTPRequestError?
+
+    private enum Stage: Equatable {
+        case head
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+    }
+
+    private struct Head {
+        var method: String
+        var target: String
+        var parsedTarget: RequestTarget
+        var version: HTTPVersion
+        var headers: HTTPHeaders
+    }
+
+    /// A parser with no bytes yet.
+    public init(limits: Limits = Limits()) { self.limits = limits }
+
+    /// Adds bytes received from the client.
+    public mutating func append(_ bytes: some Collection<UInt8>) { buffer.append(contentsOf: bytes) }
+
+    /// Whether part of a request has arrived (a client that stops now stopped mid-request).
+    public var hasPartialRequest: Bool { stage != .head || buffer.count > consumed }
+
+    /// True once for a request that asked `Expect: 100-continue` and whose body has not
+    /// all arrived: the server then sends `100 Continue` so the client sends it.
+    public mutating func takeContinueRequest() -> Bool {
+        defer { continuePending = false }
+        return continuePending
+    }
+
+    /// The next complete request, or nil until more bytes arrive.
+    /// - Throws: `HTTPRequestError` for bytes that are not an acceptable request; it throws the
+    ///   same error on every later call.
+    public mutating func nextRequest() throws(HTTPRequestError) -> HTTPRequest? {
+        if let failure { throw failure }
+        do {
+            return try parse()
+        } catch {
+            failure = error
+            buffer = []
+            body = []
+            throw error
+        }
+    }
+
+    private mutating func parse() throws(HTTPRequestError) -> HTTPRequest? {
+        while true {
+            switch stage {
+            case .head:
+                guard try scanHead() else { return nil }
+            case .fixedBody(let remaining):
+                let taken = take(upTo: remaining)
+                guard taken == remaining else {
+                    stage = .fixedBody(remaining: remaining - taken)
+                    return nil
+                }
+                return complete()
+            case .chunkSize:
+                guard try scanChunkSize() else { return nil }
+            case .chunkData(let remaining):
+                let taken = take(upTo: remaining)
+                stage = taken == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - taken)
+                if taken < remaining { return nil }
+            case .chunkDataEnd:
+                // CRLF (or a bare LF) right after the chunk's data.
+                guard consumed < buffer.count else { return nil }
+                var end = consumed
+                if buffer[end] == UInt8(ascii: "\r") {
+                    guard end + 1 < buffer.count else { return nil }
+                    end += 1
+                }
+                guard buffer[end] == UInt8(ascii: "\n") else { throw .badRequest("a chunk is longer than its size") }
+                consumed = end + 1
+                stage = .chunkSize
+            case .trailers:
+                guard try scanTrailers() else { return nil }
+                return complete()
+            }
+        }
+    }
+
+    // MARK: The head
+
+    /// Scans for the empty line that ends the head; parses the head when found.
+    /// - Returns: whether the head is complete (the stage then moved on).
+    private mutating func scanHead() throws(HTTPRequestError) -> Bool {
+        while position < buffer.count {
+            guard let newline = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) else {
+                position = buffer.count
+                break
+            }
+            let contentEnd = newline > lineStart && buffer[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+            position = newline + 1
+            guard contentEnd == lineStart else {
+                lineStart = position
+                if position - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
+                continue
+            }
+            if lineStart == consumed {
+                // Empty lines before a request line are skipped (RFC 9112 §2.2).
+                consumed = position
+                lineStart = position
+                continue
+            }
+            if position - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
+            try startBody(parseHead(buffer[consumed..<lineStart]))
+            consumed = position
+            return true
+        }
+        if buffer.count - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
+        return false
+    }
+
+    /// Lines of `bytes` (each ending in LF, CR LF stripped); a CR anywhere else is refused.
+    private static func lines(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        for var line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            guard !line.contains(UInt8(ascii: "\r")) else { throw .badRequest("a bare CR in the request head") }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    private func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> Head {
+        let lines = try Self.lines(bytes)
+        guard let requestLine = lines.first else { throw .badRequest("no request line") }
+        let parts = requestLine.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .badRequest("the request line is not METHOD SP TARGET SP VERSION") }
+        let version = try Self.version(parts[2])
+        guard !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte) else {
+            throw .badRequest("the method is not a token")
+        }
+        let method = String(decoding: parts[0], as: UTF8.self)
+        let parsedTarget = try RequestTarget(parts[1], method: method)
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            let field = try Self.field(line)
+            headers.add(name: field.name, value: field.value)
+        }
+        return Head(
+            method: method, target: String(decoding: parts[1], as: UTF8.self), parsedTarget: parsedTarget,
+            version: version, headers: headers)
+    }
+
+    private static func version(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> HTTPVersion {
+        if bytes.elementsEqual("HTTP/1.1".utf8) { return .http11 }
+        if bytes.elementsEqual("HTTP/1.0".utf8) { return .http10 }
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let version = Array(bytes)
+        if version.count == 8, version.starts(with: "HTTP/".utf8), isDigit(version[5]), version[6] == UInt8(ascii: "."),
+            isDigit(version[7])
+        {
+            throw .unsupportedVersion(String(decoding: version, as: UTF8.self))
+        }
+        throw .badRequest("the request line does not end in HTTP/1.1")
+    }
+
+    /// `name: value` (RFC 9110 §5): a token name right before the colon, optional whitespace
+    /// around a value of visible characters, spaces and tabs.
+    private static func field(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (name: String, value: String) {
+        if line.first == 0x20 || line.first == 0x09 {
+            throw .badRequest("a header line starts with whitespace (obsolete line folding)")
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else {
+            throw .badRequest("a header line has no name and colon")
+        }
+        let name = line[..<colon]
+        guard name.allSatisfy(isTokenByte) else { throw .badRequest("a header name is not a token") }
+        var value = line[(colon + 1)...]
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            throw .badRequest("a header value holds a control character")
+        }
+        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+
+    /// tchar of RFC 9110 §5.6.2.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    // MARK: Framing
+
+    /// Decides how the body is framed (RFC 9112 §6.3) and moves to that stage.
+    private mutating func startBody(_ head: Head) throws(HTTPRequestError) {
+        let headers = head.headers
+        let hosts = headers.values(for: "Host").count
+        if hosts > 1 || (head.version == .http11 && hosts == 0) {
+            throw .badRequest("an HTTP/1.1 request needs exactly one Host header")
+        }
+        self.head = head
+        body = []
+        if headers.contains("Transfer-Encoding") {
+            // Both framings at once is how requests are smuggled past proxies: refuse.
+            guard !headers.contains("Content-Length") else {
+                throw .badRequest("both Transfer-Encoding and Content-Length")
+            }
+            guard head.version == .http11 else { throw .badRequest("Transfer-Encoding in an HTTP/1.0 request") }
+            let codings = headers.listItems(for: "Transfer-Encoding").map { $0.lowercased() }
+            guard let last = codings.last, last == "chunked" else {
+                if codings.contains("chunked") || codings.isEmpty {
+                    throw .badRequest("chunked is not the last transfer coding")
+                }
+                throw .notImplemented(codings.last ?? "")
+            }
+            guard codings.count == 1 else {
+                if let other = codings.first(where: { $0 != "chunked" }) { throw .notImplemented(other) }
+                throw .badRequest("chunked applied twice")
+            }
+            stage = .chunkSize
+        } else if headers.contains("Content-Length") {
+            let length = try contentLength(headers)
+            stage = .fixedBody(remaining: length)
+            if length > 0 { body.reserveCapacity(length) }
+        } else {
+            stage = .fixedBody(remaining: 0)
+        }
+        continuePending =
+            head.version == .http11 && stage != .fixedBody(remaining: 0)
+            && headers.containsToken("100-continue", in: "Expect")
+    }
+
+    /// The one length every `Content-Length` value agrees on (`42, 042` is 42).
+    private func contentLength(_ headers: HTTPHeaders) throws(HTTPRequestError) -> Int {
+        let items = headers.listItems(for: "Content-Length")
+        guard !items.isEmpty,
+            items.allSatisfy({ $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } })
+        else { throw .badRequest("Content-Length is not a decimal number") }
+        let numbers = Set(items.map { item in item.drop { $0 == "0" } })
+        guard numbers.count == 1, let digits = numbers.first else {
+            throw .badRequest("Content-Length values disagree")
+        }
+        guard digits.count <= 15, let length = Int(digits.isEmpty ? "0" : String(digits)),
+            length <= limits.maxBodyBytes
+        else { throw .contentTooLarge(limit: limits.maxBodyBytes) }
+        return length
+    }
+
+    // MARK: The body
+
+    /// Moves up to `count` buffered bytes into the body; returns how many it moved.
+    private mutating func take(upTo count: Int) -> Int {
+        let taken = min(count, buffer.count - consumed)
+        if taken > 0 {
+            body.append(contentsOf: buffer[consumed..<(consumed + taken)])
+            consumed += taken
+        }
+        return taken
+    }
+
+    /// The LF ending the line that starts at `start`, looking at no more than `limit` bytes.
+    /// `contentEnd` excludes a CR before the LF.
+    private func lineEnd(from start: Int, limit: Int) -> (contentEnd: Int, next: Int)? {
+        let end = min(buffer.count, start + limit)
+        guard start < end, let newline = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let contentEnd = newline > start && buffer[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+        return (contentEnd, newline + 1)
+    }
+
+    /// `1*HEXDIG [ chunk-ext ] CRLF` (RFC 9112 §7.1).
+    private mutating func scanChunkSize() throws(HTTPRequestError) -> Bool {
+        guard let line = lineEnd(from: consumed, limit: Self.maxChunkLineBytes) else {
+            if buffer.count - consumed >= Self.maxChunkLineBytes { throw .badRequest("a chunk-size line is too long") }
+            return false
+        }
+        let bytes = buffer[consumed..<line.contentEnd]
+        let digits = bytes.prefix { PercentDecoding.hexValue($0) != nil }
+        guard !digits.isEmpty else { throw .badRequest("a chunk does not start with its size in hexadecimal") }
+        var size = 0
+        for digit in digits {
+            size = size * 16 + Int(PercentDecoding.hexValue(digit) ?? 0)
+            if size > limits.maxBodyBytes - body.count { throw .contentTooLarge(limit: limits.maxBodyBytes) }
+        }
+        let extensions = bytes[digits.endIndex...]
+        if let first = extensions.first {
+            guard first == UInt8(ascii: ";") || first == 0x20 || first == 0x09,
+                extensions.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) })
+            else { throw .badRequest("a chunk size is followed by something other than an extension") }
+        }
+        consumed = line.next
+        stage = size == 0 ? .trailers : .chunkData(remaining: size)
+        if size > 0 { body.reserveCapacity(body.count + size) }
+        return true
+    }
+
+    /// Trailer fields after the last chunk, up to the empty line: checked, then dropped.
+    private mutating func scanTrailers() throws(HTTPRequestError) -> Bool {
+        while true {
+            let room = limits.maxHeadBytes - trailerBytes + 2
+            guard let line = lineEnd(from: consumed, limit: room) else {
+                if buffer.count - consumed >= room { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
+                return false
+            }
+            let content = buffer[consumed..<line.contentEnd]
+            consumed = line.next
+            if content.isEmpty { return true }
+            trailerBytes += content.count + 2
+            guard !content.contains(UInt8(ascii: "\r")) else { throw .badRequest("a bare CR in a trailer") }
+            _ = try Self.field(content)
+        }
+    }
+
+    private mutating func complete() -> HTTPRequest? {
+        guard let head else { return nil }
+        let request = HTTPRequest(
+            method: head.method, target: head.target, parsed: head.parsedTarget, version: head.version,
+            headers: head.headers, body: body)
+        self.head = nil
+        body = []
+        trailerBytes = 0
+        continuePending = false
+        stage = .head
+        // Keep only what follows this request (a pipelined one, usually nothing).
+        buffer.removeFirst(consumed)
+        consumed = 0
+        position = 0
+        lineStart = 0
+        return request
+    }
+}

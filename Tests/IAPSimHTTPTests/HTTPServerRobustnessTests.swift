@@ -1,0 +1,279 @@
+import Foundation
+import Testing
+
+@testable import IAPSimHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Misbehaving clients against the in-process server (127.0.0.1, port 0), while a
+/// well-behaved one keeps asking. Every loop is bounded in count and in time; the timeouts
+/// are shortened so the suite takes seconds.
+@Suite struct HTTPServerRobustnessTests {
+    private static let handler: HTTPServer.Handler = { request in
+        request.path == "/big"
+            ? HTTPResponse(body: [UInt8](repeating: 0x61, count: 1 << 20)) : .text("ok \(request.path)")
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    /// Whether the tests run under ThreadSanitizer (`make sanitize`).
+    private static let threadSanitized: Bool = {
+        #if canImport(Glibc)
+            dlsym(nil, "__tsan_init") != nil
+        #else
+            dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil
+        #endif
+    }()
+
+    /// Whether `client`'s socket has something to read (or hung up) within `milliseconds`.
+    private static func readable(_ client: HTTPTestClient, within milliseconds: Int32) -> Bool {
+        var poller = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, milliseconds) > 0
+    }
+
+    /// A byte every 100 ms of a head that never ends, until the server answers or 60 bytes;
+    /// returns the status and how long the server took to answer.
+    private static func slowloris(port: UInt16) -> (status: Int?, seconds: Double) {
+        let start = ContinuousClock.now
+        guard let client = HTTPTestClient(port: port, timeout: 2) else { return (nil, 0) }
+        guard client.send("GET /slow HTTP/1.1\r\nHost: a\r\nX-Slow: ") else { return (nil, seconds(since: start)) }
+        for _ in 0..<60 {
+            if readable(client, within: 100) { break }
+            if !client.send("a") { break }
+        }
+        return (client.readResponse()?.status, seconds(since: start))
+    }
+
+    /// Requests on keep-alive connections, a new one every fifth, for `duration`; returns the
+    /// latency of each (nil for one that failed).
+    private static func probe(port: UInt16, for duration: Duration) -> [Double?] {
+        var latencies: [Double?] = []
+        let end = ContinuousClock.now + duration
+        var client: HTTPTestClient?
+        for index in 0..<10_000 where ContinuousClock.now < end {
+            if index % 5 == 0 { client = HTTPTestClient(port: port, timeout: 3) }
+            let start = ContinuousClock.now
+            let answered =
+                client?.send("GET /probe/\(index) HTTP/1.1\r\nHost: a\r\n\r\n") == true
+                && client?.readResponse()?.text == "ok /probe/\(index)"
+            latencies.append(answered ? seconds(since: start) : nil)
+            if !answered { client = nil }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return latencies
+    }
+
+    @Test func aWellBehavedClientIsAnsweredWhileOthersMisbehave() async throws {
+        let server = try HTTPServer(
+            .init(maxConnections: 400, requestTimeout: .seconds(2), idleTimeout: .seconds(5)), handler: Self.handler)
+        defer { server.stop() }
+        let port = server.port
+        let slow = Collected<(status: Int?, seconds: Double)>()
+        let statuses = Collected<(kind: String, status: Int?)>()
+        let concurrent = Collected<Int>()
+        let latencies = Collected<[Double?]>()
+        let connected = DispatchGroup()
+        for _ in 0..<200 { connected.enter() }
+        await onThreads(1 + 30 + 60 + 200) { index in
+            switch index {
+            case 0:
+                latencies.append(Self.probe(port: port, for: .milliseconds(2500)))
+            case 1...30:
+                slow.append(Self.slowloris(port: port))
+            case 31..<91:
+                let kind = (index - 31) / 10
+                statuses.append(Self.misbehave(kind, port: port, seed: UInt64(index)))
+            default:
+                // 200 connections open at once, then three requests each on them.
+                let client = HTTPTestClient(port: port, timeout: 5)
+                connected.leave()
+                _ = connected.wait(timeout: .now() + 5)
+                var answered = 0
+                for request in 0..<3 {
+                    client?.send("GET /c/\(index)/\(request) HTTP/1.1\r\nHost: a\r\n\r\n")
+                    if client?.readResponse()?.text == "ok /c/\(index)/\(request)" { answered += 1 }
+                }
+                concurrent.append(answered)
+            }
+        }
+        let probe = try #require(latencies.all.first)
+        #expect(probe.allSatisfy { $0 != nil }, "every probe request is answered")
+        let worst = probe.compactMap { $0 }.max() ?? 0
+        let cutOff = slow.all.map(\.seconds)
+        print(
+            "robustness: \(probe.count) probe requests, the slowest \(Int(worst * 1000)) ms; slow clients cut off after "
+                + "\(String(format: "%.1f", cutOff.min() ?? 0))–\(String(format: "%.1f", cutOff.max() ?? 0)) s")
+        // Under ThreadSanitizer each new thread costs milliseconds, so a new connection waits
+        // behind the 300 others for its thread: only the answers count there, not their speed.
+        if !Self.threadSanitized {
+            #expect(probe.count > 20)
+            #expect(worst < 1.0, "the slowest probe took \(worst) s")
+        }
+        #expect(concurrent.all.count == 200 && concurrent.all.allSatisfy { $0 == 3 })
+        for (status, seconds) in slow.all {
+            #expect(status == 408)
+            #expect(seconds > 1.5 && seconds < 4, "a slow client was cut off after \(seconds) s")
+        }
+        let expected: [String: Int?] = [
+            "oversized head": 431, "oversized body": 413, "oversized chunked body": 413, "garbage": 400,
+            "half-closed after a request": 200, "half-closed mid-request": 400,
+        ]
+        for (kind, status) in statuses.all { #expect(status == expected[kind] ?? nil, "\(kind)") }
+        #expect(statuses.all.count == 60)
+    }
+
+    /// One misbehaving client of kind `kind` (0–5); returns what the server answered.
+    private static func misbehave(_ kind: Int, port: UInt16, seed: UInt64) -> (kind: String, status: Int?) {
+        guard let client = HTTPTestClient(port: port, timeout: 4) else { return ("no connection", nil) }
+        switch kind {
+        case 0:
+            client.send("GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 20_000) + "\r\n\r\n")
+            return ("oversized head", client.readResponse()?.status)
+        case 1:
+            client.send("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2097152\r\n\r\n")
+            return ("oversized body", client.readResponse()?.status)
+        case 2:
+            client.send("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x63, count: 0x10000) + Array("\r\n".utf8)
+            for _ in 0..<40 where !readable(client, within: 0) {
+                if !client.send(chunk) { break }
+            }
+            return ("oversized chunked body", client.readResponse()?.status)
+        case 3:
+            var generator = SeededRandom(seed: seed)
+            let garbage = (0..<1024).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            client.send([0x01] + garbage + Array("\r\n\r\n".utf8))
+            return ("garbage", client.readResponse()?.status)
+        case 4:
+            client.send("GET /half HTTP/1.1\r\nHost: a\r\n\r\n")
+            client.shutdownWrite()
+            let status = client.readResponse()?.status
+            return ("half-closed after a request", client.isClosedByServer() ? status : nil)
+        default:
+            client.send("GET /half HTTP/1.1\r\nHost: a\r\nX-Part")
+            client.shutdownWrite()
+            return ("half-closed mid-request", client.readResponse()?.status)
+        }
+    }
+
+    @Test func connectionsThatCloseAtOnceOrResetLeaveNothingBehind() async throws {
+        let server = try HTTPServer(.init(requestTimeout: .seconds(2)), handler: Self.handler)
+        defer { server.stop() }
+        let port = server.port
+        let after = Collected<(open: Int, text: String?)>()
+        await onThreads(20) { index in
+            guard let client = HTTPTestClient(port: port) else { return }
+            if index % 2 == 0 {
+                client.send("GET / HTTP/1.1\r\nHost: a\r\nX-Part")
+                var linger = linger(l_onoff: 1, l_linger: 0)  // close with a reset
+                setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            }
+        }
+        await onThreads(1) { _ in
+            Thread.sleep(forTimeInterval: 0.1)
+            Self.waitUntil(.now + .seconds(3)) { server.openConnections == 0 }
+            after.append((server.openConnections, HTTPTestClient.get("/after", port: port)?.text))
+        }
+        #expect(after.all.first?.open == 0)
+        #expect(after.all.first?.text == "ok /after")
+    }
+
+    @Test func whenFullTheLongestIdleConnectionMakesRoomElse503() async throws {
+        let server = try HTTPServer(.init(maxConnections: 2, requestTimeout: .seconds(5)), handler: Self.handler)
+        defer { server.stop() }
+        let port = server.port
+        let steps = Collected<String>()
+        await onThreads(1) { _ in
+            // Two idle keep-alive connections; a third client is served and the older is closed.
+            guard let first = HTTPTestClient(port: port), let second = HTTPTestClient(port: port) else { return }
+            first.send("GET /1 HTTP/1.1\r\nHost: a\r\n\r\n")
+            steps.append("first \(first.readResponse()?.status ?? 0)")
+            Thread.sleep(forTimeInterval: 0.01)
+            second.send("GET /2 HTTP/1.1\r\nHost: a\r\n\r\n")
+            steps.append("second \(second.readResponse()?.status ?? 0)")
+            steps.append("third \(HTTPTestClient.get("/3", port: port)?.text ?? "none")")
+            steps.append("first closed \(first.isClosedByServer())")
+            second.send("GET /2 HTTP/1.1\r\nHost: a\r\n\r\n")
+            steps.append("second again \(second.readResponse()?.status ?? 0)")
+            Self.waitUntil(.now + .seconds(3)) { server.openConnections == 1 && server.busyConnections == 0 }
+            // Two connections mid-request: nothing idle to close, so the next one is refused.
+            var busy: [HTTPTestClient] = []
+            for count in 1...2 {
+                guard let client = HTTPTestClient(port: port) else { return }
+                client.send("GET /busy HTTP/1.1\r\nHost: a\r\n")
+                busy.append(client)
+                Self.waitUntil(.now + .seconds(3)) { server.busyConnections == count }
+            }
+            steps.append("second closed \(second.isClosedByServer())")
+            Self.waitUntil(.now + .seconds(3)) { server.openConnections == 2 }
+            let refused = HTTPTestClient.get("/4", port: port)
+            steps.append("refused \(refused?.status ?? 0) \(refused?.header("Retry-After") ?? "")")
+            // Once one finishes, there is room again.
+            busy[0].send("\r\n")
+            steps.append("busy \(busy[0].readResponse()?.text ?? "none")")
+            Self.waitUntil(.now + .seconds(3)) { server.busyConnections == 1 }  // it is idle again
+            steps.append("fifth \(HTTPTestClient.get("/5", port: port)?.text ?? "none")")
+        }
+        #expect(
+            steps.all == [
+                "first 200", "second 200", "third ok /3", "first closed true", "second again 200", "second closed true",
+                "refused 503 1", "busy ok /busy", "fifth ok /5",
+            ])
+    }
+
+    @Test func aClientThatStopsReadingIsDroppedAfterTheWriteTimeout() async throws {
+        let server = try HTTPServer(.init(writeTimeout: .seconds(1)), handler: Self.handler)
+        defer { server.stop() }
+        let outcome = Collected<(open: Int, seconds: Double, after: String?)>()
+        await onThreads(1) { _ in
+            guard let client = HTTPTestClient(port: server.port) else { return }
+            var small: Int32 = 4096
+            setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 20))
+            let start = ContinuousClock.now
+            Self.waitUntil(start + .seconds(3)) { server.busyConnections == 1 }
+            Self.waitUntil(start + .seconds(4)) { server.openConnections == 0 }
+            outcome.append(
+                (
+                    server.openConnections, Self.seconds(since: start),
+                    HTTPTestClient.get("/after", port: server.port)?.text
+                ))
+        }
+        let result = try #require(outcome.all.first)
+        #expect(result.open == 0)
+        #expect(result.seconds > 0.9 && result.seconds < 3, "dropped after \(result.seconds) s")
+        #expect(result.after == "ok /after")
+    }
+
+    @Test func stopEndsSlowAndIdleClientsAtOnce() async throws {
+        let server = try HTTPServer(
+            .init(requestTimeout: .seconds(10), idleTimeout: .seconds(30)), handler: Self.handler)
+        let outcome = Collected<(seconds: Double, open: Int, notClosed: [Int])>()
+        await onThreads(1) { _ in
+            let clients = (0..<20).compactMap { _ in HTTPTestClient(port: server.port) }
+            for (index, client) in clients.enumerated() where index % 2 == 0 { client.send("GET / HTTP/1.1\r\nHo") }
+            Self.waitUntil(.now + .seconds(3)) { server.busyConnections == 10 && server.openConnections == 20 }
+            let start = ContinuousClock.now
+            server.stop()
+            let seconds = Self.seconds(since: start)
+            let notClosed = clients.indices.filter { !clients[$0].isClosedByServer() }
+            outcome.append((seconds, server.openConnections, notClosed))
+        }
+        let result = try #require(outcome.all.first)
+        #expect(result.seconds < 1.5)
+        #expect(result.open == 0)
+        #expect(result.notClosed.isEmpty)
+    }
+
+    /// Checks `condition` every 5 ms until it holds or `deadline` passes (on a client thread).
+    private static func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: () -> Bool) {
+        while !condition(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    }
+}
