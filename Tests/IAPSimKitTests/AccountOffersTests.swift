@@ -18,7 +18,7 @@ private struct Fixture {
             events: events.record)
     }
 
-    func buy(_ id: String, quantity: Int = 1) throws -> Transaction {
+    func buy(_ id: String, quantity: PurchaseQuantity = 1) throws -> Transaction {
         let result = try session.buy(try catalog.purchasableProduct(id), quantity: quantity, in: catalog)
         return try #require(result.transaction)
     }

@@ -362,7 +362,7 @@ extension SimulationTests {
 
     private func buy(_ id: String) throws -> StoreSession.Receipt {
         let product = try #require(catalog.store.products.first { $0.id == id })
-        return try session.purchase(try session.quote(product.id, in: catalog), in: catalog)
+        return try session.purchase(try session.quote(PurchaseRequest(productID: product.id), in: catalog), in: catalog)
     }
 
     @Test func eachAPITakesOnlyTheErrorsAppleAllowsIt() throws {

@@ -194,7 +194,9 @@ extension StoreSession {
             } else {
                 throw fail("\(subscription.id) has no offer to redeem")
             }
-            let receipt = try purchase(try quote(subscription.id, in: catalog, offer: request), in: catalog, outcome: .success)
+            let receipt = try purchase(
+                try quote(PurchaseRequest(made: subscription.id, quantity: .one, offer: request), in: catalog),
+                in: catalog, outcome: .success)
             if case .failed(let error) = receipt.result { throw fail("the offer was refused: \(error.qualifiedName)") }
         case "OFFER_REDEEMED":
             // A subscriber redeems an offer code for the plan it has: it starts at the next renewal.
@@ -206,12 +208,14 @@ extension StoreSession {
             }
             guard let id = code?.id else { throw fail("\(subscription.id) has no offer code") }
             _ = try subscribed(subscription)
-            let receipt = try purchase(try quote(subscription.id, in: catalog, offer: .code(id: id)), in: catalog, outcome: .success)
+            let receipt = try purchase(
+                try quote(PurchaseRequest(made: subscription.id, quantity: .one, offer: .code(id: id)), in: catalog),
+                in: catalog, outcome: .success)
             if case .failed(let error) = receipt.result { throw fail("the code was refused: \(error.qualifiedName)") }
         case "REVOKE":
             let shared = try product(
                 { $0.familyShareable && $0.type != .consumable }, "a family-shareable product (familyShareable)")
-            let transaction = try shareFromFamily(shared.id, in: catalog)
+            let transaction = try shareFromFamily(PurchaseRequest(made: shared.id, quantity: .one), in: catalog)
             _ = try revokeFamilySharing(transaction.id)
         case "ONE_TIME_CHARGE":
             guard try settings().oneTimeChargeNotifications else {

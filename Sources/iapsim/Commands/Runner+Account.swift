@@ -8,7 +8,7 @@ extension Runner {
     func buyOutsideApp(_ productID: String, quantity: Int) throws -> Report {
         let (catalog, session) = try catalogAndSession()
         let context = try session.storeKitContext()
-        let result = try session.purchaseOutsideApp(productID, quantity: quantity, in: catalog)
+        let result = try session.purchaseOutsideApp(productID, quantity: try PurchaseQuantity(quantity), in: catalog)
         let presenter = try presenter(catalog, settings: try session.settings())
         switch result {
         case .purchased(let transaction):

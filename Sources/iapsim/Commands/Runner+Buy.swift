@@ -10,14 +10,19 @@ extension Runner {
         appAccountToken: String? = nil, monthlyBilling: Bool = false
     ) throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        let quote = try session.quote(
-            productID, quantity: quantity, in: catalog, offer: offer, monthlyBilling: monthlyBilling)
+        let request = try PurchaseRequest(
+            productID: productID, quantity: try PurchaseQuantity(quantity), outcome: outcome, offer: offer,
+            appAccountToken: try appAccountToken.map { text throws(PurchaseRequestError) in
+                try UUID(appAccountToken: text)
+            },
+            billingPlan: monthlyBilling ? .monthly : .billedUpfront)
+        let quote = try session.quote(request, in: catalog)
         var words = PurchaseWords(quote: quote, presenter: try presenter(catalog, settings: quote.settings))
         // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
         if quote.canMakePayments, let question = words.question, !confirm(question, assumeYes: assumeYes) {
             return words.report(.cancelled)
         }
-        let receipt = try session.purchase(quote, in: catalog, outcome: outcome, appAccountToken: appAccountToken)
+        let receipt = try session.purchase(quote, in: catalog)
         words.context = receipt.storeKitContext
         var report = words.report(receipt.result, balance: receipt.balance)
         report.notes += Self.unfinishedNote(
@@ -38,7 +43,13 @@ extension Runner {
     /// (Apple, "Supporting Family Sharing in your app"). Nothing is asked: nothing is charged.
     func buyAsFamilyMember(_ productID: String, appAccountToken: String?) throws -> Report {
         let (catalog, session) = try catalogAndSession()
-        let transaction = try session.shareFromFamily(productID, in: catalog, appAccountToken: appAccountToken)
+        let request = try PurchaseRequest(
+            productID: productID,
+            appAccountToken: try appAccountToken.map { text throws(PurchaseRequestError) in
+                try UUID(appAccountToken: text)
+            },
+            isFamilyMember: true)
+        let transaction = try session.shareFromFamily(request, in: catalog)
         let context = try session.storeKitContext()
         return Report(
             json: .object([

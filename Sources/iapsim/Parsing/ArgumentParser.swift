@@ -160,19 +160,17 @@ enum ArgumentParser {
             }
             let asFamilyMember = flags.contains("as-family-member")
             if asFamilyMember, values["outcome"] != nil || offer != nil {
-                throw UsageError(
-                    "--as-family-member does not go with --outcome or --offer: the organiser's purchase is already made",
-                    command: name)
+                throw UsageError(PurchaseRequestError.familyMemberPurchase.errorDescription ?? "", command: name)
             }
             return .buy(
                 productID: productID, quantity: try quantity(values["quantity"]), assumeYes: flags.contains("yes"),
                 outcome: try values["outcome"].map(outcome), offer: offer,
                 appAccountToken: try values["app-account-token"].map(appAccountToken), asFamilyMember: asFamilyMember,
                 monthlyBilling: try values["billing-plan"].map { text throws(UsageError) -> Bool in
-                    switch text.lowercased() {
-                    case "monthly": return true
-                    case "upfront", "billed_upfront": return false
-                    default: throw UsageError("--billing-plan \(text): expected monthly or upfront", command: name)
+                    do throws(PurchaseRequestError) {
+                        return try BillingPlanType(text: text) == .monthly
+                    } catch {
+                        throw UsageError(error.errorDescription ?? "", command: name)
                     }
                 } ?? false)
         case .redeemOfferCode:
@@ -565,51 +563,30 @@ enum ArgumentParser {
     }
 
     private static func outcome(_ text: String) throws(UsageError) -> StoreSession.Outcome {
-        switch text {
-        case "success": return .success
-        case "cancel": return .cancel
-        case "ask-to-buy": return .askToBuy
-        case "interrupted": return .interrupted
-        case "fail": return .fail(SimulatedError.unknown)
-        default:
-            if text.hasPrefix("fail="), text.count > 5 {
-                let name = String(text.dropFirst(5))
-                do {
-                    return .fail(try StoreKitTestAPI.purchase.error(named: name))
-                } catch {
-                    throw UsageError(
-                        "--outcome fail=\(name): not \(StoreKitTestAPI.purchase.allowedErrors), the errors Apple's "
-                            + "Purchase API takes; 'iapsim help errors' lists them", command: .buy)
-                }
-            }
-            throw UsageError(
-                "--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted",
-                command: .buy)
+        do {
+            return try StoreSession.Outcome(text: text)
+        } catch {
+            throw UsageError(error.errorDescription ?? text, command: .buy)
         }
     }
-
-    /// StoreKit allows 1–10 of a consumable in one payment (`SKMutablePayment.quantity`).
-    static let quantityRange = 1...10
 
     /// `Product.PurchaseOption.appAccountToken(_:)` takes a UUID; the App Store's signed
     /// transactions spell it in lowercase, and so does iapsim.
     private static func appAccountToken(_ text: String) throws(UsageError) -> String {
-        guard text.count == 36, let uuid = UUID(uuidString: text) else {
-            throw UsageError(
-                "--app-account-token \(text): expected a UUID such as 0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e",
-                command: .buy)
+        do {
+            return try UUID(appAccountToken: text).uuidString.lowercased()
+        } catch {
+            throw UsageError(error.errorDescription ?? text, command: .buy)
         }
-        return uuid.uuidString.lowercased()
     }
 
     private static func quantity(_ text: String?) throws(UsageError) -> Int {
         guard let text else { return 1 }
-        // Digits only: Int("+3") would accept a sign.
-        guard text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let value = Int(text), quantityRange.contains(value)
-        else {
-            throw UsageError("--quantity \(text): expected a whole number from 1 to 10", command: .buy)
+        do {
+            return try PurchaseQuantity(text: text).value
+        } catch {
+            throw UsageError(error.errorDescription ?? text, command: .buy)
         }
-        return value
     }
 
     private static func expect(_ arguments: [String], count: Int, for name: CommandName) throws(UsageError) {

@@ -51,7 +51,7 @@ struct OptionSpec: Sendable {
         OptionSpec(
             name: "quantity", valueName: "N", commands: [.buy],
             help: "How many of a consumable to buy, 1–10 (default 1).",
-            values: ArgumentParser.quantityRange.map(String.init)),
+            values: PurchaseQuantity.range.map(String.init)),
         OptionSpec(
             name: "outcome", valueName: "OUTCOME", commands: [.buy],
             help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.",
