@@ -34,10 +34,6 @@ public struct RenewalInfo: Sendable, Equatable {
     /// A price increase the subscriber was told of, until the renewal it applies to.
     public var priceIncrease: PriceIncrease? = nil
 
-    /// StoreKit 2's `RenewalInfo.priceIncreaseStatus`: `noIncreasePending`, `pending` or
-    /// `agreed`.
-    public var priceIncreaseStatus: String { priceIncrease?.status.rawValue ?? "noIncreasePending" }
-
     /// What the next full-price renewal charges: an agreed increase's price, else the
     /// auto-renew product's as captured.
     public var nextRenewalPrice: Decimal {

@@ -48,7 +48,6 @@ extension Runner {
     /// `request-refund <tx>`: `Transaction.beginRefundRequest(in:)`.
     func requestRefund(_ id: UInt64, reason: RefundRequest.Reason?) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let context = try session.storeKitContext()
         let request = try session.requestRefund(id, reason: reason)
         return Report(
             json: .object([
@@ -89,7 +88,6 @@ extension Runner {
     /// `price-increase …`.
     func priceIncrease(_ action: PriceIncreaseAction) throws -> Report {
         let (_, session) = try catalogAndSession()
-        let context = try session.storeKitContext()
         let change: PriceIncreaseChange
         let line: (PriceIncreaseChange) -> String
         switch action {
@@ -122,7 +120,7 @@ extension Runner {
         return Report(
             json: .object([
                 ("productID", .string(change.productID)), ("originalID", .int(change.info.originalID)),
-                ("priceIncreaseStatus", .string(change.info.priceIncreaseStatus)),
+                ("priceIncreaseStatus", .string(change.priceIncreaseStatus.rawValue)),
                 ("newPrice", .optional(change.increase?.newPrice.plainString)),
                 ("currency", .string(change.info.currency)),
                 ("willAutoRenew", .bool(change.info.willAutoRenew)),

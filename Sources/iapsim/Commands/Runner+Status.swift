@@ -4,7 +4,7 @@ extension Runner {
     /// `status`: what the app holds, and each subscription's state.
     /// - Parameter withJWS: add each entitlement's `jwsRepresentation`, signed.
     func status(withJWS: Bool) throws -> Report {
-        let (catalog, session) = try catalogAndSession()
+        let (_, session) = try catalogAndSession()
         let status = try session.status(launchingTheApp: true)
         let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: signer()) : [:]
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
@@ -154,7 +154,7 @@ extension JSON {
             ("expirationReason", .optional(subscription.expirationReason?.rawValue)),
             ("isInBillingRetry", .bool(subscription.isInBillingRetry)),
             ("originalID", .int(subscription.originalID)),
-            ("priceIncreaseStatus", .string(subscription.priceIncrease?.status.rawValue ?? "noIncreasePending")),
+            ("priceIncreaseStatus", .string(subscription.priceIncreaseStatus.rawValue)),
             ("priceIncreaseNewPrice", .optional(subscription.priceIncrease?.newPrice.plainString)),
         ])
     }
