@@ -108,10 +108,11 @@ extension RenewalInfo {
             ("introductoryPeriodsRemaining", .int(introductoryPeriodsRemaining)),
             ("introductoryPrice", .optional(introductoryPrice?.plainString)),
             ("introductoryPeriod", .optional(introductoryPeriod?.iso8601)),
+            // The phase in the fields it was kept in before it was one value (see `StoredPhase`).
             ("isInBillingRetry", .bool(isInBillingRetry)), ("billingRetryEndDate", .date(billingRetryEndDate)),
             ("gracePeriodExpirationDate", .date(gracePeriodExpirationDate)),
             ("expirationReason", .optional(expirationReason?.rawValue)),
-            ("expirationNotified", .bool(expirationNotified)),
+            ("expirationNotified", .bool(phase.hasEnded)),
             ("offerType", .optional(offerType?.rawValue)), ("offerID", .optional(offerID)),
             ("pendingOffer", pendingOffer.map(\.json) ?? .null),
             (
@@ -150,11 +151,8 @@ extension RenewalInfo {
             introductoryPeriodsRemaining: try r.optional("introductoryPeriodsRemaining")?.nonNegativeInt() ?? 0,
             introductoryPrice: try r.optional("introductoryPrice")?.decimal(),
             introductoryPeriod: try r.optional("introductoryPeriod")?.period(),
-            isInBillingRetry: try r.optional("isInBillingRetry")?.bool() ?? false,
-            billingRetryEndDate: try r.optional("billingRetryEndDate")?.date(),
-            gracePeriodExpirationDate: try r.optional("gracePeriodExpirationDate")?.date(),
+            phase: try StoredPhase(r).phase,
             expirationReason: try r.optional("expirationReason")?.raw(ExpirationReason.self))
-        expirationNotified = try r.optional("expirationNotified")?.bool() ?? false
         offerType = try r.optional("offerType")?.raw(Transaction.OfferType.self)
         offerID = try r.optional("offerID")?.string()
         pendingOffer = try r.optional("pendingOffer").map(RenewalInfo.PendingOffer.init)
@@ -170,6 +168,36 @@ extension RenewalInfo {
                 status: try increase.required("status").raw(PriceIncrease.Status.self),
                 date: try increase.required("date").date())
         }
+    }
+}
+
+/// A renewal's phase as the state file keeps it: the four fields it was kept in before it was
+/// one value, so files of every schema read, and iapsim before the phase reads this one's.
+/// The two forms are apart: `RenewalInfo.Phase` may change without the file changing.
+///
+/// `revoked` is written as `expired` (both ended and notified); the snapshot tells them apart
+/// by the chain's latest transaction (`PurchaseState.init`).
+struct StoredPhase {
+    var isInBillingRetry: Bool
+    var billingRetryEndDate: Date?
+    var gracePeriodExpirationDate: Date?
+    var expirationNotified: Bool
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        isInBillingRetry = try r.optional("isInBillingRetry")?.bool() ?? false
+        billingRetryEndDate = try r.optional("billingRetryEndDate")?.date()
+        gracePeriodExpirationDate = try r.optional("gracePeriodExpirationDate")?.date()
+        expirationNotified = try r.optional("expirationNotified")?.bool() ?? false
+    }
+
+    /// A grace period date outside billing retry was never written (each step that left
+    /// billing retry cleared it), and means nothing there.
+    var phase: RenewalInfo.Phase {
+        if isInBillingRetry {
+            guard let grace = gracePeriodExpirationDate else { return .inBillingRetry(ends: billingRetryEndDate) }
+            return .inGracePeriod(expires: grace, retryEnds: billingRetryEndDate)
+        }
+        return expirationNotified ? .expired : .active
     }
 }
 
@@ -350,6 +378,12 @@ extension PurchaseState {
             simulation: try r.optional("simulation").map { simulation throws(Reader.Failure) in
                 try SimulationState(simulation)
             } ?? SimulationState())
+        // A revoked chain is stored as ended; its latest transaction says it was revoked.
+        for index in simulation.renewals.indices where simulation.renewals[index].phase == .expired {
+            if self.account.chainLatest(simulation.renewals[index].originalID)?.revocationDate != nil {
+                simulation.renewals[index].phase = .revoked
+            }
+        }
         schemaVersion = try r.required("schemaVersion").int()
         if schemaVersion < 3 {
             // Before schema 3 every repeated Ask to Buy request was a pending purchase of its

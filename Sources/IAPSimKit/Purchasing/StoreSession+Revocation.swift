@@ -133,8 +133,7 @@ extension StoreSession {
             if state.account.chainLatest(transaction.originalID)?.id == transaction.id {
                 if let index {
                     state.simulation.renewals[index].willAutoRenew = false
-                    state.simulation.renewals[index].isInBillingRetry = false
-                    state.simulation.renewals[index].expirationNotified = true
+                    state.simulation.renewals[index].phase = .revoked
                 }
                 change = state.app.owns(productID) ? .productRemoved : .kept
                 state.app.revoke(productID)
