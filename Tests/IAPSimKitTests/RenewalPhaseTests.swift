@@ -104,3 +104,17 @@ import Testing
         #expect(try renewal().phase == .active)
     }
 }
+
+/// `iapsim trigger`'s names are a closed set of notification types, each a `notificationType`
+/// and an optional `subtype` Apple defines.
+@Suite struct NotificationTriggerTests {
+    @Test func everyTriggerIsANotificationTypeAndSubtype() throws {
+        for trigger in NotificationTrigger.allCases {
+            let name = trigger.kind.rawValue + (trigger.subtype.map { "/" + $0.rawValue } ?? "")
+            #expect(name == trigger.rawValue)
+            #expect(try NotificationTrigger(text: trigger.rawValue.lowercased()) == trigger)
+        }
+        #expect(StoreSession.triggerable == NotificationTrigger.allCases.map(\.rawValue))
+        #expect(throws: SimulationError.self) { try NotificationTrigger(text: "DID_RENEW/VOLUNTARY") }
+    }
+}

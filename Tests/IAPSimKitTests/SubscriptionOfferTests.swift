@@ -158,7 +158,7 @@ import Testing
             Issue.record("expected a purchase")
             return
         }
-        #expect(first.billingPlanType == "MONTHLY" && first.price == Decimal(string: "0.5"))
+        #expect(first.billingPlanType == .monthly && first.price == Decimal(string: "0.5"))
         // Auto-renew off: the commitment's payments are still owed, then it ends.
         let change = try session.cancelSubscription(id)
         #expect(change.expirationDate ?? .distantPast > first.expirationDate ?? .distantFuture)

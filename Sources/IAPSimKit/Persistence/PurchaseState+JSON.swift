@@ -39,7 +39,7 @@ extension Transaction {
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
         if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
-        if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType))) }
+        if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType.rawValue))) }
         // Written only when shared, so the lines of bought transactions read as before schema 4.
         if ownershipType == .familyShared { members.append(("ownershipType", .string(ownershipType.rawValue))) }
         if let deletionDate { members.append(("deletionDate", .date(deletionDate))) }
@@ -67,7 +67,7 @@ extension Transaction {
         offerID = try r.optional("offerID")?.string()
         offerPeriod = try r.optional("offerPeriod")?.period()
         appAccountToken = try r.optional("appAccountToken")?.string()
-        billingPlanType = try r.optional("billingPlanType")?.string()
+        billingPlanType = try r.optional("billingPlanType")?.raw(BillingPlanType.self)
         ownershipType = try r.optional("ownershipType")?.raw(OwnershipType.self) ?? .purchased
         deletionDate = try r.optional("deletionDate")?.date()
     }

@@ -158,7 +158,7 @@ enum SubscriptionEngine {
                 period.times(periods)
         }
         if let commitment = info.commitment {
-            transaction.billingPlanType = "MONTHLY"
+            transaction.billingPlanType = .monthly
             if commitment.paid >= commitment.payments {
                 // The commitment's payments are made: a new commitment starts with this one.
                 info.commitment?.endDate = settings.timeRate.end(of: commitment.period, from: start)
@@ -313,7 +313,7 @@ enum SubscriptionEngine {
             // commitment of the product's period (format 5's billingPlans). Its introductory
             // offers belong to the paid-up-front plan.
             let month = SubscriptionPeriod(value: 1, unit: .month)
-            transaction.billingPlanType = plan.type
+            transaction.billingPlanType = .monthly
             transaction.expirationDate = settings.timeRate.end(of: month, from: date)
             transaction.price = plan.price
             info.autoRenewPeriod = month
