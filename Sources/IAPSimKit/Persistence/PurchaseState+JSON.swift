@@ -221,7 +221,14 @@ extension RenewalInfo.PendingOffer {
 extension SimulationState {
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("settings", .object(settings.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) }))
+            // Each set key's value as text, by key: the form `settings set` takes.
+            (
+                "settings",
+                .object(
+                    settings.keys.sorted { $0.rawValue < $1.rawValue }.map {
+                        ($0.rawValue, .string(settings.values.text(for: $0)))
+                    })
+            )
         ]
         if let clock {
             members.append(
@@ -255,12 +262,12 @@ extension SimulationState {
                 throw Reader.Failure(message: "simulation.settings.\(name): not a setting iapsim knows")
             }
             do {
-                settings[key] = try key.canonicalValue(value)
+                try settings.set(key, text: value)
             } catch {
                 // Before each API took only the errors Apple allows it, any error was accepted
                 // for any API: a state from then keeps its error until it is set again.
                 if StoreKitTestAPI(settingKey: key) != nil, let legacy = SimulatedError.named(value) {
-                    settings[key] = legacy.qualifiedName
+                    settings.set(key) { $0.setSimulatedError(legacy, for: key) }
                     continue
                 }
                 throw Reader.Failure(message: "simulation.settings.\(name): \(error.errorDescription ?? "invalid")")
