@@ -24,7 +24,8 @@ import Testing
     }
 
     private func buy(_ offer: OfferRequest? = nil) throws -> StoreSession.PurchaseResult {
-        try session.purchase(try session.quote(monthly, in: catalog, offer: offer), in: catalog).result
+        let request = try PurchaseRequest(productID: monthly, offer: offer)
+        return try session.purchase(try session.quote(request, in: catalog), in: catalog).result
     }
 
     /// Subscribes (the free week), turns auto-renew off and lets it lapse.
@@ -108,7 +109,9 @@ import Testing
 
     @Test func theOfferCodeSheetFailsWithItsSimulatedError() throws {
         _ = try session.setSetting(.offerCodeRedeemError, to: "networkError")
-        #expect(throws: SimulationError.self) { try session.quote(monthly, in: catalog, offer: .code(id: "pro.winter")) }
+        #expect(throws: SimulationError.self) {
+            try session.quote(PurchaseRequest(productID: monthly, offer: .code(id: "pro.winter")), in: catalog)
+        }
     }
 
     /// Apple, "Generating a signature for promotional offers": the payload's parts joined by
@@ -150,13 +153,13 @@ import Testing
         let id = "com.revenuecat.annual_with_commitment"
         let plan = try #require(catalog.product(id)?.subscription?.monthlyPlan)
         #expect(plan.price == Decimal(string: "0.5") && plan.commitmentPrice == 6)
-        let quote = try session.quote(id, in: catalog, monthlyBilling: true)
+        let quote = try session.quote(PurchaseRequest(productID: id, billingPlan: .monthly), in: catalog)
         #expect(quote.price == Decimal(string: "0.5"))
         guard case .purchased(let first) = try session.purchase(quote, in: catalog).result else {
             Issue.record("expected a purchase")
             return
         }
-        #expect(first.billingPlanType == "MONTHLY" && first.price == Decimal(string: "0.5"))
+        #expect(first.billingPlanType == .monthly && first.price == Decimal(string: "0.5"))
         // Auto-renew off: the commitment's payments are still owed, then it ends.
         let change = try session.cancelSubscription(id)
         #expect(change.expirationDate ?? .distantPast > first.expirationDate ?? .distantFuture)
@@ -166,11 +169,14 @@ import Testing
         #expect(payments.count == 12 && payments.allSatisfy { $0.price == Decimal(string: "0.5") })
         #expect(try session.status().subscriptions.first?.state == .expired)
         #expect(throws: PurchaseError.noMonthlyBillingPlan(productID: "com.revenuecat.annual_39.99_no_trial")) {
-            try session.quote("com.revenuecat.annual_39.99_no_trial", in: catalog, monthlyBilling: true)
+            try session.quote(
+                PurchaseRequest(productID: "com.revenuecat.annual_39.99_no_trial", billingPlan: .monthly), in: catalog)
         }
         // A plan is chosen when a subscription starts: not for an active one, nor with an offer.
-        _ = try session.purchase(try session.quote(id, in: catalog), in: catalog)
-        #expect(throws: PurchaseError.self) { try session.quote(id, in: catalog, monthlyBilling: true) }
+        _ = try session.purchase(try session.quote(PurchaseRequest(productID: id), in: catalog), in: catalog)
+        #expect(throws: PurchaseError.self) {
+            try session.quote(PurchaseRequest(productID: id, billingPlan: .monthly), in: catalog)
+        }
     }
 }
 
@@ -217,11 +223,13 @@ import Testing
                         let session = StoreSession(
                             store: Support.store(), now: { Date() }, catalogSettings: catalog.store.settings)
                         if customer != .new {
-                            _ = try session.purchase(try session.quote(product.id, in: catalog), in: catalog)
+                            let quote = try session.quote(PurchaseRequest(productID: product.id), in: catalog)
+                            _ = try session.purchase(quote, in: catalog)
                         }
                         if customer == .lapsed { _ = try session.expireSubscription(product.id) }
                         let result = try session.purchase(
-                            try session.quote(product.id, in: catalog, offer: request), in: catalog
+                            try session.quote(PurchaseRequest(productID: product.id, offer: request), in: catalog),
+                            in: catalog
                         ).result
                         switch result {
                         case .purchased(let transaction) where customer != .subscriber:
