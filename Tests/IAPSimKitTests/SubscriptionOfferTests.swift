@@ -114,6 +114,34 @@ import Testing
         }
     }
 
+    /// `offer-signature`'s rules live in the library: a catalog without a key pair and an offer
+    /// the product does not have are refused, naming them; a signature verifies for its buyer.
+    @Test func theSessionSignsOnlyTheProductsPromotionalOffers() throws {
+        #expect(throws: OfferSignatureError.noKeyPair(path: catalog.source.storeKitPath)) {
+            try session.signPromotionalOffer(
+                productID: monthly, offerID: "pro.monthly.comeback", appAccountToken: nil, nonce: UUID(),
+                timestamp: nil, in: catalog)
+        }
+        var keyed = catalog
+        let key = OfferSigningKey(
+            id: "TESTONLY", privateKey: Data(try P256PrivateKey.generate().derRepresentation).base64EncodedString())
+        keyed.store.offerSigningKey = key
+        #expect(throws: OfferSignatureError.notAPromotionalOffer(offerID: "pro.winter", productID: monthly)) {
+            try session.signPromotionalOffer(
+                productID: monthly, offerID: "pro.winter", appAccountToken: nil, nonce: UUID(), timestamp: 1,
+                in: keyed)
+        }
+        let token = UUID()
+        let signature = try session.signPromotionalOffer(
+            productID: monthly, offerID: "pro.monthly.comeback", appAccountToken: token, nonce: UUID(),
+            timestamp: 1_800_000_000_000, in: keyed)
+        #expect(signature.timestamp == 1_800_000_000_000)
+        #expect(
+            try signature.isValid(
+                for: key, bundleID: try session.settings().bundleID, productID: monthly,
+                offerID: "pro.monthly.comeback", appAccountToken: token.uuidString))
+    }
+
     /// Apple, "Generating a signature for promotional offers": the payload's parts joined by
     /// U+2063; iapsim's signer and checker agree, and any other offer or token fails.
     @Test func aPromotionalOfferSignatureCoversTheOfferAndTheBuyer() throws {

@@ -33,6 +33,9 @@ enum ErrorReport {
         case let error as SimulationError:
             if case .simulated(_, let simulated) = error { return (exitCode(for: simulated), line(error)) }
             return (.usage, line(error))
+        case let error as OfferSignatureError:
+            // The developer's side: a catalog or offer that cannot be signed for, as before a usage error.
+            return (.usage, line(error))
         case let error as SigningError:
             return (.dataError, line(error))
         case let error as SettingsError:
