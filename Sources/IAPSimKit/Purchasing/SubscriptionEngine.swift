@@ -111,11 +111,13 @@ enum SubscriptionEngine {
     }
 
     /// A renewal transaction starting at `start`, for the chain's auto-renew product.
+    /// - Parameter recovered: when billing recovered, for a renewal that ends billing retry
+    ///   (`DID_RENEW` / `BILLING_RECOVERY`, dated then: a renewal recovered in the grace period
+    ///   keeps its period's start, but the App Store learns of it when the payment goes through).
     @discardableResult
-    /// - Parameter recovery: the renewal ends billing retry (`DID_RENEW` / `BILLING_RECOVERY`).
     static func renew(
         _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings,
-        recovery: Bool = false
+        recovered: Date? = nil
     ) throws -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
         if info.introductoryPeriodsRemaining == 0, let increase = info.priceIncrease, increase.status == .agreed {
@@ -186,8 +188,8 @@ enum SubscriptionEngine {
         try state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
         state.notify(
-            .didRenew, recovery ? .billingRecovery : nil, at: start, transaction: transaction, renewal: info,
-            status: .active)
+            .didRenew, recovered == nil ? nil : .billingRecovery, at: recovered ?? start, transaction: transaction,
+            renewal: info, status: .active)
         return transaction
     }
 
