@@ -56,9 +56,10 @@ extension StoreSession {
             increase.status = .agreed
             info.priceIncrease = increase
             if info.expirationReason == .didNotConsentToPriceIncrease {
-                // Consenting after a decline, before the period ends, keeps the subscription.
-                info.willAutoRenew = true
-                info.expirationReason = nil
+                // Consenting after a decline, before the period ends, keeps the subscription:
+                // auto-renew comes back on (`AUTO_RENEW_ENABLED`, as it went off).
+                SubscriptionEngine.turnAutoRenewOn(
+                    &info, latest: latest, at: moment.now, settings: moment.settings, in: &state)
             }
             state.notify(
                 .priceIncrease, .accepted, at: moment.now, transaction: latest, renewal: info,
@@ -66,17 +67,18 @@ extension StoreSession {
         }
     }
 
-    /// The subscriber declines a pending price increase: the subscription stays active to the
-    /// end of its period and then expires, `expirationReason` `didNotConsentToPriceIncrease`
-    /// (`EXPIRED` / `PRICE_INCREASE` then). The App Store notifies nothing at the decline.
+    /// The subscriber declines a pending price increase: auto-renew goes off
+    /// (`DID_CHANGE_RENEWAL_STATUS` / `AUTO_RENEW_DISABLED`), so no increase waits for consent
+    /// any more; the subscription stays active to the end of its period and then expires,
+    /// `expirationReason` `didNotConsentToPriceIncrease` (`EXPIRED` / `PRICE_INCREASE` then).
     /// - Throws: `SimulationError.noPriceIncrease` when none waits for consent.
     public func declinePriceIncrease(_ productID: String) throws -> PriceIncreaseChange {
-        try changeRenewingChain(productID) { info, _, _, _ in
+        try changeRenewingChain(productID) { info, state, latest, moment in
             guard let increase = info.priceIncrease, increase.status == .pending else {
                 throw SimulationError.noPriceIncrease(productID: productID)
             }
-            info.willAutoRenew = false
-            info.expirationReason = .didNotConsentToPriceIncrease
+            SubscriptionEngine.turnAutoRenewOff(
+                &info, reason: .didNotConsentToPriceIncrease, latest: latest, at: moment.now, in: &state)
         }
     }
 
