@@ -10,6 +10,9 @@ public struct PriceIncreaseChange: Sendable, Equatable {
     public var priceIncreaseStatus: RenewalInfo.PriceIncreaseStatus
     /// When the current period ends: where the increase applies, or the subscription expires.
     public var expirationDate: Date?
+    /// For an increase announced without consent: why Apple would ask the subscriber's
+    /// consent to it all the same (`PriceIncrease.consentReason`), or nil.
+    public var consentReason: PriceIncrease.ConsentReason? = nil
 }
 
 extension StoreSession {
@@ -22,18 +25,25 @@ extension StoreSession {
     /// configuration file's, as in Xcode.
     /// - Parameters:
     ///   - newPrice: in the subscription's currency; more than the price it renews at now.
-    ///   - requiresConsent: whether the subscriber must agree.
+    ///   - requiresConsent: whether the subscriber must agree. Apple decides it by the size of
+    ///     the increase and the subscriber's region; without consent, the change says when
+    ///     Apple would ask it all the same (`consentReason`).
     /// - Throws: `SimulationError.notSubscribed` when no subscription to it renews;
     ///   `.notAPriceIncrease` when `newPrice` is not above the renewal price or not a price in
     ///   the subscription's currency.
     public func increasePrice(_ productID: String, to newPrice: Decimal, requiresConsent: Bool) throws
         -> PriceIncreaseChange
     {
-        try changeRenewingChain(productID) { info, state, latest, moment in
+        var consentReason: PriceIncrease.ConsentReason?
+        var change = try changeRenewingChain(productID) { info, state, latest, moment in
             guard newPrice > info.autoRenewPrice, Currency.isValid(newPrice, in: info.currency) else {
                 throw SimulationError.notAPriceIncrease(
                     productID: productID, price: newPrice.plainString,
                     current: "\(info.autoRenewPrice.plainString) \(info.currency)")
+            }
+            if !requiresConsent {
+                consentReason = PriceIncrease.consentReason(
+                    from: info.autoRenewPrice, to: newPrice, currency: info.currency, period: info.autoRenewPeriod)
             }
             let increase = PriceIncrease(
                 newPrice: newPrice, requiresConsent: requiresConsent, status: requiresConsent ? .pending : .agreed,
@@ -43,6 +53,8 @@ extension StoreSession {
                 .priceIncrease, requiresConsent ? .pending : .accepted, at: moment.now, transaction: latest,
                 renewal: info, status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
         }
+        change.consentReason = consentReason
+        return change
     }
 
     /// The subscriber agrees to a pending price increase (`PRICE_INCREASE` / `ACCEPTED`): the
