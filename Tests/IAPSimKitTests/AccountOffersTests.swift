@@ -87,7 +87,10 @@ private struct Fixture {
         #expect(try f.session.status().subscriptions.first?.state == .subscribed)
         try f.advance(days: 8)
         #expect(try f.session.status().subscriptions.first?.state == .expired)
-        #expect(try f.notificationNames().suffix(2) == ["PRICE_INCREASE/PENDING", "EXPIRED/PRICE_INCREASE"])
+        let expected = [
+            "PRICE_INCREASE/PENDING", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/PRICE_INCREASE",
+        ]
+        #expect(try f.notificationNames().suffix(3) == expected)
     }
 
     @Test func anIncreaseWithoutConsentIsAcceptedAndAppliesAtTheNextRenewal() throws {

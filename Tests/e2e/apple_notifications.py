@@ -8,8 +8,10 @@ decodes each with Apple's SignedDataVerifier.verify_and_decode_notification: San
 iapsim's exported root, and Production with app_apple_id. The events: first subscription,
 resubscribe, renewal, billing-retry recovery, failed renewal with and without grace, grace
 expiry, voluntary and billing-retry expiry, auto-renew off and on, upgrade, downgrade, refund,
-one-time charge, test. A webhook answering 500 then 200 shows two attempts in Production and
-one in the sandbox; a SIGKILL of a listener loses nothing and delivers nothing twice.
+one-time charge, test, offers, price increases, Family Sharing, renewal extensions (the mass
+extension's `summary` included); `appAppleId` in Production only. A webhook answering 500
+then 200 shows two attempts in Production and one in the sandbox; a SIGKILL of a listener
+loses nothing and delivers nothing twice.
 """
 import http.server
 import json
@@ -108,8 +110,9 @@ expected = {
     ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), ("DID_CHANGE_RENEWAL_PREF", "UPGRADE"),
     ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"), ("REFUND", None), ("ONE_TIME_CHARGE", None), ("TEST", None),
     ("CONSUMPTION_REQUEST", None), ("REFUND_DECLINED", None), ("REFUND_REVERSED", None), ("PRICE_INCREASE", "PENDING"),
-    ("PRICE_INCREASE", "ACCEPTED"), ("EXPIRED", "PRICE_INCREASE"), ("OFFER_REDEEMED", "RESUBSCRIBE"),
-    ("OFFER_REDEEMED", None), ("REVOKE", None),
+    ("PRICE_INCREASE", "ACCEPTED"), ("EXPIRED", "PRICE_INCREASE"), ("OFFER_REDEEMED", "DOWNGRADE"),
+    ("OFFER_REDEEMED", None), ("REVOKE", None), ("RENEWAL_EXTENDED", None), ("RENEWAL_EXTENSION", "SUMMARY"),
+    ("RENEWAL_EXTENSION", "FAILURE"),
 }
 for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Production", Environment.PRODUCTION)]:
     run, env, trusted = session(environment)
@@ -121,7 +124,8 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
                  "DID_RENEW/BILLING_RECOVERY", "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE",
                  "REFUND", "ONE_TIME_CHARGE", "TEST", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND_REVERSED",
                  "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE",
-                 "OFFER_REDEEMED/RESUBSCRIBE", "OFFER_REDEEMED", "REVOKE"]:
+                 "OFFER_REDEEMED/DOWNGRADE", "OFFER_REDEEMED", "REVOKE", "RENEWAL_EXTENDED",
+                 "RENEWAL_EXTENSION/SUMMARY", "RENEWAL_EXTENSION/FAILURE"]:
         raised = json.loads(run("trigger", name, "--json"))["notifications"]
         kinds = {n["notificationType"] + ("/" + n["subtype"] if n["subtype"] else "") for n in raised}
         check(f"{environment}: trigger {name} raises it", name in kinds, str(kinds))
@@ -139,7 +143,19 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
     check(f"{environment}: signedDate is the event's simulated time",
           all(d.signedDate == int(round(time.mktime(time.strptime(n["date"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone) * 1000)
               for d, n in zip(decoded, recorded)))
+    app_apple_id = APP_APPLE_ID if environment == "Production" else None
     for d in decoded:
+        if d.rawSubtype == "SUMMARY":
+            # Apple, "summary": a mass extension's summary, and no data.
+            summary = d.summary
+            check(f"{environment}: RENEWAL_EXTENSION/SUMMARY carries a summary and no data",
+                  d.data is None and summary is not None and summary.requestIdentifier
+                  and summary.productId and summary.bundleId == BUNDLE and summary.rawEnvironment == environment
+                  and summary.appAppleId == app_apple_id and summary.succeededCount is not None
+                  and summary.failedCount is not None, repr(d))
+            continue
+        check(f"{environment}: {d.rawNotificationType} has appAppleId only in Production",
+              d.data.appAppleId == app_apple_id, repr(d.data))
         if d.rawNotificationType == "TEST":
             check(f"{environment}: TEST has no transaction", d.data.signedTransactionInfo is None)
         else:
@@ -148,6 +164,9 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
                   transaction.bundleId == BUNDLE and d.data.rawEnvironment == environment)
             if d.data.signedRenewalInfo:
                 verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo)
+            if d.rawSubtype == "BILLING_RECOVERY":
+                check(f"{environment}: BILLING_RECOVERY is dated when billing recovered, after the renewal date",
+                      d.signedDate > transaction.purchaseDate, f"{d.signedDate} vs {transaction.purchaseDate}")
     # Nothing is delivered twice: a second drain has nothing to do.
     run("listen", "--forward-to", hook.url, "--drain")
     check(f"{environment}: a second drain delivers nothing", hook.take() == [])
@@ -215,6 +234,36 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
     expired = next(d for d in decoded if d.rawNotificationType == "EXPIRED")
     info = verifier.verify_and_decode_renewal_info(expired.data.signedRenewalInfo)
     check(f"{environment}: EXPIRED/PRICE_INCREASE has expirationIntent 3", info.rawExpirationIntent == 3, str(info))
+
+# The renewal info of each notification's moment, and auto-renew the App Store turns off: a
+# refund of an earlier period leaves the subscription renewing; a refund request on it, and a
+# declined price increase, turn auto-renew off (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED);
+# a family member's access is ONE_TIME_CHARGE / SUBSCRIBED.
+for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Production", Environment.PRODUCTION)]:
+    run, env, trusted = session(environment)
+    verifier = SignedDataVerifier([trusted], False, library_environment, BUNDLE,
+                                  APP_APPLE_ID if library_environment == Environment.PRODUCTION else None)
+    run("buy", "com.example.app.pro.monthly", "--yes")                               # 1, the free week
+    run("clock", "advance", "P40D")                                                  # renewals 2, 3
+    run("refund", "2")
+    run("request-refund", "3")
+    run("buy", "com.example.app.pro.yearly", "--yes")                                # 4, an upgrade
+    run("price-increase", "com.example.app.pro.yearly", "29.99")
+    run("price-increase", "decline", "com.example.app.pro.yearly")
+    run("buy", "com.example.app.book", "--as-family-member")                         # 5
+    run("listen", "--forward-to", hook.url, "--drain")
+    decoded = decode_all(hook.take(), verifier)
+    names = [d.rawNotificationType + ("/" + d.rawSubtype if d.rawSubtype else "") for d in decoded]
+    refund = next(d for d in decoded if d.rawNotificationType == "REFUND")
+    info = verifier.verify_and_decode_renewal_info(refund.data.signedRenewalInfo)
+    check(f"{environment}: the REFUND of an earlier period says the subscription still renews",
+          info.rawAutoRenewStatus == 1 and refund.data.rawStatus == 1, repr(info))
+    disabled = [d for d in decoded if d.rawSubtype == "AUTO_RENEW_DISABLED"]
+    check(f"{environment}: a refund request and a declined price increase turn auto-renew off",
+          len(disabled) == 2 and all(verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo)
+                                     .rawAutoRenewStatus == 0 for d in disabled), str(names))
+    check(f"{environment}: a family member's non-consumable is ONE_TIME_CHARGE", names[-1] == "ONE_TIME_CHARGE",
+          str(names))
 
 # A listener killed with SIGKILL loses nothing and delivers nothing twice.
 run, env, trusted = session("Sandbox")

@@ -72,3 +72,37 @@ extension RenewalInfo {
         }
     }
 }
+
+extension PriceIncrease {
+    /// Why Apple asks the subscriber's consent to an increase, whatever the developer chose.
+    public enum ConsentReason: Sendable, Equatable {
+        /// The increase is more than half the price the subscription renews at.
+        case moreThanHalfThePrice
+        /// The increase is more than `limit` US dollars: $5, or $50 for a yearly subscription.
+        case moreThanDollars(limit: Decimal)
+    }
+
+    /// Whether Apple would ask the subscriber's consent to raising `current` to `new`, by the
+    /// size of the increase alone: nil when an increase this size may go with a notice only.
+    ///
+    /// Apple ("Understanding subscription price increase notice and consent"; "Managing
+    /// Prices"): whether a subscriber must consent depends on the size of the increase and on
+    /// their country or region. Apple lets an increase go without consent only if it is no
+    /// more than 50% of the price and no more than US$5 (US$50 for a yearly subscription),
+    /// happens at most once a year, and local law allows it. iapsim applies the 50% rule in
+    /// every currency and the dollar limits to prices in US dollars; it does not know the
+    /// limits Apple sets in other currencies, the regions whose law requires consent, or
+    /// increases made before this one.
+    /// - Parameter period: how often the subscription renews.
+    public static func consentReason(
+        from current: Decimal, to new: Decimal, currency: String, period: SubscriptionPeriod
+    ) -> ConsentReason? {
+        let increase = new - current
+        if increase * 2 > current { return .moreThanHalfThePrice }
+        if currency == "USD" {
+            let limit: Decimal = period.unit == .year ? 50 : 5
+            if increase > limit { return .moreThanDollars(limit: limit) }
+        }
+        return nil
+    }
+}

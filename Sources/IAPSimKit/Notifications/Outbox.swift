@@ -66,7 +66,7 @@ extension PurchaseState {
     mutating func notify(
         _ kind: ServerNotification.Kind, _ subtype: ServerNotification.Subtype? = nil, at date: Date,
         transaction: Transaction?, renewal: RenewalInfo? = nil, status: ServerNotification.Status? = nil,
-        consumptionRequestReason: RefundRequest.Reason? = nil
+        consumptionRequestReason: RefundRequest.Reason? = nil, summary: MassExtensionSummary? = nil
     ) {
         outbox.count += 1
         let uuid = Self.notificationUUID(account: account.appTransactionID ?? "", number: outbox.count)
@@ -74,6 +74,14 @@ extension PurchaseState {
             uuid: uuid, kind: kind, subtype: subtype, date: date, transaction: transaction, renewal: renewal,
             status: status)
         notification.consumptionRequestReason = consumptionRequestReason
+        notification.summary = summary
+        // The renewal info is the chain's at `date`: when the notification is about an earlier
+        // period (a refund of it), the chain's newest transaction is kept beside it.
+        if let renewal, let transaction, let latest = account.chainLatest(renewal.originalID),
+            latest.id != transaction.id
+        {
+            notification.latest = latest
+        }
         outbox.unsaved.append(.notification(notification))
     }
 
@@ -115,6 +123,8 @@ extension Outbox.Record {
             if let reason = n.consumptionRequestReason {
                 members.append(("consumptionRequestReason", .string(reason.rawValue)))
             }
+            if let latest = n.latest { members.append(("latest", latest.json)) }
+            if let summary = n.summary { members.append(("summary", summary.json)) }
             return .object([("notification", .object(members))])
         case .attempt(let a):
             var members: [(String, JSONValue)] = [
@@ -151,6 +161,10 @@ extension Outbox.Record {
                     })
             notification.consumptionRequestReason = try n.optional("consumptionRequestReason")?.raw(
                 RefundRequest.Reason.self)
+            notification.latest = try n.optional("latest").map { t throws(Reader.Failure) in try Transaction(t) }
+            notification.summary = try n.optional("summary").map { m throws(Reader.Failure) in
+                try MassExtensionSummary(m)
+            }
             self = .notification(notification)
         } else {
             let a = try r.required("attempt")
@@ -160,5 +174,30 @@ extension Outbox.Record {
                     result: try a.required("sendAttemptResult").raw(DeliveryAttempt.Result.self),
                     httpStatus: try a.optional("httpStatus")?.int()))
         }
+    }
+}
+
+// The journal's form of a mass extension's summary.
+extension MassExtensionSummary {
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("requestIdentifier", .string(requestIdentifier)), ("productId", .string(productID)),
+        ]
+        if let codes = storefrontCountryCodes {
+            members.append(("storefrontCountryCodes", .array(codes.map(JSONValue.string))))
+        }
+        members += [("succeededCount", .int(succeededCount)), ("failedCount", .int(failedCount))]
+        return .object(members)
+    }
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        var codes: [String]?
+        if let list = try r.optional("storefrontCountryCodes") {
+            codes = try list.array { item throws(Reader.Failure) in try item.string() }
+        }
+        self.init(
+            requestIdentifier: try r.required("requestIdentifier").string(),
+            productID: try r.required("productId").string(), storefrontCountryCodes: codes,
+            succeededCount: try r.required("succeededCount").int(), failedCount: try r.required("failedCount").int())
     }
 }

@@ -45,6 +45,8 @@ public struct ServerNotification: Sendable, Equatable {
         case autoRenewEnabled = "AUTO_RENEW_ENABLED"
         case autoRenewDisabled = "AUTO_RENEW_DISABLED"
         case summary = "SUMMARY"
+        /// `RENEWAL_EXTENSION`: a mass extension could not extend this subscription.
+        case failure = "FAILURE"
         /// `PRICE_INCREASE`: the customer has not responded to an increase that needs consent.
         case pending = "PENDING"
         /// `PRICE_INCREASE`: the customer agreed, or the increase needs no consent.
@@ -73,6 +75,11 @@ public struct ServerNotification: Sendable, Equatable {
     /// `data.consumptionRequestReason`, for `CONSUMPTION_REQUEST`: why the customer asked for
     /// the refund.
     public var consumptionRequestReason: RefundRequest.Reason? = nil
+    /// The chain's newest transaction at `date`, when `transaction` is an earlier one (a refund
+    /// of an earlier period): the renewal info is signed as of the chain, not of that period.
+    public var latest: Transaction? = nil
+    /// `RENEWAL_EXTENSION` / `SUMMARY`'s `summary`, which it carries instead of `data`.
+    public var summary: MassExtensionSummary? = nil
 
     public init(
         uuid: String, kind: Kind, subtype: Subtype?, date: Date, transaction: Transaction?, renewal: RenewalInfo?,
@@ -87,8 +94,36 @@ public struct ServerNotification: Sendable, Equatable {
         self.status = status
     }
 
+    /// The chain's newest transaction at `date`: what its renewal info is worked out from.
+    public var chainLatest: Transaction? { latest ?? transaction }
+
     /// `TYPE` or `TYPE/SUBTYPE`, as `iapsim trigger` and the listings name it.
     public var name: String { subtype.map { kind.rawValue + "/" + $0.rawValue } ?? kind.rawValue }
+}
+
+/// What a mass renewal extension did, as `RENEWAL_EXTENSION` / `SUMMARY` reports it (Apple,
+/// "summary"): the request, the product, the storefronts it was limited to, and how many
+/// subscriptions were extended and how many could not be. The app's identity and the
+/// environment are added when it is signed.
+public struct MassExtensionSummary: Sendable, Equatable {
+    public var requestIdentifier: String
+    public var productID: String
+    /// The storefronts the request named; nil when it applied to all (Apple,
+    /// "storefrontCountryCodes": the notification returns only those the request gave).
+    public var storefrontCountryCodes: [String]?
+    public var succeededCount: Int
+    public var failedCount: Int
+
+    public init(
+        requestIdentifier: String, productID: String, storefrontCountryCodes: [String]?, succeededCount: Int,
+        failedCount: Int
+    ) {
+        self.requestIdentifier = requestIdentifier
+        self.productID = productID
+        self.storefrontCountryCodes = storefrontCountryCodes
+        self.succeededCount = succeededCount
+        self.failedCount = failedCount
+    }
 }
 
 extension ServerNotification.Status {

@@ -27,9 +27,12 @@ public enum NotificationTrigger: String, CaseIterable, Sendable {
     case priceIncreasePending = "PRICE_INCREASE/PENDING"
     case priceIncreaseAccepted = "PRICE_INCREASE/ACCEPTED"
     case expiredPriceIncrease = "EXPIRED/PRICE_INCREASE"
-    case offerRedeemedResubscribe = "OFFER_REDEEMED/RESUBSCRIBE"
     case offerRedeemed = "OFFER_REDEEMED"
+    case offerRedeemedDowngrade = "OFFER_REDEEMED/DOWNGRADE"
     case revoke = "REVOKE"
+    case renewalExtended = "RENEWAL_EXTENDED"
+    case renewalExtensionSummary = "RENEWAL_EXTENSION/SUMMARY"
+    case renewalExtensionFailure = "RENEWAL_EXTENSION/FAILURE"
 
     /// A trigger as a person types it, in any case (`did_fail_to_renew/grace_period`).
     /// - Throws: `SimulationError.cannotTrigger` naming `text`.
@@ -117,6 +120,48 @@ extension StoreSession {
             try body()
         }
         let isSubscription = { (product: Product) in product.subscription != nil }
+        /// Two levels of one group, (lower, higher), that `fits`: level 1 is the highest (Apple,
+        /// "Ranking subscriptions within the group").
+        func levels(_ fits: (Product, Product) -> Bool) throws -> (Product, Product) {
+            let subscriptions = catalog.products.filter(isSubscription)
+            for lower in subscriptions {
+                guard let group = lower.subscription?.groupID, let level = lower.subscription?.groupLevel else {
+                    continue
+                }
+                for higher in subscriptions
+                where higher.subscription?.groupID == group && (higher.subscription?.groupLevel ?? level) < level
+                    && (productID == nil || lower.id == productID || higher.id == productID) && fits(lower, higher)
+                {
+                    return (lower, higher)
+                }
+            }
+            throw fail("the catalog has no group with two levels that fit")
+        }
+        /// An offer a subscriber of the group may redeem on `product`: an offer code for existing
+        /// subscribers, else a promotional offer, signed with the catalog's key when it has one.
+        func offer(for product: Product) -> OfferRequest? {
+            guard let subscription = product.subscription else { return nil }
+            if let code = subscription.offerCodes.first(where: {
+                $0.eligibility.isEmpty || $0.eligibility.contains(.existing)
+            }), let id = code.id {
+                return .code(id: id)
+            }
+            guard let id = subscription.promotionalOffers.first?.id else { return nil }
+            let timestamp = Int64((realNow().timeIntervalSince1970 * 1000).rounded(.down))
+            let signature = try? catalog.store.offerSigningKey.map { key in
+                try PromotionalOfferSignature.sign(
+                    with: key, bundleID: try settings().bundleID, productID: product.id, offerID: id,
+                    appAccountToken: nil, nonce: UUID(), timestamp: timestamp)
+            }
+            return .offer(id: id, signature: signature ?? nil)
+        }
+        func redeem(_ product: Product) throws {
+            guard let request = offer(for: product) else { throw fail("\(product.id) has no offer to redeem") }
+            let receipt = try purchase(
+                try quote(PurchaseRequest(made: product.id, quantity: .one, offer: request), in: catalog),
+                in: catalog, outcome: .success)
+            if case .failed(let error) = receipt.result { throw fail("the offer was refused: \(error.qualifiedName)") }
+        }
         switch wanted {
         case .subscribedInitialBuy:
             let status = try status()
@@ -165,18 +210,7 @@ extension StoreSession {
             if current.willAutoRenew { _ = try cancelSubscription(current.productID) }
             if wanted == .autoRenewEnabled { _ = try resumeSubscription(current.productID) }
         case .renewalPrefUpgrade, .renewalPrefDowngrade, .renewalPref:
-            // Two levels of one group: level 1 is the highest (Apple, "Ranking subscriptions
-            // within the group").
-            let subscriptions = catalog.products.filter(isSubscription)
-            let pair = subscriptions.lazy.compactMap { first -> (Product, Product)? in
-                guard let group = first.subscription?.groupID, let level = first.subscription?.groupLevel,
-                    let other = subscriptions.first(where: {
-                        $0.subscription?.groupID == group && ($0.subscription?.groupLevel ?? level) < level
-                    })
-                else { return nil }
-                return (first, other)  // (lower, higher)
-            }.first { productID == nil || $0.0.id == productID || $0.1.id == productID }
-            guard let (lower, higher) = pair else { throw fail("the catalog has no group with two levels") }
+            let (lower, higher) = try levels { _, _ in true }
             if wanted == .renewalPrefUpgrade {
                 _ = try subscribed(lower)
                 try buy(higher)
@@ -217,48 +251,22 @@ extension StoreSession {
                 try moveClock(past: try chain(subscription)?.expirationDate)
             default: break
             }
-        case .offerRedeemedResubscribe:
-            // A lapsed subscriber takes a win-back offer, or a promotional one signed with the
-            // catalog's key when it has one.
-            let subscription = try product(
-                { !($0.subscription?.winBackOffers.filter(\.isEligible).isEmpty ?? true)
-                    || !($0.subscription?.promotionalOffers.isEmpty ?? true) }, "a subscription with a win-back or promotional offer")
-            if try chain(subscription) == nil { try buy(subscription) }
-            if let current = try chain(subscription), current.state != .expired {
-                _ = try expireSubscription(current.productID)
-            }
-            var request: OfferRequest
-            if let winBack = subscription.subscription?.winBackOffers.first(where: \.isEligible), let id = winBack.id {
-                request = .offer(id: id, signature: nil)
-            } else if let id = subscription.subscription?.promotionalOffers.first?.id {
-                let signature = try catalog.store.offerSigningKey.map { key in
-                    try PromotionalOfferSignature.sign(
-                        with: key, bundleID: try settings().bundleID, productID: subscription.id, offerID: id,
-                        appAccountToken: nil, nonce: UUID(),
-                        timestamp: Int64((realNow().timeIntervalSince1970 * 1000).rounded(.down)))
-                }
-                request = .offer(id: id, signature: signature)
-            } else {
-                throw fail("\(subscription.id) has no offer to redeem")
-            }
-            let receipt = try purchase(
-                try quote(PurchaseRequest(made: subscription.id, quantity: .one, offer: request), in: catalog),
-                in: catalog, outcome: .success)
-            if case .failed(let error) = receipt.result { throw fail("the offer was refused: \(error.qualifiedName)") }
         case .offerRedeemed:
-            // A subscriber redeems an offer code for the plan it has: it starts at the next renewal.
+            // A subscriber redeems an offer for the plan it has: it starts at the next renewal.
             let subscription = try product(
-                { $0.subscription?.offerCodes.contains { $0.eligibility.isEmpty || $0.eligibility.contains(.existing) } ?? false },
-                "a subscription with an offer code for existing subscribers")
-            let code = subscription.subscription?.offerCodes.first {
-                $0.eligibility.isEmpty || $0.eligibility.contains(.existing)
+                { offer(for: $0) != nil },
+                "a subscription with an offer code for existing subscribers or a promotional offer")
+            if try subscribed(subscription).productID != subscription.id {
+                // Another plan of the group is current (a downgrade waits): start this one.
+                _ = try expireSubscription(subscription.id)
+                _ = try subscribed(subscription)
             }
-            guard let id = code?.id else { throw fail("\(subscription.id) has no offer code") }
-            _ = try subscribed(subscription)
-            let receipt = try purchase(
-                try quote(PurchaseRequest(made: subscription.id, quantity: .one, offer: .code(id: id)), in: catalog),
-                in: catalog, outcome: .success)
-            if case .failed(let error) = receipt.result { throw fail("the code was refused: \(error.qualifiedName)") }
+            try redeem(subscription)
+        case .offerRedeemedDowngrade:
+            // A subscriber of a higher level redeems an offer for a lower one: it starts then.
+            let (lower, higher) = try levels { lower, _ in offer(for: lower) != nil }
+            _ = try subscribed(higher)
+            try redeem(lower)
         case .revoke:
             let shared = try product(
                 { $0.familyShareable && $0.type != .consumable }, "a family-shareable product (familyShareable)")
@@ -271,6 +279,31 @@ extension StoreSession {
             try buy(try product({ $0.subscription == nil }, "a consumable, non-consumable or non-renewing subscription"))
         case .test:
             _ = try sendTestNotification()
+        case .renewalExtended, .renewalExtensionSummary:
+            // A paid period (Apple extends no free trial): past the introductory one if needed.
+            let subscription = try product(isSubscription, "an auto-renewable subscription")
+            var current = try subscribed(subscription)
+            if current.transaction.offerPaymentMode == .freeTrial {
+                if !current.willAutoRenew { _ = try resumeSubscription(current.productID) }
+                try moveClock(past: current.expirationDate)
+                current = try subscribed(subscription)
+            }
+            if wanted == .renewalExtended {
+                _ = try extendRenewalDate(originalID: current.originalID, days: 1)
+            } else {
+                try extendAllRenewalDates(productID: current.productID, days: 1)
+            }
+        case .renewalExtensionFailure:
+            // A subscriber in billing retry cannot be extended.
+            let subscription = try product(isSubscription, "an auto-renewable subscription")
+            var failing = subscription.id
+            try withBillingIssues(grace: false) {
+                let current = try subscribed(subscription)
+                if !current.willAutoRenew { _ = try resumeSubscription(current.productID) }
+                try moveClock(past: current.expirationDate)
+                failing = try chain(subscription)?.productID ?? failing
+            }
+            try extendAllRenewalDates(productID: failing, days: 1)
         }
         let records = try notifications()
         return Array(records.suffix(max(0, records.count - before)).map(\.notification))

@@ -11,4 +11,9 @@ public enum StoreEvent: Sendable, Equatable {
     /// The account's storefront changed, as `Storefront.updates` and StoreKit 1's
     /// `paymentQueueDidChangeStorefront(_:)` report it: ISO 3166-1 alpha-3 codes.
     case storefrontChanged(from: String, to: String)
+    /// Data was signed for Production while the session has no `app-apple-id`: Apple's
+    /// Production verifier is made with the app's Apple ID, and rejects a notification or an
+    /// app transaction that does not carry it (`SignedDataVerifier` in Apple's
+    /// app-store-server-library; Apple, "appAppleId").
+    case productionWithoutAppAppleID
 }

@@ -73,7 +73,7 @@ extension StoreSession {
             let inGrace = (info.gracePeriodExpirationDate ?? .distantPast) > moment.now
             let start = inGrace ? (latest.expirationDate ?? moment.now) : moment.now
             let renewal = try SubscriptionEngine.renew(
-                &state, &info, from: start, settings: moment.settings, recovery: true)
+                &state, &info, from: start, settings: moment.settings, recovered: moment.now)
             state.simulation.renewals[index] = info
             return .recovered(renewal)
         }

@@ -10,6 +10,9 @@ public struct PriceIncreaseChange: Sendable, Equatable {
     public var priceIncreaseStatus: RenewalInfo.PriceIncreaseStatus
     /// When the current period ends: where the increase applies, or the subscription expires.
     public var expirationDate: Date?
+    /// For an increase announced without consent: why Apple would ask the subscriber's
+    /// consent to it all the same (`PriceIncrease.consentReason`), or nil.
+    public var consentReason: PriceIncrease.ConsentReason? = nil
 }
 
 extension StoreSession {
@@ -22,18 +25,25 @@ extension StoreSession {
     /// configuration file's, as in Xcode.
     /// - Parameters:
     ///   - newPrice: in the subscription's currency; more than the price it renews at now.
-    ///   - requiresConsent: whether the subscriber must agree.
+    ///   - requiresConsent: whether the subscriber must agree. Apple decides it by the size of
+    ///     the increase and the subscriber's region; without consent, the change says when
+    ///     Apple would ask it all the same (`consentReason`).
     /// - Throws: `SimulationError.notSubscribed` when no subscription to it renews;
     ///   `.notAPriceIncrease` when `newPrice` is not above the renewal price or not a price in
     ///   the subscription's currency.
     public func increasePrice(_ productID: String, to newPrice: Decimal, requiresConsent: Bool) throws
         -> PriceIncreaseChange
     {
-        try changeRenewingChain(productID) { info, state, latest, moment in
+        var consentReason: PriceIncrease.ConsentReason?
+        var change = try changeRenewingChain(productID) { info, state, latest, moment in
             guard newPrice > info.autoRenewPrice, Currency.isValid(newPrice, in: info.currency) else {
                 throw SimulationError.notAPriceIncrease(
                     productID: productID, price: newPrice.plainString,
                     current: "\(info.autoRenewPrice.plainString) \(info.currency)")
+            }
+            if !requiresConsent {
+                consentReason = PriceIncrease.consentReason(
+                    from: info.autoRenewPrice, to: newPrice, currency: info.currency, period: info.autoRenewPeriod)
             }
             let increase = PriceIncrease(
                 newPrice: newPrice, requiresConsent: requiresConsent, status: requiresConsent ? .pending : .agreed,
@@ -43,6 +53,8 @@ extension StoreSession {
                 .priceIncrease, requiresConsent ? .pending : .accepted, at: moment.now, transaction: latest,
                 renewal: info, status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
         }
+        change.consentReason = consentReason
+        return change
     }
 
     /// The subscriber agrees to a pending price increase (`PRICE_INCREASE` / `ACCEPTED`): the
@@ -56,9 +68,10 @@ extension StoreSession {
             increase.status = .agreed
             info.priceIncrease = increase
             if info.expirationReason == .didNotConsentToPriceIncrease {
-                // Consenting after a decline, before the period ends, keeps the subscription.
-                info.willAutoRenew = true
-                info.expirationReason = nil
+                // Consenting after a decline, before the period ends, keeps the subscription:
+                // auto-renew comes back on (`AUTO_RENEW_ENABLED`, as it went off).
+                SubscriptionEngine.turnAutoRenewOn(
+                    &info, latest: latest, at: moment.now, settings: moment.settings, in: &state)
             }
             state.notify(
                 .priceIncrease, .accepted, at: moment.now, transaction: latest, renewal: info,
@@ -66,17 +79,18 @@ extension StoreSession {
         }
     }
 
-    /// The subscriber declines a pending price increase: the subscription stays active to the
-    /// end of its period and then expires, `expirationReason` `didNotConsentToPriceIncrease`
-    /// (`EXPIRED` / `PRICE_INCREASE` then). The App Store notifies nothing at the decline.
+    /// The subscriber declines a pending price increase: auto-renew goes off
+    /// (`DID_CHANGE_RENEWAL_STATUS` / `AUTO_RENEW_DISABLED`), so no increase waits for consent
+    /// any more; the subscription stays active to the end of its period and then expires,
+    /// `expirationReason` `didNotConsentToPriceIncrease` (`EXPIRED` / `PRICE_INCREASE` then).
     /// - Throws: `SimulationError.noPriceIncrease` when none waits for consent.
     public func declinePriceIncrease(_ productID: String) throws -> PriceIncreaseChange {
-        try changeRenewingChain(productID) { info, _, _, _ in
+        try changeRenewingChain(productID) { info, state, latest, moment in
             guard let increase = info.priceIncrease, increase.status == .pending else {
                 throw SimulationError.noPriceIncrease(productID: productID)
             }
-            info.willAutoRenew = false
-            info.expirationReason = .didNotConsentToPriceIncrease
+            SubscriptionEngine.turnAutoRenewOff(
+                &info, reason: .didNotConsentToPriceIncrease, latest: latest, at: moment.now, in: &state)
         }
     }
 

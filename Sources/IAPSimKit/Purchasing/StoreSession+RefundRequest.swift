@@ -7,7 +7,7 @@ extension StoreSession {
     /// Store asks the developer for consumption information first: `CONSUMPTION_REQUEST`
     /// (Apple's "notificationType": "the customer initiated a refund request for a consumable
     /// in-app purchase or auto-renewable subscription"), carrying the customer's
-    /// `consumptionRequestReason`.
+    /// `consumptionRequestReason`. For a subscription the App Store also turns auto-renew off.
     /// - Throws: `SimulationError.duplicateRefundRequest` when one waits for this transaction
     ///   (`Transaction.RefundRequestError.duplicateRequest`); `.refundNotRequestable` when it
     ///   is already refunded; `.unknownTransaction`.
@@ -28,6 +28,19 @@ extension StoreSession {
             let request = RefundRequest(
                 transactionID: id, productID: transaction.productID, requestDate: moment.now, reason: reason)
             state.simulation.refundRequests.append(request)
+            if transaction.productType == .autoRenewable,
+                let index = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }),
+                let latest = state.account.chainLatest(transaction.originalID),
+                !state.simulation.renewals[index].phase.hasEnded
+            {
+                // Apple, "subtype": AUTO_RENEW_DISABLED when "the App Store turned off
+                // subscription auto-renewal after the customer requested a refund". A declined
+                // request leaves it off: the customer turns it back on if they wish.
+                var info = state.simulation.renewals[index]
+                SubscriptionEngine.turnAutoRenewOff(
+                    &info, reason: .autoRenewDisabled, latest: latest, at: moment.now, in: &state)
+                state.simulation.renewals[index] = info
+            }
             if transaction.productType == .consumable || transaction.productType == .autoRenewable {
                 let (renewal, status) = Self.subscriptionContext(of: transaction, in: state, at: moment.now)
                 state.notify(

@@ -43,11 +43,25 @@ extension StoreSession {
         }
     }
 
-    /// Extends every active subscription to `productID` by `days`, as "Extend Subscription
-    /// Renewal Dates for All Active Subscribers" does, and notifies `RENEWAL_EXTENSION` /
-    /// `SUMMARY`. - Returns: how many were extended and how many could not be.
-    public func extendAllRenewalDates(productID: String, days: Int) throws -> (succeeded: Int, failed: Int) {
-        let chains = try status().subscriptions.filter { $0.productID == productID }
+    /// Extends every subscription to `productID` by `days`, as "Extend Subscription Renewal
+    /// Dates for All Active Subscribers" does. Its subscribers are the chains of the product that
+    /// have not ended (expired or revoked ones are not), in the storefronts the request names
+    /// (all when it names none). Each one extended is notified `RENEWAL_EXTENDED`, each one that
+    /// cannot be `RENEWAL_EXTENSION` / `FAILURE`, and the whole `RENEWAL_EXTENSION` / `SUMMARY`
+    /// with its `summary` (Apple, "notificationType", "summary").
+    /// - Parameters:
+    ///   - requestIdentifier: the request's `requestIdentifier`, which the summary names.
+    ///   - storefrontCountryCodes: the request's storefronts (alpha-3), nil for all.
+    /// - Returns: how many were extended and how many could not be.
+    @discardableResult
+    public func extendAllRenewalDates(
+        productID: String, days: Int, requestIdentifier: String = UUID().uuidString.lowercased(),
+        storefrontCountryCodes: [String]? = nil
+    ) throws -> (succeeded: Int, failed: Int) {
+        let chains = try status().subscriptions.filter { chain in
+            chain.productID == productID && chain.state != .expired && chain.state != .revoked
+                && (storefrontCountryCodes?.contains(chain.renewalInfo.storefrontCountryCode) ?? true)
+        }
         var succeeded = 0
         var failed = 0
         for chain in chains {
@@ -56,10 +70,21 @@ extension StoreSession {
                 succeeded += 1
             } catch is ExtensionRefusal {
                 failed += 1
+                try transact { state, moment in
+                    guard let info = state.simulation.renewals.first(where: { $0.originalID == chain.originalID }),
+                        let latest = state.account.chainLatest(chain.originalID)
+                    else { return }
+                    state.notify(
+                        .renewalExtension, .failure, at: moment.now, transaction: latest, renewal: info,
+                        status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
+                }
             }
         }
+        let summary = MassExtensionSummary(
+            requestIdentifier: requestIdentifier, productID: productID, storefrontCountryCodes: storefrontCountryCodes,
+            succeededCount: succeeded, failedCount: failed)
         try transact { state, moment in
-            state.notify(.renewalExtension, .summary, at: moment.now, transaction: nil)
+            state.notify(.renewalExtension, .summary, at: moment.now, transaction: nil, summary: summary)
         }
         return (succeeded, failed)
     }

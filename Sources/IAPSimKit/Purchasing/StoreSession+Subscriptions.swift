@@ -8,32 +8,21 @@ public struct SubscriptionChange: Sendable, Equatable {
 
 extension StoreSession {
     /// Turns auto-renew off (`disableAutoRenewForTransaction`): the subscription stays active
-    /// to the end of its period, then expires.
+    /// to the end of its period, then expires. In billing retry it ends the retry: the
+    /// subscription expires at the end of its grace period, or at once past it.
     public func cancelSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, state, latest, moment in
-            let wasOn = info.willAutoRenew
-            info.willAutoRenew = false
-            info.expirationReason = .autoRenewDisabled
-            info.autoRenewProductID = info.currentProductID
-            if wasOn {
-                state.notify(
-                    .didChangeRenewalStatus, .autoRenewDisabled, at: moment.now, transaction: latest, renewal: info,
-                    status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
-            }
+            info.autoRenewProductID = info.currentProductID  // a pending downgrade goes with it
+            SubscriptionEngine.turnAutoRenewOff(
+                &info, reason: .autoRenewDisabled, latest: latest, at: moment.now, in: &state)
         }
     }
 
     /// Turns auto-renew back on (`enableAutoRenewForTransaction`).
     public func resumeSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, state, latest, moment in
-            let wasOff = !info.willAutoRenew
-            info.willAutoRenew = true
-            info.expirationReason = nil
-            if wasOff {
-                state.notify(
-                    .didChangeRenewalStatus, .autoRenewEnabled, at: moment.now, transaction: latest, renewal: info,
-                    status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
-            }
+            SubscriptionEngine.turnAutoRenewOn(
+                &info, latest: latest, at: moment.now, settings: moment.settings, in: &state)
         }
     }
 

@@ -371,25 +371,31 @@ public struct StoreSession: Sendable {
         var notification: (ServerNotification.Kind, ServerNotification.Subtype?)?
         if let subscription = product.subscription {
             // Which SUBSCRIBED or DID_CHANGE_RENEWAL_PREF this is, from the group before the
-            // purchase changes it.
+            // purchase changes it. A chain the family shares is apart from the account's own:
+            // access through Family Sharing is SUBSCRIBED, INITIAL_BUY the first time (Apple,
+            // "subtype"), whatever the account's own chain does.
             let group = subscription.groupID
-            if SubscriptionEngine.isEligibleForIntroOffer(group: group, in: state) {
+            if state.account.groupOrigin(group, ownership: ownership) == nil {
                 notification = (.subscribed, .initialBuy)
-            } else if SubscriptionEngine.isGroupActive(group, in: state, at: moment.now) {
+            } else if SubscriptionEngine.isGroupActive(group, in: state, at: moment.now, ownership: ownership) {
                 notification = (.didChangeRenewalPref, .upgrade)
             } else {
                 notification = (.subscribed, .resubscribe)
             }
-            // Redeeming an offer is OFFER_REDEEMED with the same subtype (Apple,
-            // "notificationType"); a stacked offer code waits, so the purchase is the intro's.
-            if let offer, !offer.afterIntroductoryOffer, let subtype = notification?.1 {
-                notification = (.offerRedeemed, subtype)
+            // Apple, "notificationType": OFFER_REDEEMED is an offer redeemed on an active
+            // subscription (here an upgrade; one for the current plan or a lower level waits
+            // for the renewal, `scheduleOffer`). A first subscription, or one after the group's
+            // expired, is SUBSCRIBED whatever offer it came with.
+            if let offer, !offer.afterIntroductoryOffer, notification?.1 == .upgrade {
+                notification = (.offerRedeemed, .upgrade)
             }
             try SubscriptionEngine.start(
                 &transaction, product: product, subscription: subscription, state: &state, at: moment.now,
                 settings: moment.settings, offer: offer, billingPlan: billingPlan)
-        } else if moment.settings.oneTimeChargeNotifications, ownership == .purchased {
-            // A shared purchase charged this account nothing: the organiser's charge is theirs.
+        } else if moment.settings.oneTimeChargeNotifications, ownership == .purchased || product.type == .nonConsumable
+        {
+            // Apple, "notificationType": ONE_TIME_CHARGE also when "the customer receives access
+            // to a non-consumable product through Family Sharing".
             notification = (.oneTimeCharge, nil)
         }
         try state.account.record(transaction, isNew: true)

@@ -80,14 +80,67 @@ enum SubscriptionEngine {
             }
             if !info.willAutoRenew, info.phase == .active, let end = latest.expirationDate, end <= date {
                 info.phase = .expired
-                // Apple's "notificationType": EXPIRED / PRICE_INCREASE when the customer did
-                // not consent to a price increase, VOLUNTARY when they turned auto-renew off.
-                let subtype: ServerNotification.Subtype =
-                    info.expirationReason == .didNotConsentToPriceIncrease ? .priceIncrease : .voluntary
-                state.notify(.expired, subtype, at: end, transaction: latest, renewal: info, status: .expired)
+                state.notify(
+                    .expired, expiredSubtype(info), at: end, transaction: latest, renewal: info, status: .expired)
             }
             state.simulation.renewals[index] = info
         }
+    }
+
+    /// Apple's "notificationType": EXPIRED / PRICE_INCREASE when the customer did not consent
+    /// to a price increase, VOLUNTARY when auto-renew was turned off.
+    static func expiredSubtype(_ info: RenewalInfo) -> ServerNotification.Subtype {
+        info.expirationReason == .didNotConsentToPriceIncrease ? .priceIncrease : .voluntary
+    }
+
+    /// Turns the chain's auto-renew off for `reason` at `date` — the customer turned it off,
+    /// declined a price increase, or asked for a refund — and notifies
+    /// `DID_CHANGE_RENEWAL_STATUS` / `AUTO_RENEW_DISABLED` if it was on (Apple, "subtype": "the
+    /// customer turned off subscription auto-renewal, or the App Store turned off subscription
+    /// auto-renewal after the customer requested a refund").
+    ///
+    /// With auto-renew off the App Store has nothing left to retry: in the grace period the
+    /// customer keeps access to its end and the subscription then expires (`settleBillingRetry`);
+    /// past it, it expires now (`EXPIRED` / `VOLUNTARY`).
+    static func turnAutoRenewOff(
+        _ info: inout RenewalInfo, reason: RenewalInfo.ExpirationReason, latest: Transaction, at date: Date,
+        in state: inout PurchaseState
+    ) {
+        let wasOn = info.willAutoRenew
+        info.willAutoRenew = false
+        info.expirationReason = reason
+        guard wasOn else { return }
+        state.notify(
+            .didChangeRenewalStatus, .autoRenewDisabled, at: date, transaction: latest, renewal: info,
+            status: PurchaseState.notificationStatus(info, latest: latest, at: date))
+        if case .inGracePeriod(let expires, _) = info.phase {
+            info.phase = .inGracePeriod(expires: expires, retryEnds: expires)
+        } else if case .inBillingRetry = info.phase {
+            info.phase = .expired
+            state.notify(.expired, expiredSubtype(info), at: date, transaction: latest, renewal: info, status: .expired)
+        }
+    }
+
+    /// Turns the chain's auto-renew back on at `date`, notifying `AUTO_RENEW_ENABLED` if it
+    /// was off. In the grace period billing retry goes on to its usual end.
+    static func turnAutoRenewOn(
+        _ info: inout RenewalInfo, latest: Transaction, at date: Date, settings: SessionSettings,
+        in state: inout PurchaseState
+    ) {
+        let wasOff = !info.willAutoRenew
+        info.willAutoRenew = true
+        info.expirationReason = nil
+        if case .inGracePeriod(let expires, _) = info.phase {
+            info.expirationReason = .billingError
+            if wasOff, let failed = latest.expirationDate {
+                info.phase = .inGracePeriod(
+                    expires: expires, retryEnds: ISO8601Date.clamped(failed + settings.timeRate.billingRetryPeriod))
+            }
+        }
+        guard wasOff else { return }
+        state.notify(
+            .didChangeRenewalStatus, .autoRenewEnabled, at: date, transaction: latest, renewal: info,
+            status: PurchaseState.notificationStatus(info, latest: latest, at: date))
     }
 
     /// Billing retry up to `date`, each end notified at its own time. Apple, "Reducing
@@ -98,6 +151,14 @@ enum SubscriptionEngine {
     static func settleBillingRetry(
         _ info: inout RenewalInfo, latest: Transaction, at date: Date, in state: inout PurchaseState
     ) {
+        if case .inGracePeriod(let expires, _) = info.phase, expires <= date, !info.willAutoRenew {
+            // Auto-renew was turned off in the grace period: billing retry ended then, and the
+            // subscription expires with the grace period as any whose auto-renew is off.
+            info.phase = .expired
+            state.notify(
+                .expired, expiredSubtype(info), at: expires, transaction: latest, renewal: info, status: .expired)
+            return
+        }
         if case .inGracePeriod(let expires, let retryEnds) = info.phase, expires <= date {
             info.phase = .inBillingRetry(ends: retryEnds)
             state.notify(.gracePeriodExpired, at: expires, transaction: latest, renewal: info, status: .billingRetry)
@@ -111,11 +172,13 @@ enum SubscriptionEngine {
     }
 
     /// A renewal transaction starting at `start`, for the chain's auto-renew product.
+    /// - Parameter recovered: when billing recovered, for a renewal that ends billing retry
+    ///   (`DID_RENEW` / `BILLING_RECOVERY`, dated then: a renewal recovered in the grace period
+    ///   keeps its period's start, but the App Store learns of it when the payment goes through).
     @discardableResult
-    /// - Parameter recovery: the renewal ends billing retry (`DID_RENEW` / `BILLING_RECOVERY`).
     static func renew(
         _ state: inout PurchaseState, _ info: inout RenewalInfo, from start: Date, settings: SessionSettings,
-        recovery: Bool = false
+        recovered: Date? = nil
     ) throws -> Transaction {
         let origin = state.account.chainLatest(info.originalID)
         if info.introductoryPeriodsRemaining == 0, let increase = info.priceIncrease, increase.status == .agreed {
@@ -186,8 +249,8 @@ enum SubscriptionEngine {
         try state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
         state.notify(
-            .didRenew, recovery ? .billingRecovery : nil, at: start, transaction: transaction, renewal: info,
-            status: .active)
+            .didRenew, recovered == nil ? nil : .billingRecovery, at: recovered ?? start, transaction: transaction,
+            renewal: info, status: .active)
         return transaction
     }
 
@@ -263,9 +326,12 @@ enum SubscriptionEngine {
     }
 
     /// Whether a chain of `group` gives access at `date` (subscribed, or in its grace period).
-    static func isGroupActive(_ group: String, in state: PurchaseState, at date: Date) -> Bool {
+    /// - Parameter ownership: only the chains the account owns this way; nil for any.
+    static func isGroupActive(
+        _ group: String, in state: PurchaseState, at date: Date, ownership: Transaction.OwnershipType? = nil
+    ) -> Bool {
         chains(in: state).contains { info, latest in
-            info.subscriptionGroupID == group
+            info.subscriptionGroupID == group && (ownership == nil || latest.ownershipType == ownership)
                 && [.subscribed, .inGracePeriod].contains(renewalState(info, latest: latest, at: date))
         }
     }

@@ -74,8 +74,15 @@ extension StoreSession {
                 (type, offer) = (.promotional, promotional)
             } else if let winBack = subscription.winBackOffers.first(where: { $0.id == id }) {
                 // Apple, "Supporting win-back offers in your app": for lapsed subscribers;
-                // in local testing, the offer's eligibility switch in the .storekit file.
-                guard winBack.isEligible, hadSubscription, !active else {
+                // in local testing, the offer's eligibility switch in the .storekit file. Apple,
+                // "eligibleWinBackOfferIDs": not while the group's subscription is in a grace
+                // period or billing retry.
+                let retrying = SubscriptionEngine.chains(in: state).contains { info, latest in
+                    let state = SubscriptionEngine.renewalState(info, latest: latest, at: moment.now)
+                    return info.subscriptionGroupID == group && latest.ownershipType == .purchased
+                        && state == .inBillingRetryPeriod
+                }
+                guard winBack.isEligible, hadSubscription, !active, !retrying else {
                     return fail(.purchase("ineligibleForOffer"))
                 }
                 (type, offer) = (.winBack, winBack)

@@ -43,7 +43,9 @@ extension AppStoreServerAPI {
         if let codes = body["storefrontCountryCodes"], codes.arrayValue?.isEmpty == true {
             throw APIError.invalidEmptyStorefrontCountryCodeList
         }
-        let (succeeded, failed) = try session.extendAllRenewalDates(productID: productID, days: days)
+        let (succeeded, failed) = try session.extendAllRenewalDates(
+            productID: productID, days: days, requestIdentifier: identifier,
+            storefrontCountryCodes: body["storefrontCountryCodes"]?.arrayValue?.compactMap(\.stringValue))
         massExtensions.set(
             identifier,
             MassExtensions.Record(productID: productID, date: try session.clockReading().now, succeeded: succeeded, failed: failed))

@@ -107,10 +107,14 @@ extension StoreSession {
         signingContext(state, moment, signer)
     }
 
+    /// What every payload signed now shares. Production data without the app's Apple ID is
+    /// told of (`StoreEvent.productionWithoutAppAppleID`), so the front end can say so.
     func signingContext(_ state: PurchaseState, _ moment: Moment, _ signer: Signer) -> SigningContext {
-        SigningContext(
-            bundleID: moment.settings.bundleID, appAppleID: moment.settings.appAppleID,
-            environment: signer.environment ?? moment.settings.environment, signedDate: moment.now,
+        let environment = signer.environment ?? moment.settings.environment
+        if environment == .production, moment.settings.appAppleID == nil { events(.productionWithoutAppAppleID) }
+        return SigningContext(
+            bundleID: moment.settings.bundleID, appAppleID: moment.settings.appAppleID, environment: environment,
+            signedDate: moment.now,
             appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now))
     }
 

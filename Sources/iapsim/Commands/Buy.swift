@@ -36,8 +36,10 @@ struct Buy: CLICommand, Equatable {
                     its renewals and a purchase left pending carry it, lowercased; anything but a UUID
                     exits 64. --as-family-member records the family organiser's purchase shared with
                     this account (ownershipType familyShared, FAMILY_SHARED when signed), charging this
-                    account nothing; a product the catalog does not mark familyShareable, or a
-                    consumable, exits 5. 'iapsim family revoke ID' stops the sharing.
+                    account nothing, and notified as Apple notifies a member's access: ONE_TIME_CHARGE
+                    for a non-consumable, SUBSCRIBED for a subscription; a product the catalog does not
+                    mark familyShareable, or a consumable, exits 5. 'iapsim family revoke ID' stops the
+                    sharing.
                     """,
         arguments: [.init("product-id", kind: .productID)],
         options: [

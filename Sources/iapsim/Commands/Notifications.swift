@@ -10,11 +10,17 @@ struct Notifications: CLICommand {
                     Every event the App Store notifies a backend of is recorded as it happens, on the
                     simulated clock and in the same locked write as the change: SUBSCRIBED (INITIAL_BUY,
                     RESUBSCRIBE), DID_RENEW (BILLING_RECOVERY), DID_FAIL_TO_RENEW (GRACE_PERIOD),
-                    GRACE_PERIOD_EXPIRED, EXPIRED (VOLUNTARY, BILLING_RETRY), DID_CHANGE_RENEWAL_STATUS,
-                    DID_CHANGE_RENEWAL_PREF (UPGRADE, DOWNGRADE), REFUND, ONE_TIME_CHARGE and TEST; renewals
-                    caught up by 'clock advance' each get their own, at their own time. The list shows
-                    each one's delivery attempts ('iapsim listen' makes them); 'show' prints the signed
-                    payload as it is POSTed and its decoded form.
+                    GRACE_PERIOD_EXPIRED, EXPIRED (VOLUNTARY, BILLING_RETRY, PRICE_INCREASE),
+                    DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_ENABLED, AUTO_RENEW_DISABLED),
+                    DID_CHANGE_RENEWAL_PREF (UPGRADE, DOWNGRADE), OFFER_REDEEMED (UPGRADE, DOWNGRADE),
+                    PRICE_INCREASE (PENDING, ACCEPTED), REFUND, REFUND_DECLINED, REFUND_REVERSED,
+                    CONSUMPTION_REQUEST, REVOKE, ONE_TIME_CHARGE, RENEWAL_EXTENDED, RENEWAL_EXTENSION
+                    (SUMMARY, FAILURE) and TEST; 'iapsim trigger --list' names the ones it can make
+                    happen. Renewals caught up by 'clock advance' each get their own, at their own time;
+                    each notification's signedDate is its event's moment, and its transaction and
+                    renewal info are those of that moment. appAppleId is in Production data only, as
+                    Apple sends it. The list shows each one's delivery attempts ('iapsim listen' makes
+                    them); 'show' prints the signed payload as it is POSTed and its decoded form.
                     """,
         arguments: [.init("action", kind: .word(["show"]))],
         options: [

@@ -16,14 +16,28 @@ struct PriceIncrease: CLICommand, Equatable {
                     (PRICE_INCREASE/ACCEPTED, status 1, agreed) and the next renewal charges the new
                     price; 'decline', or no answer by the renewal, ends the subscription at its period's
                     end: EXPIRED/PRICE_INCREASE, expirationReason didNotConsentToPriceIncrease
-                    (expirationIntent 3). With --notify-only the increase needs no consent:
+                    (expirationIntent 3); declining turns auto-renew off at once
+                    (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED), and consenting before the period
+                    ends turns it back on. With --notify-only the increase needs no consent:
                     PRICE_INCREASE/ACCEPTED, and it applies at the next renewal. New purchases pay the
                     catalog's price, as in Xcode.
+
+                    Which of the two an increase is, is not the developer's switch in App Store
+                    Connect: Apple decides it by the size of the increase and the subscriber's country
+                    or region. It lets an increase go with a notice only if it is at most 50% of the
+                    price and at most US$5 (US$50 for a yearly subscription), at most once a year, where
+                    local law allows. --notify-only simulates an increase Apple let go; iapsim warns
+                    when it is one Apple asks consent for by its size: more than 50% of the renewal
+                    price, or, in US dollars, more than $5 ($50 for a yearly subscription). It does not
+                    know Apple's limits in other currencies, the regions whose law requires consent,
+                    or earlier increases.
                     """,
         arguments: [.init("product-id", kind: .productID)],
         options: [
             OptionSpec(name: "consent-required", help: "The increase needs the subscriber's consent (the default): PRICE_INCREASE/PENDING."),
-            OptionSpec(name: "notify-only", help: "The increase needs no consent; it applies at the next renewal: PRICE_INCREASE/ACCEPTED."),
+            OptionSpec(
+                name: "notify-only",
+                help: "The increase needs no consent (Apple decides by size and region): PRICE_INCREASE/ACCEPTED."),
         ],
         examples: [
                     "iapsim buy com.example.app.pro.monthly --yes",
@@ -65,7 +79,7 @@ struct PriceIncrease: CLICommand, Equatable {
 
     func run(in context: CommandContext) throws -> Report {
         let (_, session) = try context.catalogAndSession()
-        let storeKit = try session.storeKitContext()
+        _ = try session.storeKitContext()
         let change: PriceIncreaseChange
         let line: (PriceIncreaseChange) -> String
         switch action {
@@ -95,7 +109,7 @@ struct PriceIncrease: CLICommand, Equatable {
                     + "(expirationReason didNotConsentToPriceIncrease)."
             }
         }
-        return Report(
+        var report = Report(
             json: .object([
                 ("productID", .string(change.productID)), ("originalID", .int(change.info.originalID)),
                 ("priceIncreaseStatus", .string(change.priceIncreaseStatus.rawValue)),
@@ -106,5 +120,17 @@ struct PriceIncrease: CLICommand, Equatable {
                 ("expirationDate", .date(change.expirationDate)),
             ]),
             lines: [line(change)])
+        if let reason = change.consentReason, case .announce(_, let newPrice, _) = action {
+            let size =
+                switch reason {
+                case .moreThanHalfThePrice: "more than 50% of the renewal price"
+                case .moreThanDollars(let limit): "more than $\(limit.plainString)"
+                }
+            report.warnings.append(
+                "Warning: Apple asks the subscriber's consent to an increase this size (\(size): "
+                    + "\(newPrice.plainString) \(change.info.currency)); --notify-only simulates it without "
+                    + "('iapsim help price-increase').")
+        }
+        return report
     }
 }

@@ -11,6 +11,8 @@ struct RequestRefund: CLICommand, Equatable {
                     subscription the App Store asks the developer for consumption information first:
                     a CONSUMPTION_REQUEST notification, with --reason as its consumptionRequestReason
                     (UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER).
+                    For a subscription the App Store also turns auto-renew off
+                    (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED); a declined request leaves it off.
                     'iapsim refund ID' grants it (REFUND), 'iapsim refund ID --decline' declines it
                     (REFUND_DECLINED). A second request while one is pending fails as
                     Transaction.RefundRequestError.duplicateRequest does (exit 64).

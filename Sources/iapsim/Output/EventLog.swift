@@ -17,8 +17,18 @@ final class EventLog: @unchecked Sendable {
         }
     }
 
-    /// The warnings, in the order recorded.
-    var warnings: [String] { lock.withLock { inputWarnings } }
+    /// The warnings, in the order recorded: about the input, then about what was produced.
+    var warnings: [String] {
+        lock.withLock {
+            inputWarnings + (events.contains(.productionWithoutAppAppleID) ? [Self.productionWithoutAppAppleID] : [])
+        }
+    }
+
+    /// Said once a command has signed Production data with no app Apple ID set.
+    static let productionWithoutAppAppleID =
+        "Warning: Production data without an app Apple ID: Apple's Production verifier needs the app's Apple ID "
+        + "and rejects notifications and app transactions without it; set one with "
+        + "'iapsim settings set app-apple-id NUMBER'."
 
     /// Records `event`, unless it was recorded already (a quote sees what the purchase sees).
     func record(_ event: StoreEvent) {
@@ -28,7 +38,7 @@ final class EventLog: @unchecked Sendable {
     }
 
     var notes: [String] {
-        lock.withLock { events }.map { event in
+        lock.withLock { events }.compactMap { event -> String? in
             switch event {
             case .askToBuyExpired(let request):
                 let when = request.expirationDate.map { " at \(ISO8601Date.string($0))" } ?? ""
@@ -42,6 +52,8 @@ final class EventLog: @unchecked Sendable {
                 return "Note: the storefront changed from \(old) to \(new) (Storefront.updates, "
                     + "paymentQueueDidChangeStorefront(_:)); prices and availability follow \(new), "
                     + "purchases already made keep theirs."
+            case .productionWithoutAppAppleID:
+                return nil  // a warning, before the output
             }
         }
     }
