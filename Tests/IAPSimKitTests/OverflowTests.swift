@@ -78,7 +78,7 @@ import Testing
     /// take the next one.
     @Test func aJournalAtTheLastIdentifierIsCorrupt() throws {
         let store = session.store
-        try store.update { $0.app.deliver("x") }
+        _ = try store.update { $0.app.deliver("x") }
         let line =
             "{\"id\": 18446744073709551615, \"originalID\": 1, \"productID\": \"fx.coins\", \"productType\": \"consumable\", "
             + "\"purchaseDate\": \"2026-01-15T12:00:00Z\", \"originalPurchaseDate\": \"2026-01-15T12:00:00Z\", "

@@ -31,7 +31,7 @@ import Testing
 
     @Test func aCorruptJournalAloneIsErased() throws {
         let store = Support.store()
-        try store.update { $0.app.deliver("x") }
+        _ = try store.update { $0.app.deliver("x") }
         try Data("{\"id\": 1}\n".utf8).write(to: URL(fileURLWithPath: store.location.journalPath))
         #expect(throws: StateError.self) { try store.read() }
         #expect(try store.erase() == [store.location.statePath, store.location.journalPath])
@@ -75,7 +75,7 @@ import Testing
         for path in others { #expect(exists(path), "\(path)") }
 
         for path in stale { try Data("{".utf8).write(to: URL(fileURLWithPath: path)) }
-        try store.update { $0.app.deliver("x") }
+        _ = try store.update { $0.app.deliver("x") }
         for path in stale { #expect(!exists(path), "\(path)") }
         for path in others { #expect(exists(path), "\(path)") }
         #expect(try store.read().app.owns("x"))

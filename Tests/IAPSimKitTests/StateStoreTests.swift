@@ -14,7 +14,7 @@ import Testing
 
     @Test func writesAFile0600InAFolder0700AndReadsItBack() throws {
         let store = Support.store()
-        try store.update { $0.app.deliver("a.b") }
+        _ = try store.update { $0.app.deliver("a.b") }
         #expect(try store.read().app.purchasedProductIdentifiers == ["a.b"])
         #expect(try mode(store.location.statePath) == 0o600)
         #expect(try mode(store.location.directory) == 0o700)
@@ -68,7 +68,7 @@ import Testing
         let directory = Support.temporaryDirectory() + "/state"
         let holder = StateStore(location: StateLocation(directory: directory, lockTimeout: 5))
         let waiter = StateStore(location: StateLocation(directory: directory, lockTimeout: 0.1))
-        try holder.update { _ in
+        _ = try holder.update { _ in
             #expect(throws: StateError.busy(path: waiter.location.lockPath, seconds: 0.1)) {
                 try waiter.update { $0.app.deliver("x") }
             }
@@ -80,7 +80,7 @@ import Testing
         let elsewhere = Support.temporaryDirectory() + "/real.json"
         try FileManager().createDirectory(atPath: store.location.directory, withIntermediateDirectories: true)
         try FileManager().createSymbolicLink(atPath: store.location.statePath, withDestinationPath: elsewhere)
-        try store.update { $0.app.deliver("linked") }
+        _ = try store.update { $0.app.deliver("linked") }
         #expect(try FileManager().destinationOfSymbolicLink(atPath: store.location.statePath) == elsewhere)
         #expect(try String(contentsOfFile: elsewhere, encoding: .utf8).contains("linked"))
     }

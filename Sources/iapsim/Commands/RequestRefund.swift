@@ -45,7 +45,6 @@ struct RequestRefund: CLICommand, Equatable {
 
     func run(in context: CommandContext) throws -> Report {
         let (_, session) = try context.catalogAndSession()
-        let storeKit = try session.storeKitContext()
         let request = try session.requestRefund(id, reason: reason)
         return Report(
             json: .object([
