@@ -339,7 +339,7 @@ public struct StateStore: Sendable {
     /// Appends the unsaved transactions to the journal, then writes the snapshot that
     /// includes them, then brings the index up to date.
     /// - Parameter index: the index as `ensureIndex` found it before the change.
-    private func write(_ state: inout PurchaseState, index: IndexReader?) throws(StateError) {
+    func write(_ state: inout PurchaseState, index: IndexReader?) throws(StateError) {
         let journalMark = state.account.journalLength
         let outboxMark = state.outbox.journalLength
         state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
