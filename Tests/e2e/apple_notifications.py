@@ -9,7 +9,8 @@ iapsim's exported root, and Production with app_apple_id. The events: first subs
 resubscribe, renewal, billing-retry recovery, failed renewal with and without grace, grace
 expiry, voluntary and billing-retry expiry, auto-renew off and on, upgrade, downgrade, refund,
 one-time charge, test. A webhook answering 500 then 200 shows two attempts in Production and
-one in the sandbox; a SIGKILL of a listener loses nothing and delivers nothing twice.
+one in the sandbox; a SIGKILL of a listener loses nothing and posts again at most the one
+in flight (Tests/e2e/deliveries.py kills it at random moments).
 """
 import http.server
 import json
@@ -216,7 +217,7 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
     info = verifier.verify_and_decode_renewal_info(expired.data.signedRenewalInfo)
     check(f"{environment}: EXPIRED/PRICE_INCREASE has expirationIntent 3", info.rawExpirationIntent == 3, str(info))
 
-# A listener killed with SIGKILL loses nothing and delivers nothing twice.
+# A listener killed with SIGKILL loses nothing and posts again at most the one in flight.
 run, env, trusted = session("Sandbox")
 listener = subprocess.Popen([iapsim, "listen", "--forward-to", hook.url], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
@@ -230,7 +231,8 @@ run("buy", "com.example.app.coins100")
 run("listen", "--forward-to", hook.url, "--drain")
 received = [json.loads(body)["signedPayload"] for _, _, body in hook.take()]
 recorded = json.loads(run("notifications", "--json"))["notifications"]
-check("SIGKILL: every notification delivered exactly once", len(received) == len(recorded) == 2,
+check("SIGKILL: every notification delivered, at most the one in flight twice",
+      len(recorded) == 2 and all(n["delivered"] for n in recorded) and 2 <= len(received) <= 3,
       f"{len(received)} received, {len(recorded)} recorded")
 
 # SIGTERM stops a listener cleanly (exit 0).
