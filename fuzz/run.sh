@@ -12,7 +12,6 @@ seconds=${FUZZ_SECONDS:-600}
 out=$root/.build/fuzz
 mkdir -p "$out"
 library=$(find "$root/Sources/IAPSimKit" -name '*.swift')
-parsing=$(ls "$root"/Sources/iapsim/Parsing/*.swift)
 # The whole command line but main.swift, for the messages target.
 cli=$(find "$root/Sources/iapsim" -name '*.swift' ! -name main.swift)
 # The targets beneath IAPSimKit are modules of their own here too, as in Package.swift: each
@@ -46,9 +45,9 @@ for target in $targets; do
     storekit) build storekit IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StoreKitTarget.swift" ;;
     plist) build plist IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/PlistTarget.swift" ;;
     state) build state IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/StateTarget.swift" ;;
-    # The parser uses the library's types: one module holds both (its `import IAPSimKit` lines
-    # are ignored with a warning).
-    arguments) build arguments IAPSimKit $library $parsing "$root/fuzz/ArgumentsTarget.swift" ;;
+    # The parser reads the command registry, so it needs the whole command line; one module
+    # holds it and the library (its `import IAPSimKit` lines are ignored with a warning).
+    arguments) build arguments IAPSimKit $library $cli "$root/fuzz/ArgumentsTarget.swift" ;;
     messages) build messages IAPSimKit $library $cli "$root/fuzz/FuzzFiles.swift" "$root/fuzz/MessagesTarget.swift" ;;
     signed) build signed IAPSimKit $library "$root/fuzz/SignedDataTarget.swift" ;;
     http) build http FuzzHTTP "$root/fuzz/HTTPRequestTarget.swift" ;;

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IAPSimKit
+import IAPSimJSON
 
 /// A session over a fresh state on the fixture catalog, with a clock the test moves.
 private struct Fixture {
@@ -18,7 +19,7 @@ private struct Fixture {
             events: events.record)
     }
 
-    func buy(_ id: String, quantity: Int = 1) throws -> Transaction {
+    func buy(_ id: String, quantity: PurchaseQuantity = 1) throws -> Transaction {
         let result = try session.buy(try catalog.purchasableProduct(id), quantity: quantity, in: catalog)
         return try #require(result.transaction)
     }
@@ -48,7 +49,7 @@ private struct Fixture {
         let first = try f.buy("fx.plus.monthly")
         let change = try f.session.increasePrice(
             "fx.plus.monthly", to: Decimal(string: "24.99")!, requiresConsent: true)
-        #expect(change.info.priceIncreaseStatus == "pending")
+        #expect(change.priceIncreaseStatus == .pending)
         #expect(change.increase?.jwsStatus == 0)
         #expect(try f.notificationNames().last == "PRICE_INCREASE/PENDING")
         _ = try f.session.consentToPriceIncrease("fx.plus.monthly")
@@ -93,7 +94,7 @@ private struct Fixture {
         let f = try Fixture()
         _ = try f.buy("fx.plus.monthly")
         let change = try f.session.increasePrice("fx.plus.monthly", to: 21, requiresConsent: false)
-        #expect(change.info.priceIncreaseStatus == "agreed")
+        #expect(change.priceIncreaseStatus == .agreed)
         #expect(try f.notificationNames().last == "PRICE_INCREASE/ACCEPTED")
         try f.advance(days: 8)
         #expect(try f.session.store.transactions().last?.price == 21)
@@ -111,6 +112,41 @@ private struct Fixture {
         #expect(throws: SimulationError.noPriceIncrease(productID: "fx.plus.monthly")) {
             try f.session.consentToPriceIncrease("fx.plus.monthly")
         }
+    }
+
+    /// `status`'s subscriptions, the status array's renewal info and the signed renewal info
+    /// say one `priceIncreaseStatus` at every step: they read it from `RenewalInfo.facts`.
+    @Test func everyViewOfASubscriptionAgreesOnItsPriceIncreaseStatus() throws {
+        let f = try Fixture()
+        _ = try f.buy("fx.plus.monthly")
+        func views() throws -> (subscription: String, renewalInfo: String?, jws: JSONValue?) {
+            let status = try f.session.status()
+            let subscription = try #require(status.subscriptions.first)
+            let element = subscription.storeKitJSON(status.storeKitContext)
+            let context = SigningContext(
+                bundleID: "b", appAppleID: nil, environment: .sandbox, signedDate: f.clock.now, appTransactionID: "1")
+            let signed = SignedPayloads.renewalInfo(
+                subscription.renewalInfo, latest: subscription.transaction, state: subscription.state, context: context)
+            guard case .object(let members) = signed else {
+                return (subscription.priceIncreaseStatus.rawValue, nil, nil)
+            }
+            return (
+                subscription.priceIncreaseStatus.rawValue,
+                element["renewalInfo"]?["priceIncreaseStatus"]?.stringValue,
+                members.first { $0.0 == "priceIncreaseStatus" }?.1
+            )
+        }
+        _ = try f.session.increasePrice("fx.plus.monthly", to: 29, requiresConsent: true)
+        #expect(try views() == ("pending", "pending", .int(0)))
+        let declined = try f.session.declinePriceIncrease("fx.plus.monthly")
+        #expect(declined.priceIncreaseStatus == .noIncreasePending)
+        #expect(try views() == ("noIncreasePending", "noIncreasePending", nil))
+        #expect(try f.session.status().subscriptions.first?.priceIncrease == nil)
+        let agreed = try f.session.consentToPriceIncrease("fx.plus.monthly")
+        #expect(agreed.priceIncreaseStatus == .agreed)
+        #expect(try views() == ("agreed", "agreed", .int(1)))
+        _ = try f.session.cancelSubscription("fx.plus.monthly")
+        #expect(try views() == ("noIncreasePending", "noIncreasePending", nil))
     }
 
     @Test func theSignedRenewalInfoCarriesPriceIncreaseStatus() throws {

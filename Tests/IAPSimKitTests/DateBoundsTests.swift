@@ -151,7 +151,8 @@ import Testing
             expected.account.unsaved = []
             expected.account.journalLength = read.account.journalLength
             #expect(read == expected, "seed \(random.seed)")
-            try store.update { $0.simulation.settings[.locale] = "de_DE" }  // a second write reads the first
+            // A second write reads the first.
+            try store.update { try $0.simulation.settings.set(.locale, text: "de_DE") }
             #expect(try store.read().account == expected.account, "seed \(random.seed)")
         }
     }

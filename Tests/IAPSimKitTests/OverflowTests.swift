@@ -16,7 +16,7 @@ import Testing
             store: Support.store(), now: { Support.fixedDate }, catalogSettings: catalog.store.settings)
     }
 
-    private func buy(_ id: String, quantity: Int = 1) throws {
+    private func buy(_ id: String, quantity: PurchaseQuantity = 1) throws {
         _ = try session.buy(try catalog.purchasableProduct(id), quantity: quantity, in: catalog)
     }
 

@@ -109,7 +109,7 @@ import Testing
 
     @Test func catalogSettingsAreTheDefaults() throws {
         let store = try StoreKitConfiguration.load(path: Support.fixture("session-defaults.storekit"))
-        let settings = SessionSettings(catalog: store.settings, overrides: [:])
+        let settings = SessionSettings(catalog: store.settings, overrides: SettingOverrides())
         #expect(settings.askToBuy)
         #expect(settings.timeRate == .oneRenewalEveryTwoSeconds)
         #expect(settings.simulatedError(.purchaseError)?.qualifiedName == "StoreKitError.unknown")
@@ -117,7 +117,9 @@ import Testing
         #expect(settings.sources[.askToBuy] == .catalog)
         #expect(settings.sources[.paymentsAllowed] == .builtIn)
         #expect(!settings.gracePeriod)  // no effect while billing retry is off
-        let overridden = SessionSettings(catalog: store.settings, overrides: [.askToBuy: "false"])
+        var overrides = SettingOverrides()
+        try overrides.set(.askToBuy, text: "false")
+        let overridden = SessionSettings(catalog: store.settings, overrides: overrides)
         #expect(!overridden.askToBuy)
         #expect(overridden.sources[.askToBuy] == .set)
     }
@@ -362,7 +364,7 @@ extension SimulationTests {
 
     private func buy(_ id: String) throws -> StoreSession.Receipt {
         let product = try #require(catalog.store.products.first { $0.id == id })
-        return try session.purchase(try session.quote(product.id, in: catalog), in: catalog)
+        return try session.purchase(try session.quote(PurchaseRequest(productID: product.id), in: catalog), in: catalog)
     }
 
     @Test func eachAPITakesOnlyTheErrorsAppleAllowsIt() throws {

@@ -20,8 +20,9 @@ import Testing
     private func buy(_ id: String, _ outcome: StoreSession.Outcome? = nil, token: String? = nil) throws
         -> StoreSession.PurchaseResult
     {
-        let quote = try session.quote(try catalog.purchasableProduct(id), in: catalog)
-        return try session.purchase(quote, in: catalog, outcome: outcome, appAccountToken: token).result
+        let request = try PurchaseRequest(
+            productID: id, outcome: outcome, appAccountToken: try token.map { try UUID(appAccountToken: $0) })
+        return try session.purchase(try session.quote(request, in: catalog), in: catalog).result
     }
 
     private func signing(_ now: Date) throws -> SigningContext {
@@ -161,7 +162,8 @@ import Testing
                 storeKitPath: Support.repositoryRoot + "/catalog/Products.storekit",
                 productIDsPath: Support.repositoryRoot + "/catalog/IAPProductIDs.plist"))
         _ = try session.buy(try bundled.purchasableProduct("com.example.app.coins100"), in: bundled)
-        let shared = try session.shareFromFamily("com.example.app.book", in: bundled)
+        let shared = try session.shareFromFamily(
+            try PurchaseRequest(productID: "com.example.app.book", isFamilyMember: true), in: bundled)
         #expect(shared.ownershipType == .familyShared)
         #expect(try session.status().purchasedProductIdentifiers == ["com.example.app.book"])
         let signed = SignedPayloads.transaction(shared, context: try signing(clock.now))
@@ -191,7 +193,8 @@ import Testing
                 productIDsPath: Support.repositoryRoot + "/catalog/IAPProductIDs.plist"))
         let notShareable = try #require(bundled.products.first { !$0.familyShareable && $0.type == .nonConsumable })
         #expect(throws: PurchaseError.notFamilyShareable(productID: notShareable.id, isConsumable: false)) {
-            try session.shareFromFamily(notShareable.id, in: bundled)
+            try session.shareFromFamily(
+                try PurchaseRequest(productID: notShareable.id, isFamilyMember: true), in: bundled)
         }
         #expect(try session.store.transactions().isEmpty)
     }
@@ -203,7 +206,8 @@ import Testing
         try text.replacingOccurrences(of: "\"familyShareable\": false", with: "\"familyShareable\": true")
             .write(toFile: path, atomically: true, encoding: .utf8)
         let shareable = try Catalog.load(CatalogSource(storeKitPath: path, productIDsPath: nil))
-        let shared = try session.shareFromFamily("fx.plus.monthly", in: shareable)
+        let shared = try session.shareFromFamily(
+            try PurchaseRequest(productID: "fx.plus.monthly", isFamilyMember: true), in: shareable)
         #expect(shared.offerType == nil && shared.ownershipType == .familyShared)
         clock.advance(days: 40)
         let latest = try #require(try session.status().subscriptions.first?.transaction)

@@ -14,7 +14,7 @@ import Testing
         session = StoreSession(store: Support.store(), now: { clock.now }, catalogSettings: catalog.store.settings)
     }
 
-    private func buy(_ id: String, quantity: Int = 1) throws -> StoreSession.PurchaseResult {
+    private func buy(_ id: String, quantity: PurchaseQuantity = 1) throws -> StoreSession.PurchaseResult {
         try session.buy(try catalog.purchasableProduct(id), quantity: quantity, in: catalog)
     }
 

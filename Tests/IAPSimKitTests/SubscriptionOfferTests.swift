@@ -24,7 +24,8 @@ import Testing
     }
 
     private func buy(_ offer: OfferRequest? = nil) throws -> StoreSession.PurchaseResult {
-        try session.purchase(try session.quote(monthly, in: catalog, offer: offer), in: catalog).result
+        let request = try PurchaseRequest(productID: monthly, offer: offer)
+        return try session.purchase(try session.quote(request, in: catalog), in: catalog).result
     }
 
     /// Subscribes (the free week), turns auto-renew off and lets it lapse.
@@ -108,7 +109,37 @@ import Testing
 
     @Test func theOfferCodeSheetFailsWithItsSimulatedError() throws {
         _ = try session.setSetting(.offerCodeRedeemError, to: "networkError")
-        #expect(throws: SimulationError.self) { try session.quote(monthly, in: catalog, offer: .code(id: "pro.winter")) }
+        #expect(throws: SimulationError.self) {
+            try session.quote(PurchaseRequest(productID: monthly, offer: .code(id: "pro.winter")), in: catalog)
+        }
+    }
+
+    /// `offer-signature`'s rules live in the library: a catalog without a key pair and an offer
+    /// the product does not have are refused, naming them; a signature verifies for its buyer.
+    @Test func theSessionSignsOnlyTheProductsPromotionalOffers() throws {
+        #expect(throws: OfferSignatureError.noKeyPair(path: catalog.source.storeKitPath)) {
+            try session.signPromotionalOffer(
+                productID: monthly, offerID: "pro.monthly.comeback", appAccountToken: nil, nonce: UUID(),
+                timestamp: nil, in: catalog)
+        }
+        var keyed = catalog
+        let key = OfferSigningKey(
+            id: "TESTONLY", privateKey: Data(try P256PrivateKey.generate().derRepresentation).base64EncodedString())
+        keyed.store.offerSigningKey = key
+        #expect(throws: OfferSignatureError.notAPromotionalOffer(offerID: "pro.winter", productID: monthly)) {
+            try session.signPromotionalOffer(
+                productID: monthly, offerID: "pro.winter", appAccountToken: nil, nonce: UUID(), timestamp: 1,
+                in: keyed)
+        }
+        let token = UUID()
+        let signature = try session.signPromotionalOffer(
+            productID: monthly, offerID: "pro.monthly.comeback", appAccountToken: token, nonce: UUID(),
+            timestamp: 1_800_000_000_000, in: keyed)
+        #expect(signature.timestamp == 1_800_000_000_000)
+        #expect(
+            try signature.isValid(
+                for: key, bundleID: try session.settings().bundleID, productID: monthly,
+                offerID: "pro.monthly.comeback", appAccountToken: token.uuidString))
     }
 
     /// Apple, "Generating a signature for promotional offers": the payload's parts joined by
@@ -150,13 +181,13 @@ import Testing
         let id = "com.revenuecat.annual_with_commitment"
         let plan = try #require(catalog.product(id)?.subscription?.monthlyPlan)
         #expect(plan.price == Decimal(string: "0.5") && plan.commitmentPrice == 6)
-        let quote = try session.quote(id, in: catalog, monthlyBilling: true)
+        let quote = try session.quote(PurchaseRequest(productID: id, billingPlan: .monthly), in: catalog)
         #expect(quote.price == Decimal(string: "0.5"))
         guard case .purchased(let first) = try session.purchase(quote, in: catalog).result else {
             Issue.record("expected a purchase")
             return
         }
-        #expect(first.billingPlanType == "MONTHLY" && first.price == Decimal(string: "0.5"))
+        #expect(first.billingPlanType == .monthly && first.price == Decimal(string: "0.5"))
         // Auto-renew off: the commitment's payments are still owed, then it ends.
         let change = try session.cancelSubscription(id)
         #expect(change.expirationDate ?? .distantPast > first.expirationDate ?? .distantFuture)
@@ -166,11 +197,14 @@ import Testing
         #expect(payments.count == 12 && payments.allSatisfy { $0.price == Decimal(string: "0.5") })
         #expect(try session.status().subscriptions.first?.state == .expired)
         #expect(throws: PurchaseError.noMonthlyBillingPlan(productID: "com.revenuecat.annual_39.99_no_trial")) {
-            try session.quote("com.revenuecat.annual_39.99_no_trial", in: catalog, monthlyBilling: true)
+            try session.quote(
+                PurchaseRequest(productID: "com.revenuecat.annual_39.99_no_trial", billingPlan: .monthly), in: catalog)
         }
         // A plan is chosen when a subscription starts: not for an active one, nor with an offer.
-        _ = try session.purchase(try session.quote(id, in: catalog), in: catalog)
-        #expect(throws: PurchaseError.self) { try session.quote(id, in: catalog, monthlyBilling: true) }
+        _ = try session.purchase(try session.quote(PurchaseRequest(productID: id), in: catalog), in: catalog)
+        #expect(throws: PurchaseError.self) {
+            try session.quote(PurchaseRequest(productID: id, billingPlan: .monthly), in: catalog)
+        }
     }
 }
 
@@ -217,11 +251,13 @@ import Testing
                         let session = StoreSession(
                             store: Support.store(), now: { Date() }, catalogSettings: catalog.store.settings)
                         if customer != .new {
-                            _ = try session.purchase(try session.quote(product.id, in: catalog), in: catalog)
+                            let quote = try session.quote(PurchaseRequest(productID: product.id), in: catalog)
+                            _ = try session.purchase(quote, in: catalog)
                         }
                         if customer == .lapsed { _ = try session.expireSubscription(product.id) }
                         let result = try session.purchase(
-                            try session.quote(product.id, in: catalog, offer: request), in: catalog
+                            try session.quote(PurchaseRequest(productID: product.id, offer: request), in: catalog),
+                            in: catalog
                         ).result
                         switch result {
                         case .purchased(let transaction) where customer != .subscriber:

@@ -98,7 +98,7 @@ enum Support {
 
 extension StoreSession {
     /// Quotes and buys `product` in one step, as a front end does after its prompt.
-    func buy(_ product: Product, quantity: Int = 1, in catalog: Catalog, outcome: Outcome? = nil) throws
+    func buy(_ product: Product, quantity: PurchaseQuantity = 1, in catalog: Catalog, outcome: Outcome? = nil) throws
         -> PurchaseResult
     {
         try purchase(try quote(product, quantity: quantity, in: catalog), in: catalog, outcome: outcome).result

@@ -37,7 +37,7 @@ import Testing
         #expect(status.purchasedProductIdentifiers.isEmpty)
         #expect(status.transactionCount == 1)
         // It is gone, not refunded: buying again is a new purchase, not a re-download.
-        let quote = try session.quote("fx.levels", in: catalog)
+        let quote = try session.quote(PurchaseRequest(productID: "fx.levels"), in: catalog)
         #expect(quote.kind == .purchase)
         #expect(throws: SimulationError.unknownTransaction(id: levels.id)) { try session.deleteTransaction(levels.id) }
         #expect(throws: SimulationError.unknownTransaction(id: levels.id)) {

@@ -20,7 +20,7 @@ import Testing
         #expect(try parsed(["refund", "3", "--decline"], as: Refund.self).action == .decline)
         #expect(try parsed(["refund", "3", "--reverse"], as: Refund.self).action == .reverse)
         let outside = try parsed(["buy", "p", "--outside-app"], as: Buy.self)
-        #expect(outside.outsideApp && outside.productID == "p" && outside.quantity == 1)
+        #expect(outside.outsideApp && outside.productID == "p" && outside.request.quantity == .one)
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimKit
 import Testing
 
 @testable import iapsim
@@ -16,7 +17,7 @@ import Testing
 
     @Test func buyTakesAnIdentifierQuantityAndYes() throws {
         let buy = try parsed(["buy", "com.x.coins", "--quantity", "3", "-y"], as: Buy.self)
-        #expect(buy == Buy(productID: "com.x.coins", quantity: 3, assumeYes: true))
+        #expect(buy == Buy(request: try PurchaseRequest(productID: "com.x.coins", quantity: 3), assumeYes: true))
     }
 
     @Test func listIsAnAliasOfListProducts() throws {
@@ -26,7 +27,7 @@ import Testing
 
     @Test func doubleDashEndsOptions() throws {
         let buy = try parsed(["buy", "--yes", "--", "--weird-id"], as: Buy.self)
-        #expect(buy == Buy(productID: "--weird-id", assumeYes: true))
+        #expect(buy == Buy(request: try PurchaseRequest(productID: "--weird-id"), assumeYes: true))
         #expect(try parsed(["--", "buy", "-odd.id"], as: Buy.self).productID == "-odd.id")
     }
 

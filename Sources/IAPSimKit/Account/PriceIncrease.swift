@@ -36,3 +36,39 @@ public struct PriceIncrease: Sendable, Equatable {
     /// were notified.
     public var jwsStatus: Int { status == .agreed ? 1 : 0 }
 }
+
+extension RenewalInfo {
+    /// StoreKit 2's `Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus`: what a
+    /// subscription's renewal says of a price increase. Worked out once, in `facts`, for the
+    /// status array, `iapsim status`'s subscriptions and the signed renewal info alike.
+    public enum PriceIncreaseStatus: String, Sendable, CaseIterable {
+        /// No increase applies to the next renewal: none was announced, or the subscription
+        /// will not renew (the subscriber declined it, turned auto-renew off, or it ended).
+        case noIncreasePending
+        /// An increase that needs consent waits for the subscriber's answer.
+        case pending
+        /// The subscriber agreed, or the increase needs no consent and they were told.
+        case agreed
+
+        /// JWSRenewalInfoDecodedPayload's `priceIncreaseStatus`: 0 pending, 1 agreed; nil when
+        /// no increase is pending, and the field is left out.
+        public var jwsValue: Int? {
+            switch self {
+            case .noIncreasePending: nil
+            case .pending: 0
+            case .agreed: 1
+            }
+        }
+    }
+
+    /// The rule: an increase is pending or agreed only for a renewal that will happen. A
+    /// subscriber who declined one, or turned auto-renew off, renews at no price at all.
+    /// - Parameter willAutoRenew: whether the chain renews, as `facts` works it out.
+    func priceIncreaseStatus(willAutoRenew: Bool) -> PriceIncreaseStatus {
+        guard willAutoRenew, let increase = priceIncrease else { return .noIncreasePending }
+        switch increase.status {
+        case .pending: return .pending
+        case .agreed: return .agreed
+        }
+    }
+}

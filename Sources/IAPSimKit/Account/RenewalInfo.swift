@@ -24,19 +24,12 @@ public struct RenewalInfo: Sendable, Equatable {
     public var introductoryPeriodsRemaining: Int
     public var introductoryPrice: Decimal?
     public var introductoryPeriod: SubscriptionPeriod?
-    public var isInBillingRetry: Bool
-    /// When billing retry gives up and the subscription expires.
-    public var billingRetryEndDate: Date?
-    public var gracePeriodExpirationDate: Date?
+    /// Where the chain is in its life: one phase, so a chain is never both in billing retry
+    /// and expired, and each move between phases is made in one place.
+    public var phase: Phase = .active
     public var expirationReason: ExpirationReason?
-    /// Whether the chain's end has been notified (`EXPIRED`), so it is notified once.
-    public var expirationNotified: Bool = false
     /// A price increase the subscriber was told of, until the renewal it applies to.
     public var priceIncrease: PriceIncrease? = nil
-
-    /// StoreKit 2's `RenewalInfo.priceIncreaseStatus`: `noIncreasePending`, `pending` or
-    /// `agreed`.
-    public var priceIncreaseStatus: String { priceIncrease?.status.rawValue ?? "noIncreasePending" }
 
     /// What the next full-price renewal charges: an agreed increase's price, else the
     /// auto-renew product's as captured.
@@ -81,6 +74,55 @@ public struct RenewalInfo: Sendable, Equatable {
             case .month: period.value
             case .week, .day: 1
             }
+        }
+    }
+
+    /// A chain's phase: how the App Store treats it between renewals. Apple, "Reducing
+    /// involuntary subscriber churn" and `Product.SubscriptionInfo.RenewalState`: a renewal that
+    /// fails with a billing issue enters billing retry, in a grace period first when the app
+    /// offers one (access continues until it ends); retry ends with a renewal (billing
+    /// recovery) or, when it gives up, with the subscription expired.
+    public enum Phase: Sendable, Equatable {
+        /// A paid period runs, or has just run out and the next step (a renewal, billing
+        /// retry, or the end) is yet to be taken; auto-renew may be on or off.
+        case active
+        /// A renewal failed; access continues to `expires`, billing retry to `retryEnds`.
+        case inGracePeriod(expires: Date, retryEnds: Date?)
+        /// A renewal failed and access has ended; the App Store retries until `ends`.
+        case inBillingRetry(ends: Date?)
+        /// The chain ended and `EXPIRED` was sent: nothing happens to it until it is bought
+        /// again (or auto-renew is turned back on).
+        case expired
+        /// The chain's current period was revoked (a refund, Family Sharing stopped) and
+        /// notified: it does not renew or expire again.
+        case revoked
+
+        /// In billing retry, within a grace period or past it: `RenewalInfo.isInBillingRetry`.
+        public var isInBillingRetry: Bool {
+            switch self {
+            case .inGracePeriod, .inBillingRetry: true
+            case .active, .expired, .revoked: false
+            }
+        }
+
+        /// Whether the chain's end was notified, so it is never notified twice.
+        public var hasEnded: Bool { self == .expired || self == .revoked }
+    }
+
+    /// `RenewalInfo.isInBillingRetry`: true in the grace period and in billing retry.
+    public var isInBillingRetry: Bool { phase.isInBillingRetry }
+
+    /// `gracePeriodExpirationDate`: while in the grace period.
+    public var gracePeriodExpirationDate: Date? {
+        if case .inGracePeriod(let expires, _) = phase { return expires }
+        return nil
+    }
+
+    /// When billing retry gives up and the subscription expires.
+    public var billingRetryEndDate: Date? {
+        switch phase {
+        case .inGracePeriod(_, let ends), .inBillingRetry(let ends): ends
+        case .active, .expired, .revoked: nil
         }
     }
 

@@ -2,9 +2,9 @@ import Foundation
 
 /// The simulator's side of the state: what StoreKit Test keeps for a test session.
 public struct SimulationState: Sendable, Equatable {
-    /// `iapsim settings set` overrides, by key, each value in its key's canonical form; absent
-    /// keys use the catalog's or iapsim's default.
-    public var settings: [SettingKey: String]
+    /// `iapsim settings set` overrides, each a typed value; keys not set use the catalog's or
+    /// iapsim's default.
+    public var settings: SettingOverrides
     /// Nil until first used: then the real clock.
     public var clock: SimulatedClock?
     /// Purchases waiting for Ask to Buy approval or an interrupted purchase to be resolved.
@@ -26,7 +26,7 @@ public struct SimulationState: Sendable, Equatable {
     public var refundRequests: [RefundRequest] = []
 
     public init() {
-        settings = [:]
+        settings = SettingOverrides()
         clock = nil
         pending = []
         expiredRequests = []

@@ -99,6 +99,8 @@ extension RenewalInfo {
         public var renewalDate: Date?
         /// `renewalPrice`: what the next renewal costs, an offer's price while one lasts.
         public var renewalPrice: Decimal
+        /// `priceIncreaseStatus`: only for a chain that will renew.
+        public var priceIncreaseStatus: PriceIncreaseStatus
         /// `offer`: the offer the next renewal uses.
         public var offer: Transaction.Offer?
         public var recentSubscriptionStartDate: Date
@@ -113,6 +115,7 @@ extension RenewalInfo {
             willAutoRenew: autoRenews, expirationReason: autoRenews ? nil : expirationReason,
             gracePeriodExpirationDate: isInBillingRetry ? gracePeriodExpirationDate : nil,
             renewalDate: active && autoRenews ? latest.expirationDate : nil, renewalPrice: next.price,
+            priceIncreaseStatus: priceIncreaseStatus(willAutoRenew: autoRenews),
             offer: pendingOffer.map { pending in
                 // A redeemed offer waiting for the next renewal (free and pay-up-front ones
                 // cover all their periods at once).
@@ -144,7 +147,7 @@ extension RenewalInfo {
             ("expirationReason", .optional(facts.expirationReason?.rawValue)),
             ("gracePeriodExpirationDate", .date(facts.gracePeriodExpirationDate)),
             ("isInBillingRetry", .bool(isInBillingRetry)),
-            ("priceIncreaseStatus", .string(facts.willAutoRenew ? priceIncreaseStatus : "noIncreasePending")),
+            ("priceIncreaseStatus", .string(facts.priceIncreaseStatus.rawValue)),
             ("renewalDate", .date(facts.renewalDate)),
             ("renewalPrice", .string(facts.renewalPrice.plainString)),
             ("currency", .string(currency)),

@@ -47,9 +47,9 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// reference name (`Transaction.Offer.id`, the JWS's `offerIdentifier`); nil for an
     /// introductory offer.
     public var offerID: String? = nil
-    /// `MONTHLY` for a payment of a subscription billed monthly within a commitment (a
+    /// `.monthly` for a payment of a subscription billed monthly within a commitment (a
     /// format-5 billing plan); nil when the period is paid at once.
-    public var billingPlanType: String? = nil
+    public var billingPlanType: BillingPlanType? = nil
     /// `Transaction.Offer.period`: how long the offer lasts in this transaction — the whole
     /// free trial or paid-up-front span, one period of a pay-as-you-go offer.
     public var offerPeriod: SubscriptionPeriod? = nil

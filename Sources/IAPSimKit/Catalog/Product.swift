@@ -154,6 +154,9 @@ public struct BillingPlan: Sendable, Equatable {
         self.isEnabled = isEnabled
     }
 
+    /// The plan iapsim knows it as; nil for a `billingPlanType` it does not know.
+    public var planType: BillingPlanType? { BillingPlanType(rawValue: type) }
+
     /// Monthly payments within a longer commitment.
-    public var isMonthly: Bool { type == "MONTHLY" }
+    public var isMonthly: Bool { planType == .monthly }
 }

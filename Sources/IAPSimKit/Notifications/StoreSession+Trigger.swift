@@ -1,32 +1,79 @@
 import Foundation
 
+/// What `iapsim trigger` can produce: one App Store Server Notification, by its
+/// `notificationType` and `subtype` (Apple, "notificationType" and "subtype"), spelled
+/// `TYPE` or `TYPE/SUBTYPE`.
+public enum NotificationTrigger: String, CaseIterable, Sendable {
+    case subscribedInitialBuy = "SUBSCRIBED/INITIAL_BUY"
+    case subscribedResubscribe = "SUBSCRIBED/RESUBSCRIBE"
+    case didRenew = "DID_RENEW"
+    case didRenewBillingRecovery = "DID_RENEW/BILLING_RECOVERY"
+    case didFailToRenew = "DID_FAIL_TO_RENEW"
+    case didFailToRenewGracePeriod = "DID_FAIL_TO_RENEW/GRACE_PERIOD"
+    case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
+    case expiredVoluntary = "EXPIRED/VOLUNTARY"
+    case expiredBillingRetry = "EXPIRED/BILLING_RETRY"
+    case autoRenewDisabled = "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"
+    case autoRenewEnabled = "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED"
+    case renewalPrefUpgrade = "DID_CHANGE_RENEWAL_PREF/UPGRADE"
+    case renewalPrefDowngrade = "DID_CHANGE_RENEWAL_PREF/DOWNGRADE"
+    case renewalPref = "DID_CHANGE_RENEWAL_PREF"
+    case refund = "REFUND"
+    case oneTimeCharge = "ONE_TIME_CHARGE"
+    case test = "TEST"
+    case consumptionRequest = "CONSUMPTION_REQUEST"
+    case refundDeclined = "REFUND_DECLINED"
+    case refundReversed = "REFUND_REVERSED"
+    case priceIncreasePending = "PRICE_INCREASE/PENDING"
+    case priceIncreaseAccepted = "PRICE_INCREASE/ACCEPTED"
+    case expiredPriceIncrease = "EXPIRED/PRICE_INCREASE"
+    case offerRedeemedResubscribe = "OFFER_REDEEMED/RESUBSCRIBE"
+    case offerRedeemed = "OFFER_REDEEMED"
+    case revoke = "REVOKE"
+
+    /// A trigger as a person types it, in any case (`did_fail_to_renew/grace_period`).
+    /// - Throws: `SimulationError.cannotTrigger` naming `text`.
+    public init(text: String) throws(SimulationError) {
+        guard let trigger = Self(rawValue: text.uppercased()) else {
+            throw .cannotTrigger(name: text, reason: "not one iapsim can trigger; 'iapsim trigger --list' lists them")
+        }
+        self = trigger
+    }
+
+    /// The notification's `notificationType`.
+    public var kind: ServerNotification.Kind {
+        ServerNotification.Kind(rawValue: String(rawValue.prefix { $0 != "/" }))!
+    }
+
+    /// The notification's `subtype`, if it has one.
+    public var subtype: ServerNotification.Subtype? {
+        guard let slash = rawValue.firstIndex(of: "/") else { return nil }
+        return ServerNotification.Subtype(rawValue: String(rawValue[rawValue.index(after: slash)...]))
+    }
+}
+
 /// `iapsim trigger`: makes happen, on the current state, the events that raise one
 /// notification, the way `stripe trigger` does for Stripe's events.
 extension StoreSession {
     /// What `trigger` can produce, as `TYPE` or `TYPE/SUBTYPE`.
-    public static let triggerable: [String] = [
-        "SUBSCRIBED/INITIAL_BUY", "SUBSCRIBED/RESUBSCRIBE", "DID_RENEW", "DID_RENEW/BILLING_RECOVERY",
-        "DID_FAIL_TO_RENEW", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "EXPIRED/VOLUNTARY",
-        "EXPIRED/BILLING_RETRY", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
-        "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
-        "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF", "REFUND", "ONE_TIME_CHARGE", "TEST",
-        "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND_REVERSED", "PRICE_INCREASE/PENDING",
-        "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE", "OFFER_REDEEMED/RESUBSCRIBE", "OFFER_REDEEMED", "REVOKE",
-    ]
+    public static let triggerable: [String] = NotificationTrigger.allCases.map(\.rawValue)
 
-    /// Runs the events that produce the notification `name` (e.g. `DID_FAIL_TO_RENEW/GRACE_PERIOD`),
-    /// on `productID` or a product of `catalog` that fits. Settings changed on the way
-    /// (billing retry, grace period) are put back.
+    /// Runs the events that produce the notification `name` (e.g. `DID_FAIL_TO_RENEW/GRACE_PERIOD`).
+    /// - Throws: `SimulationError.cannotTrigger` when `name` is not a `NotificationTrigger`, and
+    ///   what `trigger(_:productID:in:)` throws.
+    public func trigger(_ name: String, productID: String?, in catalog: Catalog) throws -> [ServerNotification] {
+        try trigger(try NotificationTrigger(text: name), productID: productID, in: catalog)
+    }
+
+    /// Runs the events that produce `wanted`, on `productID` or a product of `catalog` that
+    /// fits. Settings changed on the way (billing retry, grace period) are put back.
     /// - Returns: the notifications the events raised, the asked one among them.
     /// - Throws: `SimulationError.cannotTrigger` when nothing in the catalog or the state fits.
-    public func trigger(_ name: String, productID: String?, in catalog: Catalog) throws -> [ServerNotification] {
-        let wanted = name.uppercased()
-        guard Self.triggerable.contains(wanted) else {
-            throw SimulationError.cannotTrigger(
-                name: name, reason: "not one iapsim can trigger; 'iapsim trigger --list' lists them")
-        }
+    public func trigger(_ wanted: NotificationTrigger, productID: String?, in catalog: Catalog) throws
+        -> [ServerNotification]
+    {
         let before = try store.read().outbox.count
-        func fail(_ reason: String) -> SimulationError { .cannotTrigger(name: wanted, reason: reason) }
+        func fail(_ reason: String) -> SimulationError { .cannotTrigger(name: wanted.rawValue, reason: reason) }
         func product(_ matching: (Product) -> Bool, _ what: String) throws -> Product {
             if let productID {
                 guard let product = catalog.product(productID), matching(product) else {
@@ -71,7 +118,7 @@ extension StoreSession {
         }
         let isSubscription = { (product: Product) in product.subscription != nil }
         switch wanted {
-        case "SUBSCRIBED/INITIAL_BUY":
+        case .subscribedInitialBuy:
             let status = try status()
             let fresh = try product(
                 { product in
@@ -79,45 +126,45 @@ extension StoreSession {
                     return status.isEligibleForIntroOffer(group: group)
                 }, "a subscription in a group the account never subscribed in (try 'iapsim reset --yes')")
             try buy(fresh)
-        case "SUBSCRIBED/RESUBSCRIBE":
+        case .subscribedResubscribe:
             let subscription = try product(isSubscription, "an auto-renewable subscription")
             if try chain(subscription) == nil { try buy(subscription) }
             if let current = try chain(subscription), current.state != .expired {
                 _ = try expireSubscription(current.productID)
             }
             try buy(subscription)
-        case "DID_RENEW":
+        case .didRenew:
             let subscription = try product(isSubscription, "an auto-renewable subscription")
             _ = try subscribed(subscription)
             _ = try renewSubscription(subscription.id)
-        case "DID_FAIL_TO_RENEW", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "EXPIRED/BILLING_RETRY",
-            "DID_RENEW/BILLING_RECOVERY":
+        case .didFailToRenew, .didFailToRenewGracePeriod, .gracePeriodExpired, .expiredBillingRetry,
+            .didRenewBillingRecovery:
             let subscription = try product(isSubscription, "an auto-renewable subscription")
-            let grace = wanted != "DID_FAIL_TO_RENEW" && wanted != "EXPIRED/BILLING_RETRY"
+            let grace = wanted != .didFailToRenew && wanted != .expiredBillingRetry
             try withBillingIssues(grace: grace) {
                 let current = try subscribed(subscription)
                 try moveClock(past: current.expirationDate)
                 let failing = try chain(subscription)
                 switch wanted {
-                case "GRACE_PERIOD_EXPIRED": try moveClock(past: failing?.gracePeriodExpirationDate)
-                case "EXPIRED/BILLING_RETRY":
+                case .gracePeriodExpired: try moveClock(past: failing?.gracePeriodExpirationDate)
+                case .expiredBillingRetry:
                     let info = try store.read().simulation.renewals.first { $0.originalID == current.originalID }
                     try moveClock(past: info?.billingRetryEndDate)
-                case "DID_RENEW/BILLING_RECOVERY": _ = try resolve(current.originalID, in: catalog)
+                case .didRenewBillingRecovery: _ = try resolve(current.originalID, in: catalog)
                 default: break
                 }
             }
-        case "EXPIRED/VOLUNTARY":
+        case .expiredVoluntary:
             let subscription = try product(isSubscription, "an auto-renewable subscription")
             let current = try subscribed(subscription)
             if current.willAutoRenew { _ = try cancelSubscription(current.productID) }
             try moveClock(past: current.expirationDate)
-        case "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED":
+        case .autoRenewDisabled, .autoRenewEnabled:
             let subscription = try product(isSubscription, "an auto-renewable subscription")
             let current = try subscribed(subscription)
             if current.willAutoRenew { _ = try cancelSubscription(current.productID) }
-            if wanted.hasSuffix("ENABLED") { _ = try resumeSubscription(current.productID) }
-        case "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF":
+            if wanted == .autoRenewEnabled { _ = try resumeSubscription(current.productID) }
+        case .renewalPrefUpgrade, .renewalPrefDowngrade, .renewalPref:
             // Two levels of one group: level 1 is the highest (Apple, "Ranking subscriptions
             // within the group").
             let subscriptions = catalog.products.filter(isSubscription)
@@ -130,47 +177,47 @@ extension StoreSession {
                 return (first, other)  // (lower, higher)
             }.first { productID == nil || $0.0.id == productID || $0.1.id == productID }
             guard let (lower, higher) = pair else { throw fail("the catalog has no group with two levels") }
-            if wanted.hasSuffix("UPGRADE") {
+            if wanted == .renewalPrefUpgrade {
                 _ = try subscribed(lower)
                 try buy(higher)
             } else {
                 _ = try subscribed(higher)
                 try buy(lower)
-                if wanted == "DID_CHANGE_RENEWAL_PREF" { try buy(higher) }  // back to the current plan
+                if wanted == .renewalPref { try buy(higher) }  // back to the current plan
             }
-        case "REFUND":
+        case .refund:
             let target = try product({ _ in true }, "a product")
             try buy(target)
             guard let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction.id
             else { throw fail("no transaction of \(target.id) to refund") }
             _ = try refund(id, reason: .other)
-        case "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND_REVERSED":
+        case .consumptionRequest, .refundDeclined, .refundReversed:
             // A consumable: Apple asks for consumption information when its refund is requested.
             let target = try product({ $0.type == .consumable }, "a consumable")
             try buy(target)
             guard let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction.id
             else { throw fail("no transaction of \(target.id)") }
-            if wanted == "REFUND_REVERSED" {
+            if wanted == .refundReversed {
                 _ = try refund(id, reason: .other)
                 _ = try reverseRefund(id)
             } else {
                 _ = try requestRefund(id, reason: .unintendedPurchase)
-                if wanted == "REFUND_DECLINED" { _ = try declineRefund(id) }
+                if wanted == .refundDeclined { _ = try declineRefund(id) }
             }
-        case "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE":
+        case .priceIncreasePending, .priceIncreaseAccepted, .expiredPriceIncrease:
             let subscription = try product(isSubscription, "an auto-renewable subscription")
             let current = try subscribed(subscription)
             if !current.willAutoRenew { _ = try resumeSubscription(current.productID) }
             let price = current.renewalInfo.nextRenewalPrice + 1
             _ = try increasePrice(current.autoRenewProductID, to: price, requiresConsent: true)
             switch wanted {
-            case "PRICE_INCREASE/ACCEPTED": _ = try consentToPriceIncrease(current.autoRenewProductID)
-            case "EXPIRED/PRICE_INCREASE":
+            case .priceIncreaseAccepted: _ = try consentToPriceIncrease(current.autoRenewProductID)
+            case .expiredPriceIncrease:
                 _ = try declinePriceIncrease(current.autoRenewProductID)
                 try moveClock(past: try chain(subscription)?.expirationDate)
             default: break
             }
-        case "OFFER_REDEEMED/RESUBSCRIBE":
+        case .offerRedeemedResubscribe:
             // A lapsed subscriber takes a win-back offer, or a promotional one signed with the
             // catalog's key when it has one.
             let subscription = try product(
@@ -194,9 +241,11 @@ extension StoreSession {
             } else {
                 throw fail("\(subscription.id) has no offer to redeem")
             }
-            let receipt = try purchase(try quote(subscription.id, in: catalog, offer: request), in: catalog, outcome: .success)
+            let receipt = try purchase(
+                try quote(PurchaseRequest(made: subscription.id, quantity: .one, offer: request), in: catalog),
+                in: catalog, outcome: .success)
             if case .failed(let error) = receipt.result { throw fail("the offer was refused: \(error.qualifiedName)") }
-        case "OFFER_REDEEMED":
+        case .offerRedeemed:
             // A subscriber redeems an offer code for the plan it has: it starts at the next renewal.
             let subscription = try product(
                 { $0.subscription?.offerCodes.contains { $0.eligibility.isEmpty || $0.eligibility.contains(.existing) } ?? false },
@@ -206,19 +255,21 @@ extension StoreSession {
             }
             guard let id = code?.id else { throw fail("\(subscription.id) has no offer code") }
             _ = try subscribed(subscription)
-            let receipt = try purchase(try quote(subscription.id, in: catalog, offer: .code(id: id)), in: catalog, outcome: .success)
+            let receipt = try purchase(
+                try quote(PurchaseRequest(made: subscription.id, quantity: .one, offer: .code(id: id)), in: catalog),
+                in: catalog, outcome: .success)
             if case .failed(let error) = receipt.result { throw fail("the code was refused: \(error.qualifiedName)") }
-        case "REVOKE":
+        case .revoke:
             let shared = try product(
                 { $0.familyShareable && $0.type != .consumable }, "a family-shareable product (familyShareable)")
-            let transaction = try shareFromFamily(shared.id, in: catalog)
+            let transaction = try shareFromFamily(PurchaseRequest(made: shared.id, quantity: .one), in: catalog)
             _ = try revokeFamilySharing(transaction.id)
-        case "ONE_TIME_CHARGE":
+        case .oneTimeCharge:
             guard try settings().oneTimeChargeNotifications else {
                 throw fail("one-time-charge-notifications is false ('iapsim settings set one-time-charge-notifications true')")
             }
             try buy(try product({ $0.subscription == nil }, "a consumable, non-consumable or non-renewing subscription"))
-        default:  // "TEST"
+        case .test:
             _ = try sendTestNotification()
         }
         let records = try notifications()

@@ -320,7 +320,7 @@ struct JournalLine {
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
             optional(.appAccountToken, string) != nil, optional(.offerID, string) != nil,
-            optional(.billingPlanType, string) != nil,
+            optional(.billingPlanType, { text($0).flatMap(BillingPlanType.init(rawValue:)) }) != nil,
             optional(.offerPeriod, { text($0).flatMap(SubscriptionPeriod.init(iso8601:)) }) != nil,
             let ownership = optional(.ownershipType, { text($0).flatMap(Transaction.OwnershipType.init(rawValue:)) }),
             let deletionDate = optional(.deletionDate, date)
@@ -353,7 +353,7 @@ struct JournalLine {
         transaction.offerPeriod = present(.offerPeriod).flatMap(text).flatMap(SubscriptionPeriod.init(iso8601:))
         transaction.appAccountToken = present(.appAccountToken).flatMap(text)
         transaction.offerID = present(.offerID).flatMap(text)
-        transaction.billingPlanType = present(.billingPlanType).flatMap(text)
+        transaction.billingPlanType = present(.billingPlanType).flatMap(text).flatMap(BillingPlanType.init(rawValue:))
         transaction.ownershipType = fields.ownershipType
         transaction.deletionDate = fields.deletionDate
         return transaction

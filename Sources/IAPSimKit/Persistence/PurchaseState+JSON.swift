@@ -40,7 +40,7 @@ extension Transaction {
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
         if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
-        if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType))) }
+        if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType.rawValue))) }
         // Written only when shared, so the lines of bought transactions read as before schema 4.
         if ownershipType == .familyShared { members.append(("ownershipType", .string(ownershipType.rawValue))) }
         if let deletionDate { members.append(("deletionDate", .date(deletionDate))) }
@@ -68,7 +68,7 @@ extension Transaction {
         offerID = try r.optional("offerID")?.string()
         offerPeriod = try r.optional("offerPeriod")?.period()
         appAccountToken = try r.optional("appAccountToken")?.string()
-        billingPlanType = try r.optional("billingPlanType")?.string()
+        billingPlanType = try r.optional("billingPlanType")?.raw(BillingPlanType.self)
         ownershipType = try r.optional("ownershipType")?.raw(OwnershipType.self) ?? .purchased
         deletionDate = try r.optional("deletionDate")?.date()
     }
@@ -109,10 +109,11 @@ extension RenewalInfo {
             ("introductoryPeriodsRemaining", .int(introductoryPeriodsRemaining)),
             ("introductoryPrice", .optional(introductoryPrice?.plainString)),
             ("introductoryPeriod", .optional(introductoryPeriod?.iso8601)),
+            // The phase in the fields it was kept in before it was one value (see `StoredPhase`).
             ("isInBillingRetry", .bool(isInBillingRetry)), ("billingRetryEndDate", .date(billingRetryEndDate)),
             ("gracePeriodExpirationDate", .date(gracePeriodExpirationDate)),
             ("expirationReason", .optional(expirationReason?.rawValue)),
-            ("expirationNotified", .bool(expirationNotified)),
+            ("expirationNotified", .bool(phase.hasEnded)),
             ("offerType", .optional(offerType?.rawValue)), ("offerID", .optional(offerID)),
             ("pendingOffer", pendingOffer.map(\.json) ?? .null),
             (
@@ -151,11 +152,8 @@ extension RenewalInfo {
             introductoryPeriodsRemaining: try r.optional("introductoryPeriodsRemaining")?.nonNegativeInt() ?? 0,
             introductoryPrice: try r.optional("introductoryPrice")?.decimal(),
             introductoryPeriod: try r.optional("introductoryPeriod")?.period(),
-            isInBillingRetry: try r.optional("isInBillingRetry")?.bool() ?? false,
-            billingRetryEndDate: try r.optional("billingRetryEndDate")?.date(),
-            gracePeriodExpirationDate: try r.optional("gracePeriodExpirationDate")?.date(),
+            phase: try StoredPhase(r).phase,
             expirationReason: try r.optional("expirationReason")?.raw(ExpirationReason.self))
-        expirationNotified = try r.optional("expirationNotified")?.bool() ?? false
         offerType = try r.optional("offerType")?.raw(Transaction.OfferType.self)
         offerID = try r.optional("offerID")?.string()
         pendingOffer = try r.optional("pendingOffer").map(RenewalInfo.PendingOffer.init)
@@ -171,6 +169,36 @@ extension RenewalInfo {
                 status: try increase.required("status").raw(PriceIncrease.Status.self),
                 date: try increase.required("date").date())
         }
+    }
+}
+
+/// A renewal's phase as the state file keeps it: the four fields it was kept in before it was
+/// one value, so files of every schema read, and iapsim before the phase reads this one's.
+/// The two forms are apart: `RenewalInfo.Phase` may change without the file changing.
+///
+/// `revoked` is written as `expired` (both ended and notified); the snapshot tells them apart
+/// by the chain's latest transaction (`PurchaseState.init`).
+struct StoredPhase {
+    var isInBillingRetry: Bool
+    var billingRetryEndDate: Date?
+    var gracePeriodExpirationDate: Date?
+    var expirationNotified: Bool
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        isInBillingRetry = try r.optional("isInBillingRetry")?.bool() ?? false
+        billingRetryEndDate = try r.optional("billingRetryEndDate")?.date()
+        gracePeriodExpirationDate = try r.optional("gracePeriodExpirationDate")?.date()
+        expirationNotified = try r.optional("expirationNotified")?.bool() ?? false
+    }
+
+    /// A grace period date outside billing retry was never written (each step that left
+    /// billing retry cleared it), and means nothing there.
+    var phase: RenewalInfo.Phase {
+        if isInBillingRetry {
+            guard let grace = gracePeriodExpirationDate else { return .inBillingRetry(ends: billingRetryEndDate) }
+            return .inGracePeriod(expires: grace, retryEnds: billingRetryEndDate)
+        }
+        return expirationNotified ? .expired : .active
     }
 }
 
@@ -194,7 +222,14 @@ extension RenewalInfo.PendingOffer {
 extension SimulationState {
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("settings", .object(settings.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .string($0.value)) }))
+            // Each set key's value as text, by key: the form `settings set` takes.
+            (
+                "settings",
+                .object(
+                    settings.keys.sorted { $0.rawValue < $1.rawValue }.map {
+                        ($0.rawValue, .string(settings.values.text(for: $0)))
+                    })
+            )
         ]
         if let clock {
             members.append(
@@ -228,12 +263,12 @@ extension SimulationState {
                 throw Reader.Failure(message: "simulation.settings.\(name): not a setting iapsim knows")
             }
             do {
-                settings[key] = try key.canonicalValue(value)
+                try settings.set(key, text: value)
             } catch {
                 // Before each API took only the errors Apple allows it, any error was accepted
                 // for any API: a state from then keeps its error until it is set again.
                 if StoreKitTestAPI(settingKey: key) != nil, let legacy = SimulatedError.named(value) {
-                    settings[key] = legacy.qualifiedName
+                    settings.set(key) { $0.setSimulatedError(legacy, for: key) }
                     continue
                 }
                 throw Reader.Failure(message: "simulation.settings.\(name): \(error.errorDescription ?? "invalid")")
@@ -351,6 +386,12 @@ extension PurchaseState {
             simulation: try r.optional("simulation").map { simulation throws(Reader.Failure) in
                 try SimulationState(simulation)
             } ?? SimulationState())
+        // A revoked chain is stored as ended; its latest transaction says it was revoked.
+        for index in simulation.renewals.indices where simulation.renewals[index].phase == .expired {
+            if self.account.chainLatest(simulation.renewals[index].originalID)?.revocationDate != nil {
+                simulation.renewals[index].phase = .revoked
+            }
+        }
         schemaVersion = try r.required("schemaVersion").int()
         if schemaVersion < 3 {
             // Before schema 3 every repeated Ask to Buy request was a pending purchase of its

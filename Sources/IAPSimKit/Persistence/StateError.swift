@@ -6,6 +6,10 @@ public enum StateError: Error, Equatable, Sendable {
     case corrupt(path: String, detail: String)
     /// The state file was written by a newer iapsim. It is left as it is.
     case newerSchema(path: String, version: Int)
+    /// A change would write what the reader refuses (`detail` says what): nothing was
+    /// written, and the state is as it was. A bug in iapsim: a value was not checked where it
+    /// came in.
+    case unwritable(path: String, detail: String)
     /// The state folder or file could not be created (permissions, read-only file system).
     case cannotCreate(path: String, reason: String)
     /// The state file exists but cannot be read (permissions, not a folder, a path too long).
@@ -25,6 +29,8 @@ extension StateError: LocalizedError {
         switch self {
         case .corrupt(let path, let detail):
             "\(path): not a valid iapsim state file (\(detail)); it was left untouched: move it away or fix it"
+        case .unwritable(let path, let detail):
+            "\(path): refused to write a state that would not read back (\(detail)); the state is as it was"
         case .newerSchema(let path, let version):
             "\(path): written by a newer iapsim (schema \(version), this one reads up to "
                 + "\(PurchaseState.currentSchemaVersion)); it was left untouched"

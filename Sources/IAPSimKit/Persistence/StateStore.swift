@@ -337,50 +337,63 @@ public struct StateStore: Sendable {
     }
 
     /// Appends the unsaved transactions to the journal, then writes the snapshot that
-    /// includes them, then brings the index up to date.
+    /// includes them, then brings the index up to date. Everything is spelled and checked
+    /// before the first byte is written: what the reader would refuse is never written.
     /// - Parameter index: the index as `ensureIndex` found it before the change.
+    /// - Throws: `StateError.unwritable` when a line or the snapshot would not read back; the
+    ///   files stay as they were.
     func write(_ state: inout PurchaseState, index: IndexReader?) throws(StateError) {
         let journalMark = state.account.journalLength
         let outboxMark = state.outbox.journalLength
-        state.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
+        var written = state
+        written.schemaVersion = PurchaseState.currentSchemaVersion  // an older file is upgraded as it is written
         var appended: [(transaction: Transaction, offset: UInt64)] = []
-        if !state.account.unsaved.isEmpty {
-            var lines: [UInt8] = []
-            for transaction in state.account.unsaved {
-                appended.append((transaction, journalMark + UInt64(lines.count)))
-                transaction.json.write(to: &lines, indent: nil)
-                lines.append(UInt8(ascii: "\n"))
-            }
+        var journalLines: [UInt8] = []
+        for transaction in written.account.unsaved {
+            let start = journalLines.count
+            appended.append((transaction, journalMark + UInt64(start)))
+            transaction.json.write(to: &journalLines, indent: nil)
+            try checkJournalLine(journalLines[start...], of: transaction)
+            journalLines.append(UInt8(ascii: "\n"))
+        }
+        do {
+            written.account.journalLength = try PurchaseState.adding(
+                UInt64(journalLines.count), to: journalMark, field: "account.journalLength")
+        } catch {
+            throw .corrupt(path: location.statePath, detail: error.detail)
+        }
+        written.account.unsaved = []
+        var outboxLines: [UInt8] = []
+        for record in written.outbox.unsaved {
+            let start = outboxLines.count
+            record.json.write(to: &outboxLines, indent: nil)
+            try checkNotificationLine(Array(outboxLines[start...]))
+            outboxLines.append(UInt8(ascii: "\n"))
+        }
+        written.outbox.journalLength = outboxMark + UInt64(outboxLines.count)
+        written.outbox.unsaved = []
+        let data = Data(written.json.bytes() + [0x0A])
+        do {
+            _ = try Self.decode(data, path: location.statePath)
+        } catch {
+            throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
+        }
+
+        if !journalLines.isEmpty {
             do {
-                try POSIXFile.append(Data(lines), to: location.journalPath, truncatingTo: state.account.journalLength)
+                try POSIXFile.append(Data(journalLines), to: location.journalPath, truncatingTo: journalMark)
             } catch {
                 throw error.storeError
             }
-            do {
-                state.account.journalLength = try PurchaseState.adding(
-                    UInt64(lines.count), to: state.account.journalLength, field: "account.journalLength")
-            } catch {
-                POSIXFile.truncate(location.journalPath, to: journalMark)
-                throw .corrupt(path: location.statePath, detail: error.detail)
-            }
-            state.account.unsaved = []
         }
-        if !state.outbox.unsaved.isEmpty {
-            var lines: [UInt8] = []
-            for record in state.outbox.unsaved {
-                record.json.write(to: &lines, indent: nil)
-                lines.append(UInt8(ascii: "\n"))
-            }
+        if !outboxLines.isEmpty {
             do {
-                try POSIXFile.append(Data(lines), to: location.notificationsPath, truncatingTo: outboxMark)
+                try POSIXFile.append(Data(outboxLines), to: location.notificationsPath, truncatingTo: outboxMark)
             } catch {
                 POSIXFile.truncate(location.journalPath, to: journalMark)
                 throw error.storeError
             }
-            state.outbox.journalLength = outboxMark + UInt64(lines.count)
-            state.outbox.unsaved = []
         }
-        let data = Data(state.json.bytes() + [0x0A])
         do {
             // Temp files of writes a crash or a kill interrupted: only a writer holding the
             // lock makes one, and this one holds it, so none is in use.
@@ -393,7 +406,46 @@ public struct StateStore: Sendable {
             POSIXFile.truncate(location.notificationsPath, to: outboxMark)
             throw error.storeError
         }
+        state = written
         if !appended.isEmpty { updateIndex(appended, index: index, coveredLength: state.account.journalLength) }
+    }
+
+    /// A journal line reads back as the transaction it was spelled from, as `replayJournal`
+    /// and the index read it.
+    private func checkJournalLine(_ line: ArraySlice<UInt8>, of transaction: Transaction) throws(StateError) {
+        let failure = line.withUnsafeBufferPointer { bytes -> JournalLine.Failure? in
+            do throws(JournalLine.Failure) {
+                _ = try JournalLine.transaction(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard let failure else { return }
+        let reason: String
+        switch failure {
+        case .notJSON(let message), .notTransaction(let message): reason = message
+        }
+        throw .unwritable(path: location.journalPath, detail: "transaction \(transaction.id): \(reason)")
+    }
+
+    /// A notification line reads back, as `replayNotifications` reads it.
+    private func checkNotificationLine(_ line: [UInt8]) throws(StateError) {
+        do {
+            _ = try Outbox.Record(try Reader(try JSONValue.parse(line), at: ""))
+        } catch {
+            throw .unwritable(
+                path: location.notificationsPath, detail: (error as? Reader.Failure)?.message ?? "\(error)")
+        }
+    }
+
+    /// What `decode` found wrong, without the path it names.
+    private static func detail(of error: StateError) -> String {
+        switch error {
+        case .corrupt(_, let detail): detail
+        case .newerSchema(_, let version): "schema \(version)"
+        default: error.localizedDescription
+        }
     }
 
     static func decode(_ data: Data, path: String) throws(StateError) -> PurchaseState {

@@ -46,8 +46,12 @@ public struct AccountStatus: Sendable, Equatable {
         public var expirationReason: RenewalInfo.ExpirationReason?
         /// `RenewalInfo.isInBillingRetry`: true in the grace period and in billing retry.
         public var isInBillingRetry: Bool
-        /// A price increase the subscriber was told of and its consent (`priceIncreaseStatus`).
+        /// A price increase that applies to the next renewal, pending or agreed; nil when
+        /// `priceIncreaseStatus` is `noIncreasePending`.
         public var priceIncrease: PriceIncrease? = nil
+        /// `RenewalInfo.priceIncreaseStatus`, as the chain's renewal info says it
+        /// (`RenewalInfo.facts`).
+        public var priceIncreaseStatus: RenewalInfo.PriceIncreaseStatus = .noIncreasePending
         /// `Status.transaction`: the chain's newest transaction.
         public var transaction: Transaction
         /// `Status.renewalInfo`, as recorded; `RenewalInfo.facts` says what it shows.
@@ -88,14 +92,15 @@ public struct AccountStatus: Sendable, Equatable {
         subscriptions = SubscriptionEngine.chains(in: state).map { info, latest in
             let renewalState = SubscriptionEngine.renewalState(info, latest: latest, at: date)
             if renewalState == .subscribed || renewalState == .inGracePeriod { entitlements.append(latest) }
+            let facts = info.facts(latest: latest, state: renewalState)
             return SubscriptionStatus(
                 productID: latest.productID, subscriptionGroupID: info.subscriptionGroupID, state: renewalState,
                 expirationDate: latest.expirationDate, originalID: info.originalID,
-                willAutoRenew: info.willAutoRenew && renewalState != .revoked && renewalState != .expired,
+                willAutoRenew: facts.willAutoRenew,
                 autoRenewProductID: info.autoRenewProductID, gracePeriodExpirationDate: info.gracePeriodExpirationDate,
                 expirationReason: info.expirationReason, isInBillingRetry: info.isInBillingRetry,
-                priceIncrease: renewalState == .revoked || renewalState == .expired ? nil : info.priceIncrease,
-                transaction: latest, renewalInfo: info)
+                priceIncrease: facts.priceIncreaseStatus == .noIncreasePending ? nil : info.priceIncrease,
+                priceIncreaseStatus: facts.priceIncreaseStatus, transaction: latest, renewalInfo: info)
         }
         self.entitlements = entitlements
     }

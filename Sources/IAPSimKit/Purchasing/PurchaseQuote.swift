@@ -3,7 +3,7 @@ import Foundation
 /// What buying a product would do, worked out before the buyer is asked: whether payments are
 /// allowed, what is charged now, and whether it is a first purchase, an introductory offer, a
 /// free re-download or a change of subscription level. A front end shows it in its prompt,
-/// then passes it to `StoreSession.purchase(_:in:outcome:)`.
+/// then passes it to `StoreSession.purchase(_:in:outcome:)`, which buys what its request asks.
 public struct PurchaseQuote: Sendable, Equatable {
     /// How the purchase would go, as the App Store's payment sheet tells the buyer.
     public enum Kind: Sendable, Equatable {
@@ -27,7 +27,9 @@ public struct PurchaseQuote: Sendable, Equatable {
     }
 
     public var product: Product
-    public var quantity: Int
+    /// What the buyer asked for: the quantity, the options, how it should end.
+    public var request: PurchaseRequest
+    public var quantity: PurchaseQuantity { request.quantity }
     public var kind: Kind
     /// What the buyer pays now, in the storefront's currency.
     public var price: Decimal
@@ -40,7 +42,7 @@ public struct PurchaseQuote: Sendable, Equatable {
     /// The billing plan chosen (`buy --billing-plan monthly`); nil to pay each period at once.
     public var billingPlan: BillingPlan?
     /// What the buyer asked to redeem, and the offer it is, if StoreKit accepts it.
-    public var offerRequest: OfferRequest?
+    public var offerRequest: OfferRequest? { request.offer }
     public var offer: AppliedOffer?
     /// Why StoreKit refuses the offer asked for (`Product.PurchaseError`): the purchase then
     /// fails without a charge.
@@ -56,55 +58,48 @@ public struct PurchaseQuote: Sendable, Equatable {
 }
 
 extension StoreSession {
-    /// Quotes a purchase of `productID` from `catalog`: what `Product.purchase()` would do now.
-    /// - Throws: `SimulationError.simulated` when loading products fails in this session,
-    ///   `PurchaseError` when the product cannot be bought (unknown, not in the storefront, a
-    ///   quantity other than 1 for anything but a consumable), `StateError` if the state fails.
-    /// - Parameter monthlyBilling: pay with the subscription's monthly billing plan.
-    public func quote(
-        _ productID: String, quantity: Int = 1, in catalog: Catalog, offer: OfferRequest? = nil,
-        monthlyBilling: Bool = false
-    ) throws -> PurchaseQuote {
-        try quote(
-            product: { try catalog.purchasableProduct(productID) }, quantity: quantity, in: catalog, offer: offer,
-            monthlyBilling: monthlyBilling)
+    /// Quotes `request` from `catalog`: what `Product.purchase(options:)` would do now.
+    /// - Throws: `SimulationError.simulated` when loading products (or, for an offer code,
+    ///   redeeming it) fails in this session, `PurchaseError` when the product cannot be bought
+    ///   (unknown, not in the storefront, a quantity other than 1 for anything but a consumable,
+    ///   a billing plan it has not), `StateError` if the state fails.
+    public func quote(_ request: PurchaseRequest, in catalog: Catalog) throws -> PurchaseQuote {
+        try quote(product: { try catalog.purchasableProduct(request.productID) }, request: request, in: catalog)
     }
 
     /// Quotes a purchase of `product`, a product the app already holds.
-    public func quote(_ product: Product, quantity: Int = 1, in catalog: Catalog) throws -> PurchaseQuote {
-        try quote(product: { product }, quantity: quantity, in: catalog)
+    public func quote(_ product: Product, quantity: PurchaseQuantity = .one, in catalog: Catalog) throws
+        -> PurchaseQuote
+    {
+        try quote(product: { product }, request: PurchaseRequest(made: product.id, quantity: quantity), in: catalog)
     }
 
-    private func quote(
-        product find: () throws -> Product, quantity: Int, in catalog: Catalog, offer: OfferRequest? = nil,
-        monthlyBilling: Bool = false
-    ) throws -> PurchaseQuote {
+    private func quote(product find: () throws -> Product, request: PurchaseRequest, in catalog: Catalog) throws
+        -> PurchaseQuote
+    {
         // No lock: the purchase quotes again under it, on the state as it is then.
         let (state, moment) = try peek { state, moment in (state, moment) }
         if let error = moment.settings.simulatedError(.loadProductsError) {
             throw SimulationError.simulated(api: "Loading products", error: error)
         }
-        if case .code = offer, let error = moment.settings.simulatedError(.offerCodeRedeemError) {
+        if case .code = request.offer, let error = moment.settings.simulatedError(.offerCodeRedeemError) {
             throw SimulationError.simulated(api: "Offer code redemption", error: error)
         }
         let product = try find()
-        if quantity != 1, product.type != .consumable {
-            throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
-        }
+        try Self.check(request.quantity, of: product)
         var plan: BillingPlan?
-        if monthlyBilling {
+        if request.billingPlan == .monthly {
             guard let monthly = product.subscription?.monthlyPlan else {
                 throw PurchaseError.noMonthlyBillingPlan(productID: product.id)
             }
-            if offer != nil {
+            if request.offer != nil {
                 throw PurchaseError.billingPlanNotApplicable(
                     productID: product.id, reason: "an offer is redeemed on the paid-up-front plan")
             }
             plan = monthly
         }
         let quote = Self.quote(
-            product, quantity: quantity, in: catalog, state: state, moment: moment, offer: offer, realNow: realNow(),
-            billingPlan: plan)
+            product, request: request, in: catalog, state: state, moment: moment, realNow: realNow(), billingPlan: plan)
         if plan != nil, quote.billingPlan == nil {
             throw PurchaseError.billingPlanNotApplicable(
                 productID: product.id, reason: "the group already has an active subscription")
@@ -112,19 +107,26 @@ extension StoreSession {
         return quote
     }
 
+    /// `Product.PurchaseError.invalidQuantity`: only a consumable is bought more than one at a time.
+    static func check(_ quantity: PurchaseQuantity, of product: Product) throws(PurchaseError) {
+        if quantity != .one, product.type != .consumable {
+            throw .invalidQuantity(productID: product.id, quantity: quantity.value)
+        }
+    }
+
     static func quote(
-        _ product: Product, quantity: Int, in catalog: Catalog, state: PurchaseState, moment: Moment,
-        offer request: OfferRequest? = nil, realNow: Date = Date(), billingPlan: BillingPlan? = nil
+        _ product: Product, request: PurchaseRequest, in catalog: Catalog, state: PurchaseState, moment: Moment,
+        realNow: Date = Date(), billingPlan: BillingPlan? = nil
     ) -> PurchaseQuote {
         let kind = Self.kind(of: product, in: catalog, state: state, at: moment.now)
         var price: Decimal
         switch kind {
-        case .purchase, .upgrade: price = product.price * Decimal(quantity)
+        case .purchase, .upgrade: price = product.price * Decimal(request.quantity.value)
         case .introductoryOffer(let offer): price = offer.paymentMode == .freeTrial ? 0 : offer.price
         case .redownload, .alreadySubscribed, .downgrade, .keepCurrentPlan: price = 0
         }
         var quote = PurchaseQuote(
-            product: product, quantity: quantity, kind: kind, price: price,
+            product: product, request: request, kind: kind, price: price,
             canMakePayments: moment.settings.paymentsAllowed, date: moment.now, settings: moment.settings)
         if let billingPlan {
             quote.billingPlan = billingPlan
@@ -139,10 +141,9 @@ extension StoreSession {
                 quote.billingPlan = nil
             }
         }
-        if let request {
-            quote.offerRequest = request
+        if let offer = request.offer {
             let resolved = resolve(
-                request, product: product, kind: kind, catalog: catalog, state: state, moment: moment, realNow: realNow)
+                offer, product: product, kind: kind, catalog: catalog, state: state, moment: moment, realNow: realNow)
             quote.offerError = resolved.error
             if let applied = resolved.offer {
                 quote.offer = applied

@@ -91,7 +91,8 @@ extension StoreSession {
             throw SimulationError.productGone(productID: pending.productID)
         }
         state.simulation.pending.removeAll { $0.id == pending.id }
-        var quote = Self.quote(product, quantity: pending.purchasedQuantity, in: catalog, state: state, moment: moment)
+        let request = PurchaseRequest(made: product.id, quantity: try PurchaseQuantity(pending.purchasedQuantity))
+        var quote = Self.quote(product, request: request, in: catalog, state: state, moment: moment)
         quote.canMakePayments = true
         return try Self.purchase(
             quote, in: catalog, outcome: .success, state: &state, moment: moment, id: id,

@@ -11,15 +11,14 @@ extension StoreSession {
     ///   non-consumable owned already, an active subscription, a downgrade scheduled).
     /// - Throws: `PurchaseError` when the store does not sell it, or for a quantity other
     ///   than 1 of a product that is not a consumable.
-    public func purchaseOutsideApp(_ productID: String, quantity: Int = 1, in catalog: Catalog) throws
+    public func purchaseOutsideApp(_ productID: String, quantity: PurchaseQuantity = .one, in catalog: Catalog) throws
         -> PurchaseResult
     {
         let product = try catalog.purchasableProduct(productID)
-        if quantity != 1, product.type != .consumable {
-            throw PurchaseError.invalidQuantity(productID: product.id, quantity: quantity)
-        }
+        try Self.check(quantity, of: product)
         return try transact { state, moment in
-            var quote = Self.quote(product, quantity: quantity, in: catalog, state: state, moment: moment)
+            let request = PurchaseRequest(made: product.id, quantity: quantity)
+            var quote = Self.quote(product, request: request, in: catalog, state: state, moment: moment)
             quote.canMakePayments = true
             let result = try Self.purchase(quote, in: catalog, outcome: .success, state: &state, moment: moment)
             if case .purchased(let transaction) = result {

@@ -5,6 +5,9 @@ public struct PriceIncreaseChange: Sendable, Equatable {
     public var productID: String
     public var info: RenewalInfo
     public var increase: PriceIncrease?
+    /// `RenewalInfo.priceIncreaseStatus` after the change, as `status` and the signed renewal
+    /// info say it (`RenewalInfo.facts`).
+    public var priceIncreaseStatus: RenewalInfo.PriceIncreaseStatus
     /// When the current period ends: where the increase applies, or the subscription expires.
     public var expirationDate: Date?
 }
@@ -99,9 +102,11 @@ extension StoreSession {
             }
             try change(&info, &state, latest, moment)
             state.simulation.renewals[index] = info
+            let facts = info.facts(
+                latest: latest, state: SubscriptionEngine.renewalState(info, latest: latest, at: moment.now))
             return PriceIncreaseChange(
                 productID: productID, info: info, increase: info.priceIncrease,
-                expirationDate: latest.expirationDate)
+                priceIncreaseStatus: facts.priceIncreaseStatus, expirationDate: latest.expirationDate)
         }
     }
 }

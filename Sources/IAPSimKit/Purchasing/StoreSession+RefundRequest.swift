@@ -83,7 +83,7 @@ extension StoreSession {
                         $0.originalID == transaction.originalID
                     }) {
                         // Active again, so its end is notified when it comes.
-                        state.simulation.renewals[index].expirationNotified = false
+                        state.simulation.renewals[index].phase = .active
                         state.simulation.renewals[index].expirationReason = .autoRenewDisabled
                     }
                 }

@@ -57,20 +57,22 @@ extension StoreSession {
     /// it with this account. The account gets its own transaction, `ownershipType`
     /// `familyShared`, and is charged nothing; the app hears of it through `Transaction.updates`.
     /// A subscription shared this way is a chain of its own beside any the account pays for.
+    /// The request's product and `appAccountToken` count; its quantity must be one.
     /// - Throws: `PurchaseError.notFamilyShareable` when the catalog does not mark the product
-    ///   `familyShareable` (consumables never are), the errors of `quote`.
-    public func shareFromFamily(_ productID: String, in catalog: Catalog, appAccountToken: String? = nil) throws
-        -> Transaction
-    {
+    ///   `familyShareable` (consumables never are), `.invalidQuantity` for more than one, the
+    ///   errors of `quote`.
+    public func shareFromFamily(_ request: PurchaseRequest, in catalog: Catalog) throws -> Transaction {
+        let productID = request.productID
         let product = try catalog.purchasableProduct(productID)
         guard product.familyShareable, product.type != .consumable else {
             throw PurchaseError.notFamilyShareable(productID: productID, isConsumable: product.type == .consumable)
         }
+        try Self.check(request.quantity, of: product)
         return try transact { state, moment in
             try deliverUpdates(&state)
             let transaction = try Self.complete(
                 product, quantity: 1, id: try state.takeTransactionID(), storefront: catalog.storefront, state: &state,
-                moment: moment, appAccountToken: appAccountToken, ownership: .familyShared)
+                moment: moment, appAccountToken: request.appAccountTokenText, ownership: .familyShared)
             state.simulation.undeliveredTransactionIDs.append(transaction.id)
             return transaction
         }
@@ -131,8 +133,7 @@ extension StoreSession {
             if state.account.chainLatest(transaction.originalID)?.id == transaction.id {
                 if let index {
                     state.simulation.renewals[index].willAutoRenew = false
-                    state.simulation.renewals[index].isInBillingRetry = false
-                    state.simulation.renewals[index].expirationNotified = true
+                    state.simulation.renewals[index].phase = .revoked
                 }
                 change = state.app.owns(productID) ? .productRemoved : .kept
                 state.app.revoke(productID)

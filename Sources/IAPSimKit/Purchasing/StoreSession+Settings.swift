@@ -5,10 +5,11 @@ extension StoreSession {
     /// `iapsim settings set KEY VALUE`. Changing the time rate restarts the clock from the
     /// current simulated time, so time already passed keeps the rate it passed at.
     public func setSetting(_ key: SettingKey, to value: String) throws -> SessionSettings {
-        let canonical = try key.canonicalValue(value)
+        var parsed = SettingOverrides()
+        try parsed.set(key, text: value)
         let real = realNow()
         return try transact { state, moment in
-            state.simulation.settings[key] = canonical
+            state.simulation.settings.take(key, from: parsed)
             if key == .timeRate, let clock = state.simulation.clock {
                 state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
             }
@@ -31,7 +32,7 @@ extension StoreSession {
     public func resetSettings(_ key: SettingKey? = nil) throws -> SessionSettings {
         let real = realNow()
         return try transact { state, moment in
-            if let key { state.simulation.settings.removeValue(forKey: key) } else { state.simulation.settings = [:] }
+            if let key { state.simulation.settings.remove(key) } else { state.simulation.settings.removeAll() }
             if let clock = state.simulation.clock {
                 state.simulation.clock = SimulatedClock(base: moment.now, anchor: real, frozen: clock.frozen)
             }

@@ -42,12 +42,10 @@ extension StoreSession {
         try changeChain(productID) { info, state, latest, moment in
             try Self.endPeriod(of: latest, at: moment.now, in: &state)
             info.willAutoRenew = false
-            info.isInBillingRetry = false
-            info.gracePeriodExpirationDate = nil
             info.expirationReason = .autoRenewDisabled
             state.app.revoke(info.currentProductID)
-            if !info.expirationNotified {
-                info.expirationNotified = true
+            if !info.phase.hasEnded {
+                info.phase = .expired
                 state.notify(
                     .expired, .voluntary, at: moment.now, transaction: state.account.chainLatest(info.originalID),
                     renewal: info, status: .expired)

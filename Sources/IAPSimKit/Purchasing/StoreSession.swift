@@ -211,25 +211,24 @@ public struct StoreSession: Sendable {
         public var storeKitContext: StoreKitContext
     }
 
-    /// `Product.purchase()`: buys what `quote` describes and delivers it to the app's record.
-    /// The state is read afresh under the lock, so a purchase made by another process since
-    /// the quote counts (a second buyer of a non-consumable gets the re-download). The app is
-    /// running, so `Transaction.updates` delivers what waits for it first.
-    /// - Parameters:
-    ///   - outcome: nil to let the session settings decide.
-    ///   - appAccountToken: `Product.PurchaseOption.appAccountToken`, a lowercase UUID: the
-    ///     transaction, its renewals and a purchase left pending carry it.
+    /// `Product.purchase(options:)`: buys what `quote` describes, as its request asks, and
+    /// delivers it to the app's record. The state is read afresh under the lock, so a purchase
+    /// made by another process since the quote counts (a second buyer of a non-consumable gets
+    /// the re-download). The app is running, so `Transaction.updates` delivers what waits for
+    /// it first. The request's `appAccountToken` goes to the transaction, its renewals and a
+    /// purchase left pending.
+    /// - Parameter outcome: how the purchase ends, over the request's own outcome; nil keeps
+    ///   that one, and with none the session settings decide.
     /// - Throws: `StateError` if the state fails.
-    public func purchase(
-        _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil, appAccountToken: String? = nil
-    ) throws -> Receipt {
+    public func purchase(_ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome? = nil) throws -> Receipt {
         try transact { state, moment in
             try deliverUpdates(&state)
             let fresh = Self.quote(
-                quote.product, quantity: quote.quantity, in: catalog, state: state, moment: moment,
-                offer: quote.offerRequest, realNow: realNow(), billingPlan: quote.billingPlan)
+                quote.product, request: quote.request, in: catalog, state: state, moment: moment, realNow: realNow(),
+                billingPlan: quote.billingPlan)
             let result = try Self.purchase(
-                fresh, in: catalog, outcome: outcome, state: &state, moment: moment, appAccountToken: appAccountToken)
+                fresh, in: catalog, outcome: outcome ?? quote.request.outcome, state: &state, moment: moment,
+                appAccountToken: quote.request.appAccountTokenText)
             let unverified = result.transaction == nil ? nil : moment.settings.simulatedError(.verificationError)
             return Receipt(
                 result: result, balance: state.app.consumables[quote.product.id] ?? 0,
@@ -305,20 +304,21 @@ public struct StoreSession: Sendable {
             })
         {
             state.simulation.pending[index].requestDate = moment.now
-            state.simulation.pending[index].purchasedQuantity = quote.quantity
+            state.simulation.pending[index].purchasedQuantity = quote.quantity.value
             state.simulation.pending[index].appAccountToken = appAccountToken
             return .requestRepeated(state.simulation.pending[index])
         }
         if chosen == .askToBuy || chosen == .interrupted {
             let pending = PendingPurchase(
                 id: try state.takeTransactionID(), productID: product.id, productType: product.type,
-                purchasedQuantity: quote.quantity, reason: chosen == .askToBuy ? .askToBuy : .interrupted,
+                purchasedQuantity: quote.quantity.value, reason: chosen == .askToBuy ? .askToBuy : .interrupted,
                 requestDate: moment.now, appAccountToken: appAccountToken)
             state.simulation.pending.append(pending)
             return chosen == .askToBuy ? .pending(pending) : .interrupted(pending)
         }
         let transaction = try Self.complete(
-            product, quantity: quote.quantity, id: try id ?? state.takeTransactionID(), storefront: catalog.storefront,
+            product, quantity: quote.quantity.value, id: try id ?? state.takeTransactionID(),
+            storefront: catalog.storefront,
             state: &state, moment: moment, appAccountToken: appAccountToken, offer: quote.offer,
             billingPlan: quote.billingPlan)
         return .purchased(transaction)

@@ -16,11 +16,11 @@ enum SubscriptionEngine {
     {
         if latest.revocationDate != nil { return .revoked }
         if let end = latest.expirationDate, end > date { return .subscribed }
-        if info.isInBillingRetry {
-            if let grace = info.gracePeriodExpirationDate, grace > date { return .inGracePeriod }
-            return .inBillingRetryPeriod
+        switch info.phase {
+        case .inGracePeriod(let expires, _) where expires > date: return .inGracePeriod
+        case .inGracePeriod, .inBillingRetry: return .inBillingRetryPeriod
+        case .active, .expired, .revoked: return .expired
         }
-        return .expired
     }
 
     /// The latest transaction of each chain, with its renewal info.
@@ -39,21 +39,7 @@ enum SubscriptionEngine {
             guard var latest = state.account.chainLatest(info.originalID), latest.revocationDate == nil
             else { continue }
             if info.isInBillingRetry {
-                // Apple, "Reducing involuntary subscriber churn": access ends with the grace
-                // period; billing retry goes on until it succeeds or gives up.
-                if let grace = info.gracePeriodExpirationDate, grace <= date {
-                    info.gracePeriodExpirationDate = nil
-                    state.notify(
-                        .gracePeriodExpired, at: grace, transaction: latest, renewal: info, status: .billingRetry)
-                }
-                if let end = info.billingRetryEndDate, end <= date {
-                    info.isInBillingRetry = false
-                    info.willAutoRenew = false
-                    info.gracePeriodExpirationDate = nil
-                    info.expirationReason = .billingError
-                    info.expirationNotified = true
-                    state.notify(.expired, .billingRetry, at: end, transaction: latest, renewal: info, status: .expired)
-                }
+                settleBillingRetry(&info, latest: latest, at: date, in: &state)
                 state.simulation.renewals[index] = info
                 continue
             }
@@ -70,31 +56,18 @@ enum SubscriptionEngine {
                     break
                 }
                 if settings.billingRetry {
-                    info.isInBillingRetry = true
                     // Apple's RenewalInfo in billing retry: expirationReason billingError.
                     info.expirationReason = .billingError
-                    info.billingRetryEndDate = ISO8601Date.clamped(end + settings.timeRate.billingRetryPeriod)
-                    if settings.gracePeriod {
-                        info.gracePeriodExpirationDate = ISO8601Date.clamped(
-                            end + settings.timeRate.gracePeriod(for: info.autoRenewPeriod))
-                    }
+                    let retryEnds = ISO8601Date.clamped(end + settings.timeRate.billingRetryPeriod)
+                    let grace = ISO8601Date.clamped(end + settings.timeRate.gracePeriod(for: info.autoRenewPeriod))
+                    info.phase =
+                        settings.gracePeriod
+                        ? .inGracePeriod(expires: grace, retryEnds: retryEnds) : .inBillingRetry(ends: retryEnds)
                     state.notify(
                         .didFailToRenew, settings.gracePeriod ? .gracePeriod : nil, at: end, transaction: latest,
                         renewal: info, status: settings.gracePeriod ? .gracePeriod : .billingRetry)
-                    // A grace period already over by `date` ends now too.
-                    if let grace = info.gracePeriodExpirationDate, grace <= date {
-                        info.gracePeriodExpirationDate = nil
-                        state.notify(
-                            .gracePeriodExpired, at: grace, transaction: latest, renewal: info, status: .billingRetry)
-                    }
-                    if let retryEnd = info.billingRetryEndDate, retryEnd <= date {
-                        info.isInBillingRetry = false
-                        info.willAutoRenew = false
-                        info.gracePeriodExpirationDate = nil
-                        info.expirationNotified = true
-                        state.notify(
-                            .expired, .billingRetry, at: retryEnd, transaction: latest, renewal: info, status: .expired)
-                    }
+                    // A grace period, or billing retry, already over by `date` ends now too.
+                    settleBillingRetry(&info, latest: latest, at: date, in: &state)
                     break
                 }
                 var start = end
@@ -105,10 +78,8 @@ enum SubscriptionEngine {
                 latest = try renew(&state, &info, from: start, settings: settings)
                 renewals += 1
             }
-            if !info.willAutoRenew, !info.isInBillingRetry, !info.expirationNotified, let end = latest.expirationDate,
-                end <= date
-            {
-                info.expirationNotified = true
+            if !info.willAutoRenew, info.phase == .active, let end = latest.expirationDate, end <= date {
+                info.phase = .expired
                 // Apple's "notificationType": EXPIRED / PRICE_INCREASE when the customer did
                 // not consent to a price increase, VOLUNTARY when they turned auto-renew off.
                 let subtype: ServerNotification.Subtype =
@@ -116,6 +87,26 @@ enum SubscriptionEngine {
                 state.notify(.expired, subtype, at: end, transaction: latest, renewal: info, status: .expired)
             }
             state.simulation.renewals[index] = info
+        }
+    }
+
+    /// Billing retry up to `date`, each end notified at its own time. Apple, "Reducing
+    /// involuntary subscriber churn": access ends with the grace period
+    /// (`GRACE_PERIOD_EXPIRED`); billing retry goes on until a renewal recovers the chain, or
+    /// gives up and the subscription expires (`EXPIRED` / `BILLING_RETRY`, `expirationReason`
+    /// `billingError`).
+    static func settleBillingRetry(
+        _ info: inout RenewalInfo, latest: Transaction, at date: Date, in state: inout PurchaseState
+    ) {
+        if case .inGracePeriod(let expires, let retryEnds) = info.phase, expires <= date {
+            info.phase = .inBillingRetry(ends: retryEnds)
+            state.notify(.gracePeriodExpired, at: expires, transaction: latest, renewal: info, status: .billingRetry)
+        }
+        if case .inBillingRetry(let ends?) = info.phase, ends <= date {
+            info.phase = .expired
+            info.willAutoRenew = false
+            info.expirationReason = .billingError
+            state.notify(.expired, .billingRetry, at: ends, transaction: latest, renewal: info, status: .expired)
         }
     }
 
@@ -168,7 +159,7 @@ enum SubscriptionEngine {
                 period.times(periods)
         }
         if let commitment = info.commitment {
-            transaction.billingPlanType = "MONTHLY"
+            transaction.billingPlanType = .monthly
             if commitment.paid >= commitment.payments {
                 // The commitment's payments are made: a new commitment starts with this one.
                 info.commitment?.endDate = settings.timeRate.end(of: commitment.period, from: start)
@@ -189,12 +180,9 @@ enum SubscriptionEngine {
             state.app.deliver(info.autoRenewProductID)
             info.currentProductID = info.autoRenewProductID
         }
-        info.isInBillingRetry = false
-        info.billingRetryEndDate = nil
-        info.gracePeriodExpirationDate = nil
+        info.phase = .active
         // A commitment's payment with auto-renew off keeps saying why it will end.
         if info.willAutoRenew { info.expirationReason = nil }
-        info.expirationNotified = false
         try state.account.record(transaction, isNew: true)
         if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
         state.notify(
@@ -316,8 +304,7 @@ enum SubscriptionEngine {
             autoRenewProductID: product.id, willAutoRenew: true, autoRenewPeriod: subscription.period,
             autoRenewPrice: product.price, currency: transaction.currency,
             storefrontCountryCode: transaction.storefrontCountryCode, introductoryPeriodsRemaining: 0,
-            introductoryPrice: nil, introductoryPeriod: nil, isInBillingRetry: false, billingRetryEndDate: nil,
-            gracePeriodExpirationDate: nil, expirationReason: nil)
+            introductoryPrice: nil, introductoryPeriod: nil, phase: .active, expirationReason: nil)
         // An introductory offer is for a first subscription in the group only, and is the
         // buyer's: a shared subscription comes as the organiser pays for it. An offer the buyer
         // redeems takes its place, unless it stacks on it (an offer code) and follows it.
@@ -327,7 +314,7 @@ enum SubscriptionEngine {
             // commitment of the product's period (format 5's billingPlans). Its introductory
             // offers belong to the paid-up-front plan.
             let month = SubscriptionPeriod(value: 1, unit: .month)
-            transaction.billingPlanType = plan.type
+            transaction.billingPlanType = .monthly
             transaction.expirationDate = settings.timeRate.end(of: month, from: date)
             transaction.price = plan.price
             info.autoRenewPeriod = month

@@ -31,6 +31,10 @@ public enum OfferSignatureError: Error, Equatable, Sendable {
     case unusableKey(keyID: String)
     /// The text is not `KEY_ID:NONCE:TIMESTAMP:SIGNATURE`.
     case malformed(String)
+    /// The catalog (its path) has no `subscriptionOffersKeyPair` to sign with.
+    case noKeyPair(path: String)
+    /// The product has no promotional offer of this identifier.
+    case notAPromotionalOffer(offerID: String, productID: String)
 }
 
 extension OfferSignatureError: LocalizedError {
@@ -38,6 +42,11 @@ extension OfferSignatureError: LocalizedError {
         switch self {
         case .unusableKey(let id):
             "subscriptionOffersKeyPair \(id): the privateKey is not a P-256 key (base64 PKCS #8 or PEM)"
+        case .noKeyPair(let path):
+            "\(path): no subscriptionOffersKeyPair to sign with (Xcode adds one when promotional offer signing is "
+                + "set up)"
+        case .notAPromotionalOffer(let offerID, let productID):
+            "\(offerID): not a promotional offer of \(productID)"
         case .malformed(let text):
             "\(text): not KEY_ID:NONCE:TIMESTAMP:SIGNATURE (a UUID nonce, a timestamp in milliseconds, a base64 signature)"
         }

@@ -147,9 +147,7 @@ public enum SignedPayloads {
         if let grace = facts.gracePeriodExpirationDate {
             members.append(("gracePeriodExpiresDate", milliseconds(grace)))
         }
-        if let increase = info.priceIncrease, facts.willAutoRenew {
-            members.append(("priceIncreaseStatus", .int(increase.jwsStatus)))
-        }
+        if let status = facts.priceIncreaseStatus.jwsValue { members.append(("priceIncreaseStatus", .int(status))) }
         if let offer = facts.offer {
             members.append(("offerType", .int(offerType(offer.type))))
             if let mode = offer.paymentMode { members.append(("offerDiscountType", .string(discountType(mode)))) }

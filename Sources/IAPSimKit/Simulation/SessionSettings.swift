@@ -100,67 +100,12 @@ public enum SettingKey: String, CaseIterable, Sendable {
         }
     }
 
-    /// The canonical text of `value` for this key.
+    /// The canonical text of `value` for this key: what `settings` shows once it is set.
     /// - Throws: `SettingsError.invalidValue` naming the key and the value.
     public func canonicalValue(_ value: String) throws(SettingsError) -> String {
-        switch self {
-        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod,
-            .oneTimeChargeNotifications:
-            switch value.lowercased() {
-            case "true", "on", "yes", "1": return "true"
-            case "false", "off", "no", "0": return "false"
-            default: throw .invalidValue(key: rawValue, value: value, expected: "true or false")
-            }
-        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
-            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
-            if value == "none" || value == "off" { return "none" }
-            guard let api = StoreKitTestAPI(settingKey: self) else { return "none" }
-            return try api.error(named: value).qualifiedName
-        case .finishTransactions:
-            guard value == "auto" || value == "manual" else {
-                throw .invalidValue(key: rawValue, value: value, expected: "auto or manual")
-            }
-            return value
-        case .timeRate:
-            guard let rate = TimeRate.named(value) else {
-                throw .invalidValue(
-                    key: rawValue, value: value,
-                    expected: "a SKTestSession.TimeRate name or raw value such as realTime or 1005")
-            }
-            return rate.name
-        case .locale:
-            guard let locale = LocaleName.canonical(value) else {
-                throw .invalidValue(key: rawValue, value: value, expected: "a locale such as en_US")
-            }
-            return locale
-        case .storefront:
-            guard let storefront = Storefront.named(value) else {
-                throw .invalidValue(
-                    key: rawValue, value: value, expected: "an App Store storefront code such as USA or JPN")
-            }
-            return storefront.countryCode
-        case .environment:
-            guard let environment = AppStoreEnvironment.named(value) else {
-                throw .invalidValue(key: rawValue, value: value, expected: "Sandbox, Production, Xcode or LocalTesting")
-            }
-            return environment.rawValue
-        case .bundleID:
-            // App Store Connect: letters, digits, hyphens and periods.
-            let allowed = value.unicodeScalars.allSatisfy {
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-")
-            }
-            guard !value.isEmpty, allowed, value.count <= 155 else {
-                throw .invalidValue(
-                    key: rawValue, value: value, expected: "a bundle identifier such as com.example.app")
-            }
-            return value
-        case .appAppleID:
-            if value == "none" { return "none" }
-            guard value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber), let number = Int64(value), number > 0 else {
-                throw .invalidValue(key: rawValue, value: value, expected: "none or a positive whole number")
-            }
-            return String(number)
-        }
+        var settings = SessionSettings()
+        try settings.set(self, text: value)
+        return settings.text(for: self)
     }
 }
 
@@ -182,7 +127,8 @@ extension SettingsError: LocalizedError {
 }
 
 /// The settings in force: overrides from the state over the catalog's defaults over
-/// iapsim's own.
+/// iapsim's own, each a typed value. `SettingKey` names them for `iapsim settings set KEY
+/// VALUE`: `set(_:text:)` reads a value's text into its field, `text(for:)` shows it back.
 public struct SessionSettings: Sendable, Equatable {
     /// Where a value came from, for `iapsim settings`.
     public enum Source: String, Sendable {
@@ -190,83 +136,247 @@ public struct SessionSettings: Sendable, Equatable {
         case catalog, set
     }
 
-    public private(set) var values: [SettingKey: String]
+    /// `finish-transactions`: whether the app finishes each transaction at once.
+    public enum TransactionFinishing: String, Sendable, CaseIterable {
+        case auto, manual
+    }
+
+    /// `SKPaymentQueue.canMakePayments()`.
+    public var paymentsAllowed = true
+    /// `SKTestSession.askToBuyEnabled`.
+    public var askToBuy = false
+    /// `SKTestSession.interruptedPurchasesEnabled`.
+    public var interruptedPurchases = false
+    /// `SKTestSession.setSimulatedError(_:forAPI:)`: the error each API fails with; absent, it
+    /// does not fail.
+    public var simulatedErrors: [StoreKitTestAPI: SimulatedError] = [:]
+    public var finishTransactions = TransactionFinishing.auto
+    /// `SKTestSession.timeRate`.
+    public var timeRate = TimeRate.realTime
+    /// `shouldEnterBillingRetryOnRenewal`.
+    public var billingRetry = false
+    /// `billingGracePeriodIsEnabled`, as set; `gracePeriod` is what applies.
+    public var gracePeriodEnabled = false
+    /// `SKTestSession.locale`, canonical (`en_US`).
+    public var locale = "en_US"
+    /// `SKTestSession.storefront`: the buyer's storefront.
+    public var storefront = Storefront.named("USA")!
+    /// Where signed data says it comes from.
+    public var environment = AppStoreEnvironment.sandbox
+    /// Whether one-time purchases raise `ONE_TIME_CHARGE`.
+    public var oneTimeChargeNotifications = true
+    /// The app's bundle identifier in signed data (`bundleId`).
+    public var bundleID = "com.example.app"
+    /// The app's Apple ID (`appAppleId`); nil for none.
+    public var appAppleID: Int64? = nil
+
+    /// Where each value came from.
     public private(set) var sources: [SettingKey: Source]
 
-    public init(catalog: CatalogSettings, overrides: [SettingKey: String]) {
+    /// iapsim's own values.
+    public init() {
+        sources = Dictionary(uniqueKeysWithValues: SettingKey.allCases.map { ($0, Source.builtIn) })
+    }
+
+    public init(catalog: CatalogSettings, overrides: SettingOverrides) {
         self.init(defaults: catalog)
         self = overriding(overrides)
     }
 
     /// The catalog's values over iapsim's own, with nothing set.
     public init(defaults catalog: CatalogSettings) {
-        var values: [SettingKey: String] = [:]
-        var sources: [SettingKey: Source] = [:]
-        for key in SettingKey.allCases {
-            if let value = catalog.value(for: key) {
-                values[key] = value
-                sources[key] = .catalog
-            } else {
-                values[key] = Self.builtIn(key)
-                sources[key] = .builtIn
-            }
-        }
-        self.values = values
-        self.sources = sources
+        self = Self().applying(catalog.overrides, as: .catalog)
     }
 
     /// These settings with `overrides` (from the state) over them: only the keys set are
     /// touched, so a session that keeps its defaults (`StoreSession`) pays for those alone.
-    public func overriding(_ overrides: [SettingKey: String]) -> SessionSettings {
+    public func overriding(_ overrides: SettingOverrides) -> SessionSettings {
+        applying(overrides, as: .set)
+    }
+
+    private func applying(_ overrides: SettingOverrides, as source: Source) -> SessionSettings {
         var result = self
-        for (key, value) in overrides {
-            result.values[key] = value
-            result.sources[key] = .set
+        for key in overrides.keys {
+            result.copy(key, from: overrides.values)
+            result.sources[key] = source
         }
         return result
     }
 
-    private static func builtIn(_ key: SettingKey) -> String {
-        switch key {
-        case .paymentsAllowed: "true"
-        case .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod: "false"
-        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
-            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
-            "none"
-        case .finishTransactions: "auto"
-        case .timeRate: TimeRate.realTime.name
-        case .locale: "en_US"
-        case .storefront: "USA"
-        case .environment: AppStoreEnvironment.sandbox.rawValue
-        case .oneTimeChargeNotifications: "true"
-        case .bundleID: "com.example.app"
-        case .appAppleID: "none"
-        }
-    }
+    /// Apple: the grace period has no effect while billing retry is off.
+    public var gracePeriod: Bool { gracePeriodEnabled && billingRetry }
+    public var finishesTransactions: Bool { finishTransactions == .auto }
 
-    public subscript(key: SettingKey) -> String { values[key] ?? "" }
+    /// The simulated error of the API `key` holds the error of; nil when it does not fail.
+    public func simulatedError(_ key: SettingKey) -> SimulatedError? {
+        StoreKitTestAPI(settingKey: key).flatMap { simulatedErrors[$0] }
+    }
 
     /// Where the value of `key` came from.
     public func source(of key: SettingKey) -> Source { sources[key] ?? .builtIn }
 
-    private func flag(_ key: SettingKey) -> Bool { self[key] == "true" }
+    /// The value of `key` as `iapsim settings` shows it, and as the state file keeps it.
+    public subscript(key: SettingKey) -> String { text(for: key) }
 
-    public var paymentsAllowed: Bool { flag(.paymentsAllowed) }
-    public var askToBuy: Bool { flag(.askToBuy) }
-    public var interruptedPurchases: Bool { flag(.interruptedPurchases) }
-    public var billingRetry: Bool { flag(.billingRetry) }
-    /// Apple: the grace period has no effect while billing retry is off.
-    public var gracePeriod: Bool { flag(.gracePeriod) && billingRetry }
-    public var finishesTransactions: Bool { self[.finishTransactions] == "auto" }
-    public var timeRate: TimeRate { TimeRate.named(self[.timeRate]) ?? .realTime }
-
-    public var oneTimeChargeNotifications: Bool { flag(.oneTimeChargeNotifications) }
-    /// Where signed data comes from.
-    public var environment: AppStoreEnvironment { AppStoreEnvironment(rawValue: self[.environment]) ?? .sandbox }
-    public var bundleID: String { self[.bundleID] }
-    public var appAppleID: Int64? { Int64(self[.appAppleID]) }
-
-    public func simulatedError(_ key: SettingKey) -> SimulatedError? {
-        SimulatedError.named(self[key])
+    /// The value of `key` as text: `true`, `none`, `StoreKitError.networkError`, `USA`.
+    public func text(for key: SettingKey) -> String {
+        switch key {
+        case .paymentsAllowed: String(paymentsAllowed)
+        case .askToBuy: String(askToBuy)
+        case .interruptedPurchases: String(interruptedPurchases)
+        case .billingRetry: String(billingRetry)
+        case .gracePeriod: String(gracePeriodEnabled)
+        case .oneTimeChargeNotifications: String(oneTimeChargeNotifications)
+        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
+            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
+            simulatedError(key)?.qualifiedName ?? "none"
+        case .finishTransactions: finishTransactions.rawValue
+        case .timeRate: timeRate.name
+        case .locale: locale
+        case .storefront: storefront.countryCode
+        case .environment: environment.rawValue
+        case .bundleID: bundleID
+        case .appAppleID: appAppleID.map(String.init) ?? "none"
+        }
     }
+
+    /// Reads `text` into the field of `key`, as `iapsim settings set KEY VALUE` gives it.
+    /// - Throws: `SettingsError.invalidValue` naming the key, the value and what it expects.
+    public mutating func set(_ key: SettingKey, text value: String) throws(SettingsError) {
+        func invalid(_ expected: String) -> SettingsError {
+            .invalidValue(key: key.rawValue, value: value, expected: expected)
+        }
+        switch key {
+        case .paymentsAllowed, .askToBuy, .interruptedPurchases, .billingRetry, .gracePeriod,
+            .oneTimeChargeNotifications:
+            let flag: Bool
+            switch value.lowercased() {
+            case "true", "on", "yes", "1": flag = true
+            case "false", "off", "no", "0": flag = false
+            default: throw invalid("true or false")
+            }
+            switch key {
+            case .paymentsAllowed: paymentsAllowed = flag
+            case .askToBuy: askToBuy = flag
+            case .interruptedPurchases: interruptedPurchases = flag
+            case .billingRetry: billingRetry = flag
+            case .gracePeriod: gracePeriodEnabled = flag
+            default: oneTimeChargeNotifications = flag
+            }
+        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
+            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
+            guard let api = StoreKitTestAPI(settingKey: key) else { return }
+            simulatedErrors[api] = value == "none" || value == "off" ? nil : try api.error(named: value)
+        case .finishTransactions:
+            guard let finishing = TransactionFinishing(rawValue: value) else { throw invalid("auto or manual") }
+            finishTransactions = finishing
+        case .timeRate:
+            guard let rate = TimeRate.named(value) else {
+                throw invalid("a SKTestSession.TimeRate name or raw value such as realTime or 1005")
+            }
+            timeRate = rate
+        case .locale:
+            guard let canonical = LocaleName.canonical(value) else { throw invalid("a locale such as en_US") }
+            locale = canonical
+        case .storefront:
+            guard let named = Storefront.named(value) else {
+                throw invalid("an App Store storefront code such as USA or JPN")
+            }
+            storefront = named
+        case .environment:
+            guard let named = AppStoreEnvironment.named(value) else {
+                throw invalid("Sandbox, Production, Xcode or LocalTesting")
+            }
+            environment = named
+        case .bundleID:
+            // App Store Connect: letters, digits, hyphens and periods.
+            let allowed = value.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-")
+            }
+            guard !value.isEmpty, allowed, value.count <= 155 else {
+                throw invalid("a bundle identifier such as com.example.app")
+            }
+            bundleID = value
+        case .appAppleID:
+            if value == "none" {
+                appAppleID = nil
+                return
+            }
+            guard value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber), let number = Int64(value), number > 0
+            else { throw invalid("none or a positive whole number") }
+            appAppleID = number
+        }
+    }
+
+    /// The simulated error of the API `key` names, set as it is: a state written before each
+    /// API took only the errors Apple allows it keeps its error until it is set again.
+    mutating func setSimulatedError(_ error: SimulatedError?, for key: SettingKey) {
+        guard let api = StoreKitTestAPI(settingKey: key) else { return }
+        simulatedErrors[api] = error
+    }
+
+    /// Takes the value of `key` from `other`.
+    mutating func copy(_ key: SettingKey, from other: SessionSettings) {
+        switch key {
+        case .paymentsAllowed: paymentsAllowed = other.paymentsAllowed
+        case .askToBuy: askToBuy = other.askToBuy
+        case .interruptedPurchases: interruptedPurchases = other.interruptedPurchases
+        case .billingRetry: billingRetry = other.billingRetry
+        case .gracePeriod: gracePeriodEnabled = other.gracePeriodEnabled
+        case .oneTimeChargeNotifications: oneTimeChargeNotifications = other.oneTimeChargeNotifications
+        case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
+            .appTransactionError, .refundRequestError, .offerCodeRedeemError:
+            setSimulatedError(other.simulatedError(key), for: key)
+        case .finishTransactions: finishTransactions = other.finishTransactions
+        case .timeRate: timeRate = other.timeRate
+        case .locale: locale = other.locale
+        case .storefront: storefront = other.storefront
+        case .environment: environment = other.environment
+        case .bundleID: bundleID = other.bundleID
+        case .appAppleID: appAppleID = other.appAppleID
+        }
+    }
+}
+
+/// Settings set over their defaults — `iapsim settings set` in the state, a `.storekit` file's
+/// `settings` in the catalog — each a typed value. Keys not set take the value beneath.
+public struct SettingOverrides: Sendable, Equatable {
+    /// The keys set.
+    public private(set) var keys: Set<SettingKey> = []
+    /// The values; only the fields of `keys` mean anything (the others stay iapsim's own).
+    public private(set) var values = SessionSettings()
+
+    public init() {}
+
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The value of `key` as text, if it is set.
+    public subscript(key: SettingKey) -> String? { keys.contains(key) ? values.text(for: key) : nil }
+
+    /// Sets `key` from its text.
+    /// - Throws: `SettingsError.invalidValue`; nothing changes.
+    public mutating func set(_ key: SettingKey, text: String) throws(SettingsError) {
+        try values.set(key, text: text)
+        keys.insert(key)
+    }
+
+    /// Sets `key` by changing its typed field.
+    mutating func set(_ key: SettingKey, _ change: (inout SessionSettings) -> Void) {
+        change(&values)
+        keys.insert(key)
+    }
+
+    /// Takes the value of `key` from `other`, whose field holds it.
+    mutating func take(_ key: SettingKey, from other: SettingOverrides) {
+        values.copy(key, from: other.values)
+        keys.insert(key)
+    }
+
+    /// Back to the value beneath.
+    public mutating func remove(_ key: SettingKey) {
+        values.copy(key, from: SessionSettings())
+        keys.remove(key)
+    }
+
+    public mutating func removeAll() { self = SettingOverrides() }
 }

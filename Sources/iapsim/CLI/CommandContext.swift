@@ -92,7 +92,6 @@ struct CommandContext {
     /// file's own.
     func catalogAndSession() throws -> (Catalog, StoreSession) {
         _ = try requestedLocale()  // a bad --locale is a usage error before anything else
-        let store = try stateStore()
         var storefront: Storefront?
         if let code = options.storefront {
             guard let named = Storefront.named(code) else {
@@ -100,15 +99,11 @@ struct CommandContext {
                     "--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
             }
             storefront = named
-        } else if store.exists, let code = try store.read().simulation.settings[.storefront] {
-            storefront = Storefront.named(code)
         }
-        let catalog = try Catalog.load(catalogSource(), storefront: storefront)
+        let (catalog, session) = try StoreSession.open(
+            catalogSource(), store: try stateStore(), storefront: storefront, now: base.now, events: events.record)
         catalog.store.settings.ignoredErrors.forEach { events.warn("Warning: \(catalog.source.storeKitPath): \($0)") }
-        return (
-            catalog,
-            StoreSession(store: store, now: base.now, catalog: catalog, events: events.record)
-        )
+        return (catalog, session)
     }
 
     /// The presenter for `catalog` in the locale asked for, else one set with `settings set

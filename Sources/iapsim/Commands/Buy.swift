@@ -41,7 +41,7 @@ struct Buy: CLICommand, Equatable {
                     """,
         arguments: [.init("product-id", kind: .productID)],
         options: [
-            OptionSpec(name: "quantity", valueName: "N", help: "How many of a consumable to buy, 1–10 (default 1).", values: Buy.quantityRange.map(String.init)),
+            OptionSpec(name: "quantity", valueName: "N", help: "How many of a consumable to buy, 1–10 (default 1).", values: PurchaseQuantity.range.map(String.init)),
             OptionSpec(name: "outcome", valueName: "OUTCOME", help: "Force this purchase's end: success, cancel, fail[=ERROR], ask-to-buy, interrupted.", values: ["success", "cancel", "fail", "ask-to-buy", "interrupted"] + SimulatedError.all.filter(StoreKitTestAPI.purchase.allows).map { "fail=" + $0.qualifiedName }),
             OptionSpec(name: "billing-plan", valueName: "PLAN", help: "How a subscription is paid: upfront (the default), or monthly within its commitment.", values: ["monthly", "upfront"]),
             OptionSpec(name: "offer", valueName: "OFFER_ID", help: "Redeem a promotional or win-back offer of the subscription (its offerID)."),
@@ -63,36 +63,23 @@ struct Buy: CLICommand, Equatable {
                     "iapsim buy com.example.app.book --as-family-member",
                 ])
 
-    let productID: String
-    let quantity: Int
+    /// The purchase, validated by the library (`PurchaseRequest`).
+    let request: PurchaseRequest
     let assumeYes: Bool
-    let outcome: StoreSession.Outcome?
-    let offer: OfferRequest?
-    /// `Product.PurchaseOption.appAccountToken`, lowercased.
-    let appAccountToken: String?
-    let asFamilyMember: Bool
+    /// `SKTestSession.buyProduct(identifier:)`: bought on another device, no prompt.
     let outsideApp: Bool
-    let monthlyBilling: Bool
+
+    var productID: String { request.productID }
 
     /// A purchase through the payment sheet (`redeem-offer-code` makes one too).
-    init(
-        productID: String, quantity: Int = 1, assumeYes: Bool, outcome: StoreSession.Outcome? = nil,
-        offer: OfferRequest? = nil
-    ) {
-        self.productID = productID
-        self.quantity = quantity
+    init(request: PurchaseRequest, assumeYes: Bool) {
+        self.request = request
         self.assumeYes = assumeYes
-        self.outcome = outcome
-        self.offer = offer
-        appAccountToken = nil
-        asFamilyMember = false
         outsideApp = false
-        monthlyBilling = false
     }
 
     init(_ words: ParsedWords) throws(UsageError) {
-        productID = try words.only("product-id")
-        quantity = try Self.quantity(words.value("quantity"), words)
+        let productID = try words.only("product-id")
         assumeYes = words.flag("yes")
         outsideApp = words.flag("outside-app")
         if outsideApp {
@@ -112,35 +99,29 @@ struct Buy: CLICommand, Equatable {
         } else if words.value("offer-signature") != nil {
             throw words.error("--offer-signature goes with --offer OFFER_ID")
         }
-        self.offer = offer
-        asFamilyMember = words.flag("as-family-member")
-        if asFamilyMember, words.value("outcome") != nil || offer != nil {
-            throw words.error(
-                "--as-family-member does not go with --outcome or --offer: the organiser's purchase is already made")
-        }
-        outcome = try words.value("outcome").map { text throws(UsageError) in try Self.outcome(text, words) }
-        appAccountToken = try words.value("app-account-token").map { text throws(UsageError) in
-            try Self.appAccountToken(text, words)
-        }
-        switch words.value("billing-plan")?.lowercased() {
-        case nil, "upfront", "billed_upfront": monthlyBilling = false
-        case "monthly": monthlyBilling = true
-        case let text?: throw words.error("--billing-plan \(text): expected monthly or upfront")
+        do throws(PurchaseRequestError) {
+            request = try PurchaseRequest(
+                productID: productID, quantity: try words.value("quantity").map(PurchaseQuantity.init(text:)) ?? .one,
+                outcome: try words.value("outcome").map(StoreSession.Outcome.init(text:)), offer: offer,
+                appAccountToken: try words.value("app-account-token").map(UUID.init(appAccountToken:)),
+                isFamilyMember: words.flag("as-family-member"),
+                billingPlan: try words.value("billing-plan").map(BillingPlanType.init(text:)) ?? .billedUpfront)
+        } catch {
+            throw words.error(error.errorDescription ?? "\(error)")
         }
     }
 
     func run(in context: CommandContext) throws -> Report {
-        if asFamilyMember { return try shareFromFamily(in: context) }
+        if request.isFamilyMember { return try shareFromFamily(in: context) }
         if outsideApp { return try buyOutsideApp(in: context) }
         let (catalog, session) = try context.catalogAndSession()
-        let quote = try session.quote(
-            productID, quantity: quantity, in: catalog, offer: offer, monthlyBilling: monthlyBilling)
+        let quote = try session.quote(request, in: catalog)
         var words = PurchaseWords(quote: quote, presenter: try context.presenter(catalog, settings: quote.settings))
         // SKPaymentQueue.canMakePayments() is checked before the buyer is asked anything.
         if quote.canMakePayments, let question = words.question, !context.confirm(question, assumeYes: assumeYes) {
             return words.report(.cancelled)
         }
-        let receipt = try session.purchase(quote, in: catalog, outcome: outcome, appAccountToken: appAccountToken)
+        let receipt = try session.purchase(quote, in: catalog)
         words.context = receipt.storeKitContext
         var report = words.report(receipt.result, balance: receipt.balance)
         report.notes += CommandContext.unfinishedNote(
@@ -163,7 +144,7 @@ extension Buy {
     /// "Supporting Family Sharing in your app"). Nothing is asked: nothing is charged.
     private func shareFromFamily(in context: CommandContext) throws -> Report {
         let (catalog, session) = try context.catalogAndSession()
-        let transaction = try session.shareFromFamily(productID, in: catalog, appAccountToken: appAccountToken)
+        let transaction = try session.shareFromFamily(request, in: catalog)
         let storeKit = try session.storeKitContext()
         return Report(
             json: .object([
@@ -181,12 +162,12 @@ extension Buy {
     private func buyOutsideApp(in context: CommandContext) throws -> Report {
         let (catalog, session) = try context.catalogAndSession()
         let storeKit = try session.storeKitContext()
-        let result = try session.purchaseOutsideApp(productID, quantity: quantity, in: catalog)
+        let result = try session.purchaseOutsideApp(productID, quantity: request.quantity, in: catalog)
         let presenter = try context.presenter(catalog, settings: try session.settings())
         switch result {
         case .purchased(let transaction):
             let title = catalog.product(productID).map(presenter.title) ?? productID
-            let what = quantity == 1 ? "“\(title)”" : "\(quantity) × “\(title)”"
+            let what = request.quantity == .one ? "“\(title)”" : "\(request.quantity.value) × “\(title)”"
             return Report(
                 json: .object([
                     ("result", .string("purchased")), ("productID", .string(productID)), ("outsideApp", .bool(true)),
@@ -216,50 +197,5 @@ extension Buy {
             // A purchase made outside the app has completed by the time the simulator hears of it.
             throw UnexpectedResult(detail: "a purchase outside the app ended as \(result)")
         }
-    }
-
-    private static func outcome(_ text: String, _ words: ParsedWords) throws(UsageError) -> StoreSession.Outcome {
-        switch text {
-        case "success": return .success
-        case "cancel": return .cancel
-        case "ask-to-buy": return .askToBuy
-        case "interrupted": return .interrupted
-        case "fail": return .fail(SimulatedError.unknown)
-        default:
-            if text.hasPrefix("fail="), text.count > 5 {
-                let name = String(text.dropFirst(5))
-                do {
-                    return .fail(try StoreKitTestAPI.purchase.error(named: name))
-                } catch {
-                    throw words.error(
-                        "--outcome fail=\(name): not \(StoreKitTestAPI.purchase.allowedErrors), the errors Apple's "
-                            + "Purchase API takes; 'iapsim help errors' lists them")
-                }
-            }
-            throw words.error("--outcome \(text): expected success, cancel, fail, fail=ERROR, ask-to-buy or interrupted")
-        }
-    }
-
-    /// StoreKit allows 1–10 of a consumable in one payment (`SKMutablePayment.quantity`).
-    static let quantityRange = 1...10
-
-    /// `Product.PurchaseOption.appAccountToken(_:)` takes a UUID; the App Store's signed
-    /// transactions spell it in lowercase, and so does iapsim.
-    private static func appAccountToken(_ text: String, _ words: ParsedWords) throws(UsageError) -> String {
-        guard text.count == 36, let uuid = UUID(uuidString: text) else {
-            throw words.error("--app-account-token \(text): expected a UUID such as 0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
-        }
-        return uuid.uuidString.lowercased()
-    }
-
-    private static func quantity(_ text: String?, _ words: ParsedWords) throws(UsageError) -> Int {
-        guard let text else { return 1 }
-        // Digits only: Int("+3") would accept a sign.
-        guard text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let value = Int(text),
-            quantityRange.contains(value)
-        else {
-            throw words.error("--quantity \(text): expected a whole number from 1 to 10")
-        }
-        return value
     }
 }

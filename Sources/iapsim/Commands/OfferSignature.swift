@@ -27,7 +27,7 @@ struct OfferSignature: CLICommand {
     let offerID: String
     let nonce: UUID?
     let timestamp: Int64?
-    let appAccountToken: String?
+    let appAccountToken: UUID?
 
     init(_ words: ParsedWords) throws(UsageError) {
         try words.expect(count: 2)
@@ -46,34 +46,18 @@ struct OfferSignature: CLICommand {
             }
             return value
         }
-        appAccountToken = try words.value("app-account-token").map { text throws(UsageError) -> String in
-            guard text.count == 36, let uuid = UUID(uuidString: text) else {
-                throw words.error("--app-account-token \(text): expected a UUID such as 0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
-            }
-            return uuid.uuidString.lowercased()
+        do throws(PurchaseRequestError) {
+            appAccountToken = try words.value("app-account-token").map(UUID.init(appAccountToken:))
+        } catch {
+            throw words.error(error.errorDescription ?? "\(error)")
         }
     }
 
     func run(in context: CommandContext) throws -> Report {
         let (catalog, session) = try context.catalogAndSession()
-        guard let key = catalog.store.offerSigningKey else {
-            throw UsageError(
-                "\(catalog.source.storeKitPath): no subscriptionOffersKeyPair to sign with (Xcode adds one when "
-                    + "promotional offer signing is set up)", command: Self.spec.name)
-        }
-        let product = try catalog.purchasableProduct(productID)
-        guard product.subscription?.promotionalOffers.contains(where: { $0.id == offerID }) == true else {
-            throw UsageError("\(offerID): not a promotional offer of \(productID)", command: Self.spec.name)
-        }
-        let time = timestamp ?? Int64((context.now().timeIntervalSince1970 * 1000).rounded(.down))
-        let signature: PromotionalOfferSignature
-        do {
-            signature = try PromotionalOfferSignature.sign(
-                with: key, bundleID: try session.settings().bundleID, productID: productID, offerID: offerID,
-                appAccountToken: appAccountToken, nonce: nonce ?? UUID(), timestamp: time)
-        } catch {
-            throw UsageError("\(catalog.source.storeKitPath): \(error.localizedDescription)", command: Self.spec.name)
-        }
+        let signature = try session.signPromotionalOffer(
+            productID: productID, offerID: offerID, appAccountToken: appAccountToken, nonce: nonce ?? UUID(),
+            timestamp: timestamp, in: catalog)
         return Report(
             json: .object([
                 ("keyIdentifier", .string(signature.keyID)), ("nonce", .string(signature.nonce)),

@@ -98,7 +98,7 @@ struct PriceIncrease: CLICommand, Equatable {
         return Report(
             json: .object([
                 ("productID", .string(change.productID)), ("originalID", .int(change.info.originalID)),
-                ("priceIncreaseStatus", .string(change.info.priceIncreaseStatus)),
+                ("priceIncreaseStatus", .string(change.priceIncreaseStatus.rawValue)),
                 ("newPrice", .optional(change.increase?.newPrice.plainString)),
                 ("currency", .string(change.info.currency)),
                 ("willAutoRenew", .bool(change.info.willAutoRenew)),

@@ -37,6 +37,7 @@ struct RedeemOfferCode: CLICommand {
     }
 
     func run(in context: CommandContext) throws -> Report {
-        try Buy(productID: productID, assumeYes: assumeYes, offer: .code(id: codeID)).run(in: context)
+        try Buy(request: PurchaseRequest(productID: productID, offer: .code(id: codeID)), assumeYes: assumeYes)
+            .run(in: context)
     }
 }

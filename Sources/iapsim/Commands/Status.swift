@@ -28,7 +28,7 @@ struct Status: CLICommand, Equatable {
     }
 
     func run(in context: CommandContext) throws -> Report {
-        let (catalog, session) = try context.catalogAndSession()
+        let (_, session) = try context.catalogAndSession()
         let status = try session.status(launchingTheApp: true)
         let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: context.signer()) : [:]
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
@@ -180,7 +180,7 @@ extension JSON {
             ("expirationReason", .optional(subscription.expirationReason?.rawValue)),
             ("isInBillingRetry", .bool(subscription.isInBillingRetry)),
             ("originalID", .int(subscription.originalID)),
-            ("priceIncreaseStatus", .string(subscription.priceIncrease?.status.rawValue ?? "noIncreasePending")),
+            ("priceIncreaseStatus", .string(subscription.priceIncreaseStatus.rawValue)),
             ("priceIncreaseNewPrice", .optional(subscription.priceIncrease?.newPrice.plainString)),
         ])
     }

@@ -15,6 +15,7 @@ enum ErrorReport {
         case let error as StateError:
             switch error {
             case .corrupt, .newerSchema: return (.dataError, line(error))
+            case .unwritable: return (.internalError, line(error))
             case .cannotCreate, .noStateDirectory: return (.cannotCreate, line(error))
             case .unreadable: return (.noInput, line(error))
             case .io: return (.ioError, line(error))
@@ -32,8 +33,13 @@ enum ErrorReport {
                 return (.notAvailable, line(error))
             case .invalidQuantity, .noMonthlyBillingPlan, .billingPlanNotApplicable: return (.usage, line(error))
             }
+        case let error as PurchaseRequestError:
+            return (.usage, line(error))
         case let error as SimulationError:
             if case .simulated(_, let simulated) = error { return (exitCode(for: simulated), line(error)) }
+            return (.usage, line(error))
+        case let error as OfferSignatureError:
+            // The developer's side: a catalog or offer that cannot be signed for, as before a usage error.
             return (.usage, line(error))
         case let error as SigningError:
             return (.dataError, line(error))
