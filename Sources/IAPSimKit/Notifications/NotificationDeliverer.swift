@@ -55,7 +55,9 @@ public final class NotificationDeliverer {
         self.kinds = kinds
     }
 
-    deinit { try? session.store.syncNotifications() }
+    deinit {
+        if unsynced > 0 { try? session.store.syncNotifications() }  // stopped by an error: keep what was recorded
+    }
 
     /// Delivers, in order of their due dates, every attempt that falls due by the simulated
     /// now, retries included: HTTP 200–206 is success, anything else (another status, a

@@ -22,11 +22,6 @@ public struct Outbox: Sendable, Equatable {
         case notification(ServerNotification)
         case attempt(DeliveryAttempt)
     }
-
-    /// Records a delivery attempt.
-    public mutating func record(_ attempt: DeliveryAttempt) {
-        unsaved.append(.attempt(attempt))
-    }
 }
 
 /// One attempt to deliver a notification, with Apple's `sendAttemptResult`.

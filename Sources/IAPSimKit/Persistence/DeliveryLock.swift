@@ -19,9 +19,7 @@ final class DeliveryLock {
         self.path = path
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if fd < 0 { throw POSIXFile.Failure(path: path, code: errno).storeError }
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let end = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + timeout
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         var pause: useconds_t = 1_000
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
@@ -29,9 +27,7 @@ final class DeliveryLock {
                 close(fd)
                 throw POSIXFile.Failure(path: path, code: code).storeError
             }
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            if Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 >= end {
+            if ContinuousClock.now >= deadline {
                 let holder = Self.holder(fd)
                 close(fd)
                 throw DeliveryError.anotherDeliverer(path: path, pid: holder, seconds: timeout)
