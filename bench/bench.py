@@ -234,19 +234,35 @@ if os.path.exists(crypto) and openssl:
 else:
     rows.append("| ES256 sign / verify | – | – | ≤ 10× | not measured: CryptoBench or openssl missing | | |")
 
-# 6. Notifications: 1,000 queued, drained to a loopback sink that answers 200.
-import http.server, threading
-class Sink(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_POST(self):
-        self.rfile.read(int(self.headers["Content-Length"]))
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-    def log_message(self, *args):
-        pass
-sink = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sink)
-threading.Thread(target=sink.serve_forever, daemon=True).start()
+# 6. Notifications: 1,000 queued, drained to a loopback sink that answers 200, each attempt
+#    recorded before the next POST. The sink takes each POST on its own connection (as iapsim
+#    sends them), one at a time, with no HTTP library: http.server's thread and header parsing
+#    per request made the sink the bottleneck (iapsim busy a quarter of the wall time).
+import socket, threading
+def loopback_sink():
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(128)
+    def serve():
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            with connection:
+                data = b""
+                while b"\r\n\r\n" not in data and (chunk := connection.recv(65536)):
+                    data += chunk
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), 0)
+                while len(body) < length and (chunk := connection.recv(65536)):
+                    body += chunk
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+sink = loopback_sink()
+sink_url = f"http://127.0.0.1:{sink.getsockname()[1]}/"
 queued = os.path.join(work, "queued")
 env = environment(queued)
 subprocess.run(["sh", "-c", f'i=0; while [ $i -lt 1000 ]; do "{IAPSIM}" buy com.example.app.coins100 --yes >/dev/null || exit 1; i=$((i+1)); done'], env=env, check=True)
@@ -255,7 +271,7 @@ for attempt in range(5):
     copy = os.path.join(work, f"drain{attempt}")
     shutil.copytree(queued, copy)
     start = time.perf_counter()
-    subprocess.run([IAPSIM, "listen", "--forward-to", f"http://127.0.0.1:{sink.server_address[1]}/", "--drain"],
+    subprocess.run([IAPSIM, "listen", "--forward-to", sink_url, "--drain"],
                    env=environment(copy), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     drains.append(time.perf_counter() - start)
 # Memory over a long history: 100,000 notifications already delivered and 10 pending.
@@ -279,19 +295,17 @@ peaks_by_count = {}
 for count in (1_000, 100_000):
     state = os.path.join(work, f"delivered{count}")
     delivered(state, count)
-    _, peaks_by_count[count] = run([IAPSIM, "listen", "--forward-to", f"http://127.0.0.1:{sink.server_address[1]}/", "--drain"],
-                                   environment(state))
-sink.shutdown()
+    _, peaks_by_count[count] = run([IAPSIM, "listen", "--forward-to", sink_url, "--drain"], environment(state))
+sink.close()
 rows.append(f"| `listen --drain` peak memory, 100,000 notifications in the journal vs 1,000 | {peaks_by_count[100_000]:.1f} MB | "
             f"{peaks_by_count[100_000] / peaks_by_count[1_000]:.2f}× | ≤ 2× | "
             f"{'yes' if peaks_by_count[100_000] <= 2 * peaks_by_count[1_000] else '**no**'} | {peaks_by_count[1_000]:.1f} MB at 1,000 | |")
 per = statistics.median(drains) / 1000
-note = f"{1 / per:.0f} notifications/s (target ≥ 1,000/s)"
+note = f"{1 / per:.0f} notifications/s"
 if os.path.exists(crypto) and openssl:
-    row("1,000 notifications drained to a loopback sink (per notification) vs one signed JWSTransaction",
-        per, ours["jws_transaction_us"] / 1e6, None, None, note)
-else:
-    row("1,000 notifications drained to a loopback sink (per notification)", per, per, None, None, note)
+    note += f"; {per / (ours['jws_transaction_us'] / 1e6):.1f}× one signed JWSTransaction"
+row("1,000 notifications drained to a loopback sink, each attempt recorded (per notification) vs 1 ms (1,000/s)",
+    per, 0.001, 1, None, note)
 
 # 7. The App Store Server API: Get Transaction Info under wrk, against nginx serving the same
 #    bytes from a file (the practical limit of this machine); history at scale.

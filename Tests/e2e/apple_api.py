@@ -9,11 +9,13 @@ server) on every endpoint; each answer is checked against `iapsim transactions -
 root). Errors must surface in the client as the right APIError. The server must verify
 tokens signed with the developer's key (`--key-file`), and refuse others with 401.
 """
+import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 
@@ -228,5 +230,47 @@ check("the server sees the CLI's purchase", verifier.verify_and_decode_signed_tr
 
 server.terminate()
 check("serve exits 0 on SIGTERM", server.wait(timeout=10) == 0)
+
+# The handler in docs/NOTIFICATIONS.md, as written there, on every notification this state
+# raised, TEST and RENEWAL_EXTENSION/SUMMARY (which carry no transaction) among them.
+run("notify-test")
+handler = open(root + "/docs/NOTIFICATIONS.md").read().split("```python\n", 1)[1].split("```", 1)[0]
+handled, updated, crashes = set(), [], []
+scope = {"SignedDataVerifier": SignedDataVerifier, "Environment": Environment,
+         "open": lambda path, mode: open(os.path.join(work, path), mode),
+         "already_handled": handled.__contains__, "remember_handled": handled.add,
+         "update_entitlement": lambda kind, subtype, transaction: updated.append((kind, transaction.productId))}
+exec(handler, scope)
+
+
+class Hook(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        try:
+            status = scope["handle"](json.loads(body)["signedPayload"])
+        except Exception as error:  # the snippet crashed: the check below says on what
+            crashes.append(repr(error))
+            status = 500
+        self.send_response(status)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+hook = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+threading.Thread(target=hook.serve_forever, daemon=True).start()
+run("listen", "--forward-to", f"http://127.0.0.1:{hook.server_address[1]}/apple", "--drain")
+hook.shutdown()
+raised = json.loads(run("notifications", "--json"))["notifications"]
+kinds = {n["notificationType"] + ("/" + n["subtype"] if n["subtype"] else "") for n in raised}
+check("the docs' handler: TEST and RENEWAL_EXTENSION/SUMMARY raised", {"TEST", "RENEWAL_EXTENSION/SUMMARY"} <= kinds,
+      str(kinds))
+check("the docs' handler handles every notification", not crashes and handled == {n["notificationUUID"] for n in raised},
+      str(crashes[:2]))
+with_transactions = [n for n in raised if n["notificationType"] not in ("TEST", "RENEWAL_EXTENSION")]
+check("the docs' handler updates entitlements from the transactions", len(updated) == len(with_transactions),
+      f"{len(updated)} of {len(with_transactions)}")
 print(f"api: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

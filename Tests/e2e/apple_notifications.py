@@ -11,7 +11,8 @@ expiry, voluntary and billing-retry expiry, auto-renew off and on, upgrade, down
 one-time charge, test, offers, price increases, Family Sharing, renewal extensions (the mass
 extension's `summary` included); `appAppleId` in Production only. A webhook answering 500
 then 200 shows two attempts in Production and one in the sandbox; a SIGKILL of a listener
-loses nothing and delivers nothing twice.
+loses nothing and posts again at most the one in flight (Tests/e2e/deliveries.py kills it
+at random moments).
 """
 import http.server
 import json
@@ -265,7 +266,7 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
     check(f"{environment}: a family member's non-consumable is ONE_TIME_CHARGE", names[-1] == "ONE_TIME_CHARGE",
           str(names))
 
-# A listener killed with SIGKILL loses nothing and delivers nothing twice.
+# A listener killed with SIGKILL loses nothing and posts again at most the one in flight.
 run, env, trusted = session("Sandbox")
 listener = subprocess.Popen([iapsim, "listen", "--forward-to", hook.url], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
@@ -279,7 +280,8 @@ run("buy", "com.example.app.coins100")
 run("listen", "--forward-to", hook.url, "--drain")
 received = [json.loads(body)["signedPayload"] for _, _, body in hook.take()]
 recorded = json.loads(run("notifications", "--json"))["notifications"]
-check("SIGKILL: every notification delivered exactly once", len(received) == len(recorded) == 2,
+check("SIGKILL: every notification delivered, at most the one in flight twice",
+      len(recorded) == 2 and all(n["delivered"] for n in recorded) and 2 <= len(received) <= 3,
       f"{len(received)} received, {len(recorded)} recorded")
 
 # SIGTERM stops a listener cleanly (exit 0).

@@ -161,8 +161,8 @@ import Testing
                   66  a catalog file or the state file is missing or cannot be read
                   70  internal error: a bug in iapsim (please report it)
                   73  cannot create the state folder or file
-                  74  I/O error: the state could not be written (the previous state is intact), or the output could not be (what the command did is saved)
-                  75  state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT
+                  74  I/O error: the state could not be written (the previous state is intact), or the output could not be (what the command did is saved); listen stops when it cannot record an attempt
+                  75  state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT, or another listen delivers the notifications
                 """)
     }
 

@@ -3,9 +3,10 @@ import IAPSimCrypto
 import IAPSimJSON
 
 /// The account's App Store Server Notifications: every notification recorded, and every
-/// delivery attempt, in an append-only journal beside the transactions (`notifications.jsonl`),
-/// written in the same locked step as the change that raised them, so no event is lost or
-/// recorded twice by a crash. The snapshot keeps only how far the journal goes.
+/// delivery attempt, in an append-only journal beside the transactions (`notifications.jsonl`).
+/// A notification is written in the same locked step as the change that raised it, so no
+/// event is lost or recorded twice by a crash; an attempt is appended on its own as it ends
+/// (`NotificationDeliverer`), past the mark, which the snapshot keeps of how far the journal goes.
 public struct Outbox: Sendable, Equatable {
     /// Notifications ever recorded: numbers each new one's UUID.
     public var count: Int = 0
@@ -20,11 +21,6 @@ public struct Outbox: Sendable, Equatable {
     public enum Record: Sendable, Equatable {
         case notification(ServerNotification)
         case attempt(DeliveryAttempt)
-    }
-
-    /// Records a delivery attempt.
-    public mutating func record(_ attempt: DeliveryAttempt) {
-        unsaved.append(.attempt(attempt))
     }
 }
 

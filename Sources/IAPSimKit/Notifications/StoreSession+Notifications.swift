@@ -95,7 +95,7 @@ extension StoreSession {
         }
     }
 
-    /// A notification due for delivery now, signed.
+    /// A notification being delivered, signed.
     public struct Delivery: Sendable {
         public var notification: ServerNotification
         /// The body to POST: `{"signedPayload": "<JWS>"}`.
@@ -104,92 +104,23 @@ extension StoreSession {
         public var attempt: Int
     }
 
-    /// The notifications to deliver now: never attempted, or failed with a retry due on the
-    /// simulated clock by the environment's schedule. At most `limit`, oldest first.
-    public func dueDeliveries(
-        signer: Signer, kinds: Set<ServerNotification.Kind>? = nil, limit: Int = 100
-    ) throws -> (deliveries: [Delivery], date: Date) {
-        let (state, moment) = try snapshot()
-        // Only the notifications not delivered yet are kept while the journal is read, so
-        // memory follows what is pending, not the whole history.
-        var pending: [Int: NotificationEntry] = [:]
-        var number: [String: Int] = [:]
-        var count = 0
-        try store.forEachNotificationRecord { record in
-            switch record {
-            case .notification(let notification):
-                count += 1
-                pending[count] = NotificationEntry(notification: notification, attempts: [])
-                number[notification.uuid] = count
-            case .attempt(let attempt):
-                guard let position = number[attempt.uuid] else { return }
-                if attempt.result == .success {
-                    pending[position] = nil
-                    number[attempt.uuid] = nil
-                } else {
-                    pending[position]?.attempts.append(attempt)
-                }
-            }
-        }
-        let entries = pending.keys.sorted().compactMap { pending[$0] }
-        let context = signingContext(state, moment, signer)
-        let delays = Self.retryDelays(context.environment)
-        var due: [Delivery] = []
-        for entry in entries where !entry.isDelivered {
-            if let kinds, !kinds.contains(entry.notification.kind) { continue }
-            let attempts = entry.attempts.count
-            if attempts > 0 {
-                guard attempts <= delays.count, let last = entry.attempts.last,
-                    last.date.addingTimeInterval(delays[attempts - 1]) <= moment.now
-                else { continue }
-            }
-            let signed = NotificationPayload.signedPayload(entry.notification, context: context, identity: signer.identity)
-            let body = JSONValue.object([("signedPayload", .string(signed.jws))]).bytes(compact: true)
-            due.append(Delivery(notification: entry.notification, body: body, attempt: attempts + 1))
-            if due.count >= limit { break }
-        }
-        return (due, moment.now)
-    }
-
-    /// Delivers what is due now to `endpoint`, in order, as the App Store POSTs it, and records
-    /// every attempt: HTTP 200–206 is success, anything else (another status, a timeout, a
-    /// refused connection) a failed attempt with Apple's `sendAttemptResult`.
-    /// - Parameter report: called after each attempt, with how long it took.
-    /// - Returns: how many notifications were due (0 when there was nothing to do).
+    /// Delivers everything due by the simulated now to `endpoint`, retries included, as one
+    /// `NotificationDeliverer` does until nothing is left (`listen --drain`).
+    /// - Returns: how many POSTs were made.
     public func deliverDueNotifications(
         to endpoint: HTTPEndpoint, headers: [(String, String)] = [], timeout: Double, signer: Signer,
         kinds: Set<ServerNotification.Kind>? = nil, shouldStop: () -> Bool = { false },
         report: (Delivery, DeliveryAttempt, Duration) -> Void
     ) throws -> Int {
-        let (due, now) = try dueDeliveries(signer: signer, kinds: kinds, limit: 100)
-        var attempts: [DeliveryAttempt] = []
-        defer { try? record(attempts) }  // what was sent is recorded even if a later step fails
-        let clock = ContinuousClock()
-        for delivery in due where !shouldStop() {
-            let start = clock.now
-            let outcome = HTTPClient.post(endpoint, body: delivery.body, headers: headers, timeout: timeout)
-            let elapsed = clock.now - start
-            let attempt: DeliveryAttempt
-            switch outcome {
-            case .response(let status):
-                attempt = DeliveryAttempt(
-                    uuid: delivery.notification.uuid, date: now,
-                    result: (200...206).contains(status) ? .success : .unsuccessfulHTTPResponseCode, httpStatus: status)
-            case .failed(let failure, _):
-                attempt = DeliveryAttempt(
-                    uuid: delivery.notification.uuid, date: now, result: .init(failure), httpStatus: nil)
-            }
-            attempts.append(attempt)
-            report(delivery, attempt, elapsed)
+        let deliverer = try NotificationDeliverer(
+            session: self, endpoint: endpoint, headers: headers, timeout: timeout, signer: signer, kinds: kinds)
+        var made = 0
+        while !shouldStop() {
+            let pass = try deliverer.deliverDue(shouldStop: shouldStop, report: report)
+            made += pass
+            if pass == 0 { break }
         }
-        try record(attempts)
-        attempts = []
-        return due.count
-    }
-
-    /// Records delivery attempts, in one locked write.
-    public func record(_ attempts: [DeliveryAttempt]) throws {
-        guard !attempts.isEmpty else { return }
-        try transact { state, _ in attempts.forEach { state.outbox.record($0) } }
+        try deliverer.finish()
+        return made
     }
 }

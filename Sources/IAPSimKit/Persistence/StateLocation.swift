@@ -21,6 +21,8 @@ public struct StateLocation: Sendable, Equatable {
     public var notificationsPath: String { directory + "/" + Self.notificationsFileName }
     public static let notificationsFileName = "notifications.jsonl"
     public var lockPath: String { directory + "/" + Self.fileName + ".lock" }
+    /// Held by the one process that delivers the notifications (`listen`), as long as it does.
+    public var deliveryLockPath: String { notificationsPath + ".lock" }
 
     public init(directory: String, lockTimeout: Double = StateLocation.defaultLockTimeout) {
         self.directory = directory

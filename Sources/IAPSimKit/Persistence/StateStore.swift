@@ -342,7 +342,7 @@ public struct StateStore: Sendable {
     /// - Parameter index: the index as `ensureIndex` found it before the change.
     /// - Throws: `StateError.unwritable` when a line or the snapshot would not read back; the
     ///   files stay as they were.
-    private func write(_ state: inout PurchaseState, index: IndexReader?) throws(StateError) {
+    func write(_ state: inout PurchaseState, index: IndexReader?) throws(StateError) {
         let journalMark = state.account.journalLength
         let outboxMark = state.outbox.journalLength
         var written = state

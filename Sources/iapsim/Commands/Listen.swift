@@ -18,9 +18,13 @@ struct Listen: CLICommand {
                     application/json) to URL, and prints one line per attempt. HTTP 200-206 is success;
                     any other status, a timeout or a refused connection is a failed attempt, recorded
                     with Apple's sendAttemptResult and retried on Apple's schedule on the simulated clock:
-                    in Production 1, 12, 24, 48 and 72 hours after the previous attempt (so 'clock advance
-                    P3D' replays them), in the sandbox never. Without --drain it runs until SIGINT or
-                    SIGTERM, picking up what other iapsim processes append; with --drain it delivers
+                    in Production 1, 12, 24, 48 and 72 hours after the previous attempt, in the sandbox
+                    never. Each attempt is dated when it fell due, so after 'clock advance P3D' a drain
+                    makes every retry Apple would have made by then. Each attempt is recorded before the
+                    next POST: a listen killed at any moment posts again at most the one in flight. One
+                    listen delivers a state's notifications: another waits up to IAPSIM_LOCK_TIMEOUT, then
+                    exits 75. Without --drain it runs until SIGINT or SIGTERM, picking up what other
+                    iapsim processes append and waking when a retry falls due; with --drain it delivers
                     what is due and exits, for scripts and CI. Plain http:// only: the static build has
                     no TLS. Payloads are signed at delivery with the test certificates ('iapsim certs').
                     """,
@@ -94,37 +98,49 @@ struct Listen: CLICommand {
         if !drain, !context.options.json {
             context.console.out("Forwarding notifications to http://\(endpoint.host):\(endpoint.port)\(endpoint.path) (Ctrl-C stops)")
         }
+        let deliverer = try NotificationDeliverer(
+            session: session, endpoint: endpoint, headers: headers, timeout: timeout, signer: signer, kinds: kinds)
         while !ListenSignals.stopRequested {
-            let due = try session.deliverDueNotifications(
-                to: endpoint, headers: headers, timeout: timeout, signer: signer, kinds: kinds,
-                shouldStop: { ListenSignals.stopRequested }
-            ) { delivery, attempt, elapsed in
+            let made = try deliverer.deliverDue(shouldStop: { ListenSignals.stopRequested }) {
+                delivery, attempt, elapsed in
                 if attempt.result == .success { delivered += 1 } else { failed += 1 }
-                let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-                let notification = delivery.notification
-                if context.options.json {
-                    context.console.out(
-                        bytes: JSON.object([
-                            ("date", .date(notification.date)), ("notificationType", .string(notification.kind.rawValue)),
-                            ("subtype", .optional(notification.subtype?.rawValue)),
-                            ("notificationUUID", .string(notification.uuid)), ("attempt", .int(delivery.attempt)),
-                            ("sendAttemptResult", .string(attempt.result.rawValue)),
-                            ("httpStatus", attempt.httpStatus.map { JSON.int($0) } ?? .null),
-                            ("milliseconds", .int(milliseconds)),
-                        ]).bytes(compact: true) + [0x0A])
-                } else {
-                    let answer = attempt.httpStatus.map(String.init) ?? attempt.result.rawValue
-                    context.console.out(
-                        "\(ISO8601Date.string(notification.date))  \(notification.name)  [\(notification.uuid)]  --> \(answer) (\(milliseconds) ms)"
-                    )
-                }
+                show(delivery, attempt, elapsed, in: context)
             }
-            if due == 0 {
+            if made == 0 {
                 if drain { break }
-                ListenSignals.sleep(seconds: 0.25)
+                // Other processes' notifications are picked up within a quarter of a second;
+                // a retry is made when it falls due on a running clock.
+                ListenSignals.sleep(seconds: min(0.25, (deliverer.secondsUntilNextRetry() ?? 1) + 0.001))
             }
         }
+        try deliverer.finish()
         return Report(notes: context.options.json ? [] : ["Delivered \(delivered), failed \(failed)."])
+    }
+
+    /// One line per attempt: the attempt's date on the simulated clock, the notification, the answer.
+    private func show(
+        _ delivery: StoreSession.Delivery, _ attempt: DeliveryAttempt, _ elapsed: Duration, in context: CommandContext
+    ) {
+        let milliseconds = Int(
+            elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        let notification = delivery.notification
+        if context.options.json {
+            context.console.out(
+                bytes: JSON.object([
+                    ("date", .date(notification.date)), ("notificationType", .string(notification.kind.rawValue)),
+                    ("subtype", .optional(notification.subtype?.rawValue)),
+                    ("notificationUUID", .string(notification.uuid)), ("attempt", .int(delivery.attempt)),
+                    ("attemptDate", .date(attempt.date)), ("sendAttemptResult", .string(attempt.result.rawValue)),
+                    ("httpStatus", attempt.httpStatus.map { JSON.int($0) } ?? .null),
+                    ("milliseconds", .int(milliseconds)),
+                ]).bytes(compact: true) + [0x0A])
+        } else {
+            let answer = attempt.httpStatus.map(String.init) ?? attempt.result.rawValue
+            let retry = delivery.attempt > 1 ? ", attempt \(delivery.attempt)" : ""
+            context.console.out(
+                "\(ISO8601Date.string(attempt.date))  \(notification.name)  [\(notification.uuid)]  --> \(answer) "
+                    + "(\(milliseconds) ms\(retry))")
+        }
     }
 }
 

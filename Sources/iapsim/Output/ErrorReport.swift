@@ -22,6 +22,11 @@ enum ErrorReport {
             case .busy: return (.busy, line(error))
             case .invalidLockTimeout: return (.usage, line(error))
             }
+        case let error as DeliveryError:
+            switch error {
+            case .anotherDeliverer: return (.busy, line(error))
+            case .cannotRecord: return (.ioError, line(error))
+            }
         case let error as PurchaseError:
             switch error {
             case .productNotAvailable, .productNotRequested, .notAvailableInStorefront, .notFamilyShareable:

@@ -42,8 +42,11 @@ enum ExitCode: Int32, CaseIterable {
         case .internalError: "internal error: a bug in iapsim (please report it)"
         case .cannotCreate: "cannot create the state folder or file"
         case .ioError:
-            "I/O error: the state could not be written (the previous state is intact), or the output could not be (what the command did is saved)"
-        case .busy: "state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT"
+            "I/O error: the state could not be written (the previous state is intact), or the output could not be "
+                + "(what the command did is saved); listen stops when it cannot record an attempt"
+        case .busy:
+            "state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT, or another listen delivers the "
+                + "notifications"
         }
     }
 }
