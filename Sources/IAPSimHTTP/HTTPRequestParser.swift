@@ -90,6 +90,10 @@ public struct HTTPRequestParser: Sendable {
     /// after a body), though they count toward the head's size.
     public var hasPartialRequest: Bool { stage != .head || buffer.count > requestLineStart }
 
+    /// Whether the next bytes belong to a request's head (or to the empty lines before one);
+    /// false while a body is read.
+    public var isReadingHead: Bool { stage == .head }
+
     /// How many bytes the parser holds: the buffer and the body so far (for tests of the bounds).
     var heldBytes: Int { buffer.count + body.count }
 
