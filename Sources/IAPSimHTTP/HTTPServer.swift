@@ -30,6 +30,9 @@ public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         /// An address or a name; the first of its addresses that can be bound is used.
         public var host: String
+        /// Whether addresses other than loopback ones may be listened on. Off by default: a
+        /// `host` such as `0.0.0.0` is then refused with `HTTPServerError.notLoopback`.
+        public var allowsRemoteClients: Bool
         /// 0 picks a free port: read it from `HTTPServer.port`.
         public var port: UInt16
         /// Connections served at once (a thread each).
@@ -55,9 +58,11 @@ public final class HTTPServer: Sendable {
             host: String = "127.0.0.1", port: UInt16 = 0, maxConnections: Int = 256,
             requestTimeout: Duration = .seconds(10), headTimeout: Duration = .seconds(3),
             idleTimeout: Duration = .seconds(30), writeTimeout: Duration = .seconds(10),
-            shutdownGrace: Duration = .seconds(5), limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits()
+            shutdownGrace: Duration = .seconds(5), limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
+            allowsRemoteClients: Bool = false
         ) {
             self.host = host
+            self.allowsRemoteClients = allowsRemoteClients
             self.port = port
             self.maxConnections = maxConnections
             self.requestTimeout = requestTimeout
@@ -92,7 +97,8 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.registry = ConnectionRegistry(limit: configuration.maxConnections)
-        (listener, port) = try Self.openListener(host: configuration.host, port: configuration.port)
+        (listener, port) = try Self.openListener(
+            host: configuration.host, port: configuration.port, remote: configuration.allowsRemoteClients)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             let reason = SocketIO.errorText(errno)
