@@ -286,7 +286,8 @@ import Testing
                 for attempt in 0..<10 {
                     let start = ContinuousClock.now
                     let response = HTTPTestClient.get("/good/\(attempt)", port: port)
-                    good.append((response?.text == "ok /good/\(attempt)" ? response?.status : nil, Self.seconds(since: start)))
+                    let status = response?.text == "ok /good/\(attempt)" ? response?.status : nil
+                    good.append((status, Self.seconds(since: start)))
                     Thread.sleep(forTimeInterval: 0.1)
                 }
                 stop.open()

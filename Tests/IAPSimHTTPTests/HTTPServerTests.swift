@@ -170,8 +170,8 @@ import Testing
         let endpoint = try HTTPEndpoint("http://[::1]:\(server.port)/hook")
         #expect(HTTPClient.hostField(endpoint) == "[::1]:\(server.port)")
         let extra = [
-            ("Host", "elsewhere"), ("Content-Length", "0"), ("transfer-encoding", "chunked"), ("Connection", "keep-alive"),
-            ("X-Signature", "abc"),
+            ("Host", "elsewhere"), ("Content-Length", "0"), ("transfer-encoding", "chunked"),
+            ("Connection", "keep-alive"), ("X-Signature", "abc"),
         ]
         #expect(HTTPClient.post(endpoint, body: Array("{}".utf8), headers: extra, timeout: 5) == .response(status: 200))
         let headers = try #require(seen.all.first)
@@ -187,7 +187,9 @@ import Testing
     /// loopback addresses only, unless remote clients are allowed.
     @Test func onlyLoopbackAddressesUnlessRemoteClientsAreAllowed() throws {
         for host in ["0.0.0.0", "::"] {
-            #expect(throws: HTTPServerError.notLoopback(host: host)) { try HTTPServer(.init(host: host), handler: Self.echo) }
+            #expect(throws: HTTPServerError.notLoopback(host: host)) {
+                try HTTPServer(.init(host: host), handler: Self.echo)
+            }
         }
         let open = try HTTPServer(.init(host: "0.0.0.0", allowsRemoteClients: true), handler: Self.echo)
         open.stop()

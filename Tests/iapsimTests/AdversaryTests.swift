@@ -1,6 +1,13 @@
 import Foundation
+import IAPSimCrypto
 import IAPSimKit
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @testable import iapsim
 
@@ -13,7 +20,7 @@ import Testing
         for header in ["Content-Length: 5", "transfer-encoding: chunked", "Host: elsewhere", "Connection: keep-alive"] {
             let result = harness.run("listen", "--forward-to", "http://127.0.0.1:9/hook", "--header", header, "--drain")
             #expect(result.status == 64, "\(header)")
-            #expect(result.stderr.contains("--header \(header): iapsim writes Host, Content-Length"), "\(result.stderr)")
+            #expect(result.stderr.contains("--header \(header): iapsim writes Host, Content-Length"), "\(header)")
         }
     }
 
@@ -27,5 +34,92 @@ import Testing
             let local = harness.run("listen", "--forward-to", url, "--drain", "--timeout", "0.2")
             #expect(local.status == 0 && !local.stderr.contains("loopback"), "\(url): \(local.stderr)")
         }
+    }
+
+    /// `serve --host` bound any address without a word, and off loopback any well-formed
+    /// unsigned token was accepted.
+    @Test func serveListensOffLoopbackOnlyWhenToldOfTheRiskAndGivenAKey() throws {
+        let harness = Harness()
+        for host in ["0.0.0.0", "::", "192.168.1.2"] {
+            let result = harness.run("serve", "--host", host)
+            #expect(result.status == 64, "\(host)")
+            #expect(result.stderr.contains("--host \(host): not a loopback address"), "\(result.stderr)")
+        }
+        let noKey = harness.run("serve", "--host", "0.0.0.0", "--insecure-remote")
+        #expect(noKey.status == 64 && noKey.stderr.contains("--insecure-remote needs --key-file"))
+        // With both, it listens (and stops at once here: its port file is refused).
+        let key = harness.stateDirectory + "/AuthKey_TEST.p8"
+        try FileManager().createDirectory(atPath: harness.stateDirectory, withIntermediateDirectories: true)
+        try Data(P256PrivateKey.generate().pemRepresentation.utf8).write(to: URL(fileURLWithPath: key))
+        let link = try plantSymlink(in: harness.stateDirectory, named: "remote.port")
+        let both = harness.run(
+            "serve", "--host", "0.0.0.0", "--insecure-remote", "--key-file", key, "--port-file", link.path)
+        #expect(both.stdout.hasPrefix("Listening on http://0.0.0.0:"), "\(both.stderr)")
+        #expect(both.stderr.contains("Warning: --insecure-remote: 0.0.0.0 may be reached from other machines"))
+        #expect(both.status == 73)
+    }
+
+    /// A symlink at `name` in `folder` to a file holding "precious"; returns both paths.
+    private func plantSymlink(in folder: String, named name: String) throws -> (path: String, target: String) {
+        try FileManager().createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let target = folder + "/precious-" + name
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: target))
+        let path = folder + "/" + name
+        try FileManager().createSymbolicLink(atPath: path, withDestinationPath: target)
+        return (path, target)
+    }
+
+    /// `--port-file` followed a planted symlink and overwrote its target.
+    @Test func servesPortFileIsNeverWrittenThroughASymlink() throws {
+        let harness = Harness()
+        let link = try plantSymlink(in: harness.stateDirectory, named: "iapsim.port")
+        let result = harness.run("serve", "--port-file", link.path)
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("\(link.path): cannot create: it is a symbolic link"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: link.target, encoding: .utf8) == "precious")
+    }
+
+    /// `certs export` wrote through symlinks too, at the folder or at a file in it.
+    @Test func certsExportIsNeverWrittenThroughASymlink() throws {
+        let harness = Harness()
+        let folder = harness.stateDirectory + "/trusted"
+        let link = try plantSymlink(in: folder, named: "root.pem")
+        let result = harness.run("certs", "export", folder)
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("\(link.path): cannot create: it is a symbolic link"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: link.target, encoding: .utf8) == "precious")
+        let linkedFolder = harness.stateDirectory + "/linked"
+        try FileManager().createSymbolicLink(atPath: linkedFolder, withDestinationPath: folder)
+        #expect(harness.run("certs", "export", linkedFolder).status == 73)
+        // A plain folder, and a second export over the first: files replaced whole.
+        let plain = harness.stateDirectory + "/plain"
+        #expect(harness.run("certs", "export", plain).status == 0)
+        #expect(harness.run("certs", "export", plain).status == 0)
+        let names = try FileManager().contentsOfDirectory(atPath: plain).sorted()
+        #expect(names == ["intermediate.pem", "leaf.pem", "root.der", "root.pem", "xcode.pem"])
+    }
+
+    /// The port-in-use error said "cannot listen on …" twice.
+    @Test func aPortInUseIsSaidOnce() throws {
+        let harness = Harness()
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        let result = harness.run("serve", "--port", String(port))
+        #expect(result.status == 64)
+        #expect(
+            result.stderr
+                == "Error: cannot listen on 127.0.0.1:\(port): Address already in use; pick another port, or 0 for any "
+                + "free one (see 'iapsim serve --help')\n")
     }
 }
