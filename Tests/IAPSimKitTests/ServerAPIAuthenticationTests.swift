@@ -90,7 +90,8 @@ import Testing
         let asGet = api.respond(request("/inApps/v1/transactions/1", authorization: token))
         let asHead = api.respond(request("/inApps/v1/transactions/1", method: "HEAD", authorization: token))
         #expect(asGet.status == 200 && asHead.status == 200)
-        #expect(api.respond(request("/inApps/v1/notifications/test", method: "HEAD", authorization: token)).status == 405)
+        let post = request("/inApps/v1/notifications/test", method: "HEAD", authorization: token)
+        #expect(api.respond(post).status == 405)
     }
 }
 
