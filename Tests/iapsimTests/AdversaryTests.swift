@@ -99,6 +99,19 @@ import Testing
         #expect(names == ["intermediate.pem", "leaf.pem", "root.der", "root.pem", "xcode.pem"])
     }
 
+    /// `jws decode` of a 200 MB input took 22 s and 1.3 GB before it said no.
+    @Test func jwsDecodeRefusesAnOversizedInputAtOnce() {
+        let harness = Harness()
+        let big = String(repeating: "A", count: JWSInspection.maximumLength + 1)
+        harness.answers = [big]
+        let piped = harness.run("jws", "decode")
+        #expect(piped.status == 65)
+        #expect(piped.stderr.contains("the JWS is longer than 1048576 bytes"), "\(piped.stderr)")
+        let argument = harness.run("jws", "decode", big)
+        #expect(argument.status == 65 && argument.stderr == piped.stderr)
+        #expect(throws: SigningError.jwsTooLarge(limit: 1 << 20)) { try JWSInspection.inspect(big, trusting: nil) }
+    }
+
     /// The port-in-use error said "cannot listen on …" twice.
     @Test func aPortInUseIsSaidOnce() throws {
         let harness = Harness()

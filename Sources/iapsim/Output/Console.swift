@@ -17,6 +17,24 @@ struct Console: Sendable {
     var writeError: @Sendable (String) -> Void
     /// One line of standard input, without its newline; nil at end of input.
     var readLine: @Sendable () -> String?
+    /// One line of standard input of at most the given number of bytes, reading no further
+    /// than one byte past it. Nil (tests) falls back to `readLine`.
+    var readBoundedLine: (@Sendable (Int) -> BoundedLine)? = nil
+
+    /// What `readLine(atMost:)` found.
+    enum BoundedLine: Equatable {
+        case line(String)
+        /// Longer than the limit; the rest is left unread.
+        case tooLong
+        case end
+    }
+
+    /// One line of standard input, refused past `limit` bytes without reading the rest.
+    func readLine(atMost limit: Int) -> BoundedLine {
+        if let readBoundedLine { return readBoundedLine(limit) }
+        guard let line = readLine() else { return .end }
+        return line.utf8.count > limit ? .tooLong : .line(line)
+    }
     /// Whether standard input is a terminal: only then does iapsim ask before buying.
     var inputIsTerminal: Bool
     /// Whether standard output and standard error are terminals: only then is there colour.
@@ -106,6 +124,18 @@ struct Console: Sendable {
             writeOut: { text in failure.write(Array(text.utf8), to: STDOUT_FILENO) },
             writeError: { text in failure.write(Array(text.utf8), to: STDERR_FILENO) },
             readLine: { Swift.readLine(strippingNewline: true) },
+            readBoundedLine: { limit in
+                var bytes: [UInt8] = []
+                while bytes.count <= limit {
+                    let byte = getchar()
+                    if byte == EOF { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+                    if byte == 0x0A { break }
+                    bytes.append(UInt8(truncatingIfNeeded: byte))
+                }
+                guard bytes.count <= limit else { return .tooLong }
+                if bytes.last == 0x0D { bytes.removeLast() }
+                return .line(String(decoding: bytes, as: UTF8.self))
+            },
             inputIsTerminal: isatty(STDIN_FILENO) == 1,
             outputIsTerminal: isatty(STDOUT_FILENO) == 1,
             errorIsTerminal: isatty(STDERR_FILENO) == 1,
