@@ -135,4 +135,79 @@ import Testing
                 == "Error: cannot listen on 127.0.0.1:\(port): Address already in use; pick another port, or 0 for any "
                 + "free one (see 'iapsim serve --help')\n")
     }
+
+    /// A copy of the bundled catalog with `edit` applied to its `.storekit` text.
+    private func catalog(_ edit: (String) -> String) throws -> String {
+        let folder = Harness.temporaryPath("iapsim-catalog-")
+        try FileManager().createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in ["Products.storekit", "Products.prices.json", "IAPProductIDs.plist"] {
+            var data = try Data(contentsOf: URL(fileURLWithPath: Harness.repositoryRoot + "/catalog/" + name))
+            if name.hasSuffix(".storekit") {
+                let text = String(decoding: data, as: UTF8.self)
+                let edited = edit(text)
+                #expect(edited != text, "the edit changed nothing")
+                data = Data(edited.utf8)
+            }
+            try data.write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return folder
+    }
+
+    /// `price-increase 1e29` put a price beyond Int64 milliunits into signed renewal info.
+    @Test func aPriceBeyondWhatSignedDataCarriesIsRefused() throws {
+        let harness = Harness()
+        #expect(harness.run("buy", "com.example.app.pro.monthly", "--yes").status == 0)
+        let huge = harness.run("price-increase", "com.example.app.pro.monthly", "100000000000000000000000000000")
+        #expect(huge.status == 64)
+        #expect(huge.stderr.contains("100000000000000000000000000000 is above 1000000000000"), "\(huge.stderr)")
+        #expect(harness.run("price-increase", "com.example.app.pro.monthly", "1000000000000").status == 0)
+        let renewal = harness.run("jws", "renewal", "com.example.app.pro.monthly")
+        #expect(renewal.status == 0)
+        let folder = try catalog {
+            $0.replacingOccurrences(of: #""displayPrice" : "2.99""#, with: #""displayPrice" : "1000000000000.01""#)
+        }
+        let dear = Harness(environment: ["IAPSIM_CATALOG": folder]).run("list")
+        #expect(dear.status == 65)
+        #expect(dear.stderr.contains("price 1000000000000.01 is above 1000000000000"), "\(dear.stderr)")
+    }
+
+    /// An offer's subtitle read "every 9223372036854775807 days": periods are bounded to a
+    /// year when the catalog is read.
+    @Test func aPeriodLongerThanAYearIsRefusedWhenTheCatalogIsRead() throws {
+        for (from, to) in [
+            (#""recurringSubscriptionPeriod" : "P1M""#, #""recurringSubscriptionPeriod" : "P9223372036854775807D""#),
+            (#""subscriptionPeriod" : "P1W""#, #""subscriptionPeriod" : "P53W""#),
+        ] {
+            let folder = try catalog { $0.replacingOccurrences(of: from, with: to) }
+            let harness = Harness(environment: ["IAPSIM_CATALOG": folder])
+            let list = harness.run("list")
+            #expect(list.status == 65)
+            #expect(list.stderr.contains("is not a subscription period of a day to a year"), "\(list.stderr)")
+            #expect(!list.stdout.contains("9223372036854775807"))
+        }
+        let folder = try catalog {
+            $0.replacingOccurrences(
+                of: #""recurringSubscriptionPeriod" : "P1M""#, with: #""recurringSubscriptionPeriod" : "P2Y""#)
+        }
+        let check = Harness(environment: ["IAPSIM_CATALOG": folder]).run("check")
+        #expect(check.status == 65)
+        #expect(check.stdout.contains(#""P2Y" is not a period of a day to a year"#), "\(check.stdout)")
+    }
+
+    /// A newline in a catalog's text started a new line of output, which a script reading the
+    /// output line by line took for a line of its own.
+    @Test func aNewlineInCatalogTextStaysOnItsLine() throws {
+        let folder = try catalog {
+            $0.replacingOccurrences(of: #""displayName" : "Pro, monthly""#, with: #""displayName" : "Pro\nFAKE LINE""#)
+                .replacingOccurrences(of: #""name" : "Pro""#, with: #""name" : "Pro\nFAKE GROUP""#)
+        }
+        let harness = Harness(environment: ["IAPSIM_CATALOG": folder])
+        let list = harness.run("list")
+        let buy = harness.run("buy", "com.example.app.pro.monthly", "--yes")
+        #expect(list.status == 0 && buy.status == 0)
+        for output in [list.stdout, buy.stdout] {
+            #expect(output.contains("Pro\\u{A}FAKE"), "\(output)")
+            #expect(!output.split(separator: "\n").contains { $0.hasPrefix("FAKE") }, "\(output)")
+        }
+    }
 }

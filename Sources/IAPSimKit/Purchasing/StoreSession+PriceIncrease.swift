@@ -22,11 +22,14 @@ extension StoreSession {
     ///   - requiresConsent: whether the subscriber must agree.
     /// - Throws: `SimulationError.notSubscribed` when no subscription to it renews;
     ///   `.notAPriceIncrease` when `newPrice` is not above the renewal price or not a price in
-    ///   the subscription's currency.
+    ///   the subscription's currency; `.priceTooHigh` above `Currency.maximumPrice`.
     public func increasePrice(_ productID: String, to newPrice: Decimal, requiresConsent: Bool) throws
         -> PriceIncreaseChange
     {
-        try changeRenewingChain(productID) { info, state, latest, moment in
+        guard newPrice <= Currency.maximumPrice else {
+            throw SimulationError.priceTooHigh(price: newPrice.plainString, maximum: Currency.maximumPrice.plainString)
+        }
+        return try changeRenewingChain(productID) { info, state, latest, moment in
             guard newPrice > info.autoRenewPrice, Currency.isValid(newPrice, in: info.currency) else {
                 throw SimulationError.notAPriceIncrease(
                     productID: productID, price: newPrice.plainString,

@@ -111,9 +111,8 @@ extension JWS {
                 ("signatureIsValid", .bool(inspection.signatureIsValid)), ("chain", .string(chain)),
                 ("verified", .bool(inspection.verifies)),
             ]),
-            lines: [
-                "Header:", String(decoding: inspection.header.bytes(), as: UTF8.self), "Payload:",
-                String(decoding: inspection.payload.bytes(), as: UTF8.self), "Signature: \(signature)", "Chain: \(chain)",
+            lines: ["Header:"] + inspection.header.indentedLines + ["Payload:"] + inspection.payload.indentedLines + [
+                "Signature: \(signature)", "Chain: \(chain)",
             ])
     }
 }

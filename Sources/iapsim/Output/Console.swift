@@ -63,15 +63,17 @@ struct Console: Sendable {
         }
     }
 
-    /// Writes `text`, escaped, and a newline to standard output, unless quiet.
+    /// Writes `text`, escaped, and a newline to standard output, unless quiet. `text` is one
+    /// line: a newline in it (from a catalog's title, say) is shown as `\u{A}`, so no value
+    /// can start a line of its own that a script would read as output of another kind.
     func out(_ text: String, style: Style? = nil) {
-        if !quiet { writeOut(styled(TerminalText.escaped(text, keepingNewlines: true), style) + "\n") }
+        if !quiet { writeOut(styled(TerminalText.escaped(text), style) + "\n") }
     }
 
     /// Writes `text` after `mark` in `style`; the mark only when there is colour.
     func out(_ text: String, mark: String, style: Style) {
         guard color else { return out(text) }
-        if !quiet { writeOut(styled(mark, style) + " " + TerminalText.escaped(text, keepingNewlines: true) + "\n") }
+        if !quiet { writeOut(styled(mark, style) + " " + TerminalText.escaped(text) + "\n") }
     }
 
     /// Writes generated text (a completion script, the man page) exactly as it is.
