@@ -12,11 +12,16 @@ import Foundation
 /// number that was closed and reused.
 final class ConnectionRegistry: @unchecked Sendable {
     enum Activity: Equatable {
-        /// Between requests: nothing of a request has arrived. Such a connection may be
-        /// closed to make room, and is closed at once by `stop()`.
+        /// Accepted, and nothing received yet. Closed to make room after the idle ones, as
+        /// a reader is; closed at once by `stop()`.
+        case opening(since: ContinuousClock.Instant)
+        /// Between requests: nothing of the next request has arrived. Such a connection may
+        /// be closed to make room, and is closed at once by `stop()`.
         case idle(since: ContinuousClock.Instant)
-        /// Part of a request has arrived; it has until its read deadline.
-        case reading
+        /// Part of a request has arrived, since the first byte; it has until its read deadline.
+        /// Such a connection may be closed to make room when none is idle: the one reading the
+        /// longest, a slow client.
+        case reading(since: ContinuousClock.Instant)
         /// The handler runs or the response is being written: left to finish.
         case handling
         /// The last response is written; the client's last bytes are being drained. The
@@ -53,11 +58,18 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     /// The number of connections with part of a request in, or a response in hand.
     var busyCount: Int {
-        condition.withLock { entries.values.filter { $0.activity == .reading || $0.activity == .handling }.count }
+        condition.withLock {
+            entries.values.filter {
+                switch $0.activity {
+                case .reading, .handling: true
+                case .opening, .idle, .closing: false
+                }
+            }.count
+        }
     }
 
-    /// Registers a new connection if there is room, making room by shutting down the
-    /// connection idle the longest when there is none.
+    /// Registers a new connection if there is room, making room when there is none by
+    /// shutting down the connection that needs it least (`leastNeeded`).
     func admit(_ fd: Int32) -> Admission {
         condition.withLock {
             if stopping { return .stopping }
@@ -68,24 +80,33 @@ final class ConnectionRegistry: @unchecked Sendable {
                 _ = shutdown(entries[victim]!.fd, Int32(SHUT_RDWR))
             }
             nextID += 1
-            entries[nextID] = Entry(fd: fd, activity: .idle(since: .now))
+            entries[nextID] = Entry(fd: fd, activity: .opening(since: .now))
             admittedCount += 1
             return .admitted(id: nextID)
         }
     }
 
-    /// A connection that is closing anyway, else the one idle the longest; nil when every
-    /// connection is mid-request or mid-response. Called under the lock.
+    /// A connection that is closing anyway, else the one idle the longest, else the one that
+    /// has waited longest for its request to arrive (opened and silent, or reading); nil when
+    /// every connection runs a handler or writes a response. Called under the lock.
+    ///
+    /// Readers go last but do go: otherwise clients that each send a byte and wait fill every
+    /// slot (slowloris) and a good client is refused until they time out. A good client sends
+    /// its request as soon as it connects, so the one of longest standing is the slow one.
     private func leastNeeded() -> Int? {
-        var oldest: (id: Int, since: ContinuousClock.Instant)?
+        var idle: (id: Int, since: ContinuousClock.Instant)?
+        var waiting: (id: Int, since: ContinuousClock.Instant)?
         for (id, entry) in entries where !entry.evicted {
             switch entry.activity {
             case .closing: return id
-            case .idle(let since) where oldest.map({ since < $0.since }) ?? true: oldest = (id, since)
+            case .idle(let since) where idle.map({ since < $0.since }) ?? true: idle = (id, since)
+            case .opening(let since) where waiting.map({ since < $0.since }) ?? true,
+                .reading(let since) where waiting.map({ since < $0.since }) ?? true:
+                waiting = (id, since)
             default: continue
             }
         }
-        return oldest?.id
+        return idle?.id ?? waiting?.id
     }
 
     /// Records what connection `id` does next; false when it should close instead (it was

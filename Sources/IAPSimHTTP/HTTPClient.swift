@@ -32,7 +32,22 @@ public enum HTTPClient {
         case invalidResponse
     }
 
-    /// POSTs `body` to `endpoint` as `application/json`, with `headers` added.
+    /// The header fields the client writes itself, which frame the request or pick the
+    /// connection's fate: a second one would make the request ambiguous (two lengths, a
+    /// length and a chunked coding) or hang the read of the answer. Compared ignoring case.
+    public static let reservedHeaderNames: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
+
+    /// Whether `name` is one of `reservedHeaderNames`.
+    public static func isReserved(headerName name: String) -> Bool { reservedHeaderNames.contains(name.lowercased()) }
+
+    /// The `Host` field's value for `endpoint`: an IPv6 address in brackets (RFC 9110 §7.2),
+    /// so `::1` port 8080 is `[::1]:8080`.
+    public static func hostField(_ endpoint: HTTPEndpoint) -> String {
+        (endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host) + ":\(endpoint.port)"
+    }
+
+    /// POSTs `body` to `endpoint` as `application/json`, with `headers` added; a header the
+    /// client writes itself (`reservedHeaderNames`) is left out.
     public static func post(
         _ endpoint: HTTPEndpoint, body: [UInt8], headers: [(String, String)] = [], timeout: Double
     ) -> Outcome {
@@ -43,10 +58,10 @@ public enum HTTPClient {
         case .failure(let failure): return failure.outcome
         }
         defer { close(fd) }
-        var request = "POST \(endpoint.path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\n"
+        var request = "POST \(endpoint.path) HTTP/1.1\r\nHost: \(hostField(endpoint))\r\n"
         request += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
         request += "User-Agent: iapsim\r\n"
-        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        for (name, value) in headers where !isReserved(headerName: name) { request += "\(name): \(value)\r\n" }
         request += "\r\n"
         if let failure = send(fd, Array(request.utf8) + body, deadline: deadline) { return failure }
         return receiveStatus(fd, deadline: deadline)

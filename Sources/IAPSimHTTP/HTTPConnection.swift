@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// One client connection, served on its own thread: requests one after another (keep-alive,
-/// pipelined ones in order), each read within `requestTimeout` of its first byte, with at
-/// most `idleTimeout` between them.
+/// pipelined ones in order), each head read within `headTimeout` and each whole request
+/// within `requestTimeout` of its first byte, with at most `idleTimeout` between them.
 struct HTTPConnection {
     let fd: Int32
     let id: Int
@@ -25,16 +25,23 @@ struct HTTPConnection {
         var parser = HTTPRequestParser(limits: configuration.limits)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var clock = HTTPDate()
+        var first = true
         while true {
             if !parser.hasPartialRequest {
-                guard registry.enter(id, .idle(since: .now)),
+                // A new connection stays `opening` until its first bytes: it is not idle, so it
+                // does not go before slow readers when room is made.
+                guard first || registry.enter(id, .idle(since: .now)),
                     SocketIO.wait(fd, for: Int32(POLLIN), until: .now + configuration.idleTimeout) == .ready
                 else { return }
             }
-            guard registry.enter(id, .reading) else { return }
-            let deadline = ContinuousClock.now + configuration.requestTimeout
+            first = false
+            let start = ContinuousClock.now
+            guard registry.enter(id, .reading(since: start)) else { return }
+            let requestDeadline = start + configuration.requestTimeout
+            let headDeadline = min(start + configuration.headTimeout, requestDeadline)
             var request: HTTPRequest?
             while request == nil {
+                let deadline = parser.isReadingHead ? headDeadline : requestDeadline
                 do {
                     request = try parser.nextRequest()
                 } catch {

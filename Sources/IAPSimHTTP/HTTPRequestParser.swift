@@ -5,12 +5,17 @@
 /// carrying the status to answer, after which the connection must be closed.
 ///
 /// Every byte is looked at once while a request's head is incomplete, so a client sending a
-/// byte at a time costs linear work; nothing is buffered past the limits.
+/// byte at a time costs linear work; nothing is buffered past the limits. Every part of a
+/// request is bounded, the bytes before it included: the empty lines a client may send before
+/// a request line count toward the head, a chunked body's framing (the size digits and the
+/// extensions) has bounds of its own, and the bytes already parsed are dropped as the body
+/// arrives, so a connection holds at most the body and one read beyond it.
 public struct HTTPRequestParser: Sendable {
     /// Sizes beyond which a request is refused.
     public struct Limits: Sendable, Equatable {
-        /// The request line and header fields, line ends included (and, separately, the
-        /// trailer section of a chunked body). Beyond it: 431.
+        /// The request line and header fields, line ends and any empty lines before the
+        /// request line included (and, separately, the trailer section of a chunked body).
+        /// Beyond it: 431.
         public var maxHeadBytes: Int
         /// The body, declared or decoded. Beyond it: 413.
         public var maxBodyBytes: Int
@@ -24,6 +29,13 @@ public struct HTTPRequestParser: Sendable {
 
     /// A chunk-size line longer than this, extensions included, is refused.
     static let maxChunkLineBytes = 1024
+    /// The hexadecimal digits of one chunk size, leading zeros included; more is refused (400).
+    static let maxChunkSizeDigits = 16
+    /// The chunk extensions of one request together, in bytes; more is refused (400). Nothing
+    /// here reads them, and without a bound each one-byte chunk could carry a kilobyte.
+    static let maxChunkExtensionBytes = 1024
+    /// Parsed bytes are dropped from the front of the buffer once there are this many.
+    private static let compactionThreshold = 4096
 
     /// The sizes beyond which a request is refused.
     public let limits: Limits
@@ -38,6 +50,10 @@ public struct HTTPRequestParser: Sendable {
     private var head: Head?
     private var body: [UInt8] = []
     private var trailerBytes = 0
+    /// Chunk-extension bytes of the current request so far.
+    private var extensionBytes = 0
+    /// In the head: where the request line starts, after any empty lines before it.
+    private var requestLineStart = 0
     private var continuePending = false
     private var failure: HTTPRequestError?
 
@@ -62,10 +78,33 @@ public struct HTTPRequestParser: Sendable {
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Adds bytes received from the client.
-    public mutating func append(_ bytes: some Collection<UInt8>) { buffer.append(contentsOf: bytes) }
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        // Drop what is parsed (a body's framing, its copied data) before growing the buffer:
+        // only the unparsed bytes stay, whatever the body's length.
+        if consumed >= Self.compactionThreshold, consumed * 2 >= buffer.count { discardConsumed() }
+        buffer.append(contentsOf: bytes)
+    }
 
     /// Whether part of a request has arrived (a client that stops now stopped mid-request).
-    public var hasPartialRequest: Bool { stage != .head || buffer.count > consumed }
+    /// Empty lines before a request line are not part of one (a client may send a line end
+    /// after a body), though they count toward the head's size.
+    public var hasPartialRequest: Bool { stage != .head || buffer.count > requestLineStart }
+
+    /// Whether the next bytes belong to a request's head (or to the empty lines before one);
+    /// false while a body is read.
+    public var isReadingHead: Bool { stage == .head }
+
+    /// How many bytes the parser holds: the buffer and the body so far (for tests of the bounds).
+    var heldBytes: Int { buffer.count + body.count }
+
+    private mutating func discardConsumed() {
+        guard consumed > 0 else { return }
+        buffer.removeFirst(consumed)
+        position -= consumed
+        lineStart -= consumed
+        requestLineStart -= consumed
+        consumed = 0
+    }
 
     /// True once for a request that asked `Expect: 100-continue` and whose body has not
     /// all arrived: the server then sends `100 Continue` so the client sends it.
@@ -142,15 +181,18 @@ public struct HTTPRequestParser: Sendable {
                 if position - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
                 continue
             }
-            if lineStart == consumed {
-                // Empty lines before a request line are skipped (RFC 9112 §2.2).
-                consumed = position
+            if lineStart == requestLineStart {
+                // Empty lines before a request line are skipped (RFC 9112 §2.2), and counted
+                // toward the head's limit: they are bytes a client makes the server read.
+                requestLineStart = position
                 lineStart = position
+                if position - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
                 continue
             }
             if position - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
-            try startBody(parseHead(buffer[consumed..<lineStart]))
+            try startBody(parseHead(buffer[requestLineStart..<lineStart]))
             consumed = position
+            requestLineStart = position
             return true
         }
         if buffer.count - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
@@ -264,7 +306,8 @@ public struct HTTPRequestParser: Sendable {
         } else if headers.contains("Content-Length") {
             let length = try contentLength(headers)
             stage = .fixedBody(remaining: length)
-            if length > 0 { body.reserveCapacity(length) }
+            // Only a little ahead of the data: a declared length costs nothing until it arrives.
+            if length > 0 { body.reserveCapacity(min(length, Self.compactionThreshold * 16)) }
         } else {
             stage = .fixedBody(remaining: 0)
         }
@@ -324,15 +367,21 @@ public struct HTTPRequestParser: Sendable {
             size = size * 16 + Int(PercentDecoding.hexValue(digit) ?? 0)
             if size > limits.maxBodyBytes - body.count { throw .contentTooLarge(limit: limits.maxBodyBytes) }
         }
+        guard digits.count <= Self.maxChunkSizeDigits else {
+            throw .badRequest("a chunk size has more than \(Self.maxChunkSizeDigits) digits")
+        }
         let extensions = bytes[digits.endIndex...]
         if let first = extensions.first {
             guard first == UInt8(ascii: ";") || first == 0x20 || first == 0x09,
                 extensions.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) })
             else { throw .badRequest("a chunk size is followed by something other than an extension") }
+            extensionBytes += extensions.count
+            guard extensionBytes <= Self.maxChunkExtensionBytes else {
+                throw .badRequest("the chunk extensions exceed \(Self.maxChunkExtensionBytes) bytes")
+            }
         }
         consumed = line.next
         stage = size == 0 ? .trailers : .chunkData(remaining: size)
-        if size > 0 { body.reserveCapacity(body.count + size) }
         return true
     }
 
@@ -361,6 +410,7 @@ public struct HTTPRequestParser: Sendable {
         self.head = nil
         body = []
         trailerBytes = 0
+        extensionBytes = 0
         continuePending = false
         stage = .head
         // Keep only what follows this request (a pipelined one, usually nothing).
@@ -368,6 +418,7 @@ public struct HTTPRequestParser: Sendable {
         consumed = 0
         position = 0
         lineStart = 0
+        requestLineStart = 0
         return request
     }
 }

@@ -8,8 +8,10 @@ import Foundation
 
 extension HTTPServer {
     /// A non-blocking listening socket on the first of `host`'s addresses that binds, and
-    /// the port it got.
-    static func openListener(host: String, port: UInt16) throws(HTTPServerError) -> (fd: Int32, port: UInt16) {
+    /// the port it got. Unless `remote`, only loopback addresses are tried.
+    static func openListener(host: String, port: UInt16, remote: Bool) throws(HTTPServerError)
+        -> (fd: Int32, port: UInt16)
+    {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -26,8 +28,13 @@ extension HTTPServer {
         defer { freeaddrinfo(list) }
         var reason = "no address to listen on"
         var candidate: UnsafeMutablePointer<addrinfo>? = first
+        var skipped = false
         while let address = candidate {
             candidate = address.pointee.ai_next
+            guard remote || Loopback.isLoopback(address.pointee.ai_addr) else {
+                skipped = true
+                continue
+            }
             let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
             guard fd >= 0 else {
                 reason = SocketIO.errorText(errno)
@@ -53,6 +60,7 @@ extension HTTPServer {
             }
             return (fd, bound)
         }
+        if skipped, reason == "no address to listen on" { throw .notLoopback(host: host) }
         throw .cannotListen(host: host, port: port, reason: reason)
     }
 

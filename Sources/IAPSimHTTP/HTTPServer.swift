@@ -16,8 +16,12 @@ import Foundation
 ///     print("listening on 127.0.0.1:\(server.port)")
 ///     server.waitUntilStopped()   // until another thread (a signal handler's) calls stop()
 ///
-/// When all slots are taken, a new connection closes the one idle the longest; when none is
-/// idle, it is answered `503 Service Unavailable` and closed.
+/// Room is kept for new clients: when all slots are taken, a new connection takes the slot of
+/// a connection that is closing, else of the one idle the longest, else of the one that has
+/// been reading its request the longest (a slow client: a good one sends its head at once).
+/// Only when every slot is running a handler is it answered `503 Service Unavailable` and
+/// closed. A request's head must arrive within `headTimeout` of its first byte, so clients
+/// that trickle bytes are cut off early.
 public final class HTTPServer: Sendable {
     /// Answers one request; called on the connection's thread, concurrently with others.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
@@ -26,6 +30,9 @@ public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         /// An address or a name; the first of its addresses that can be bound is used.
         public var host: String
+        /// Whether addresses other than loopback ones may be listened on. Off by default: a
+        /// `host` such as `0.0.0.0` is then refused with `HTTPServerError.notLoopback`.
+        public var allowsRemoteClients: Bool
         /// 0 picks a free port: read it from `HTTPServer.port`.
         public var port: UInt16
         /// Connections served at once (a thread each).
@@ -33,6 +40,10 @@ public final class HTTPServer: Sendable {
         /// From a request's first byte to its last: a client trickling bytes is cut off here
         /// (with 408).
         public var requestTimeout: Duration
+        /// From a request's first byte to the end of its head (request line and header fields),
+        /// when shorter than `requestTimeout`: a client that holds a slot with a few bytes is
+        /// cut off here (with 408). Clients send a head in one piece.
+        public var headTimeout: Duration
         /// How long a connection may wait for its next request.
         public var idleTimeout: Duration
         /// How long a response may take to write, for clients that stop reading.
@@ -45,14 +56,17 @@ public final class HTTPServer: Sendable {
         /// A configuration: the loopback address, any free port and the bounds above by default.
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, maxConnections: Int = 256,
-            requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
-            writeTimeout: Duration = .seconds(10), shutdownGrace: Duration = .seconds(5),
-            limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits()
+            requestTimeout: Duration = .seconds(10), headTimeout: Duration = .seconds(3),
+            idleTimeout: Duration = .seconds(30), writeTimeout: Duration = .seconds(10),
+            shutdownGrace: Duration = .seconds(5), limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
+            allowsRemoteClients: Bool = false
         ) {
             self.host = host
+            self.allowsRemoteClients = allowsRemoteClients
             self.port = port
             self.maxConnections = maxConnections
             self.requestTimeout = requestTimeout
+            self.headTimeout = headTimeout
             self.idleTimeout = idleTimeout
             self.writeTimeout = writeTimeout
             self.shutdownGrace = shutdownGrace
@@ -83,7 +97,8 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.registry = ConnectionRegistry(limit: configuration.maxConnections)
-        (listener, port) = try Self.openListener(host: configuration.host, port: configuration.port)
+        (listener, port) = try Self.openListener(
+            host: configuration.host, port: configuration.port, remote: configuration.allowsRemoteClients)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             let reason = SocketIO.errorText(errno)

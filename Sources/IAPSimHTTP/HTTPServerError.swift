@@ -8,6 +8,9 @@ public enum HTTPServerError: Error, Equatable, Sendable {
     case cannotListen(host: String, port: UInt16, reason: String)
     /// The system refused a thread or a descriptor for the server itself.
     case cannotStart(reason: String)
+    /// The host is not a loopback address, or resolves to none, and remote clients were not
+    /// allowed (`Configuration.allowsRemoteClients`).
+    case notLoopback(host: String)
 }
 
 extension HTTPServerError: LocalizedError {
@@ -19,6 +22,8 @@ extension HTTPServerError: LocalizedError {
             "cannot listen on \(host):\(port): \(reason); pick another port, or 0 for any free one"
         case .cannotStart(let reason):
             "cannot start the server: \(reason)"
+        case .notLoopback(let host):
+            "\(host) is not a loopback address: other machines could reach the server; listen on 127.0.0.1"
         }
     }
 }

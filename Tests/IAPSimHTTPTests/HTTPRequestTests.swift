@@ -232,6 +232,72 @@ import Testing
         #expect(refusal(Array(text.utf8), limits: limits) == 431)
     }
 
+    /// Feeds `piece` up to `count` times, 16 KiB at a time as the server reads, until the
+    /// parser throws; returns the status and the most bytes it held meanwhile.
+    private func flood(_ head: String, _ piece: [UInt8], count: Int, limits: HTTPRequestParser.Limits = .init())
+        -> (status: Int?, held: Int)
+    {
+        var parser = HTTPRequestParser(limits: limits)
+        parser.append(Array(head.utf8))
+        var pending: [UInt8] = []
+        var held = 0
+        for index in 0..<count {
+            pending += piece
+            guard pending.count >= 16 * 1024 || index == count - 1 else { continue }
+            parser.append(pending)
+            pending = []
+            held = max(held, parser.heldBytes)
+            do {
+                if try parser.nextRequest() != nil { return (nil, held) }
+            } catch {
+                return (error.status.code, held)
+            }
+        }
+        return (nil, held)
+    }
+
+    /// Empty lines before a request line were skipped but never dropped: a megabyte of line
+    /// ends was a megabyte held. They count toward the head's 16 KiB now.
+    @Test func emptyLinesBeforeARequestLineCountTowardTheHeadLimit() {
+        let result = flood("", Array("\r\n".utf8), count: 512 * 1024)
+        #expect(result.status == 431)
+        #expect(result.held <= 32 * 1024, "held \(result.held) bytes")
+        let ahead = String(repeating: "\r\n", count: 100) + "GET / HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(refusal(Array(ahead.utf8)) == nil)
+    }
+
+    /// Each one-byte chunk could carry a 1,000-byte extension, all of it kept until the body
+    /// ended: the extensions of a request are bounded together, and the size's digits too.
+    @Test func chunkExtensionsAndSizeDigitsAreBounded() {
+        let head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let extended = Array(("1;" + String(repeating: "x", count: 1000) + "\r\na\r\n").utf8)
+        let result = flood(head, extended, count: 10_000)
+        #expect(result.status == 400)
+        #expect(result.held <= 64 * 1024, "held \(result.held) bytes")
+        let zeros = Array((String(repeating: "0", count: 1000) + "1\r\na\r\n").utf8)
+        #expect(flood(head, zeros, count: 10).status == 400)
+        #expect(refusal(Array((head + "0000000000000001\r\na\r\n0\r\n\r\n").utf8)) == nil)
+    }
+
+    /// A body's framing and its copied bytes are dropped as it arrives: 200 KiB in one-byte
+    /// chunks (1.2 MB on the wire) holds little more than the body itself.
+    @Test func aChunkedBodyIsNotHeldTwice() throws {
+        let head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        var parser = HTTPRequestParser()
+        parser.append(Array(head.utf8))
+        var held = 0
+        let chunk = Array("1\r\nb\r\n".utf8)
+        for _ in 0..<(200 * 1024 / 2730) {
+            parser.append([UInt8]((0..<2730).flatMap { _ in chunk }))
+            held = max(held, parser.heldBytes)
+            #expect(try parser.nextRequest() == nil)
+        }
+        parser.append(Array("0\r\n\r\n".utf8))
+        let request = try parser.nextRequest()
+        #expect(request?.body.count == 200 * 1024 / 2730 * 2730)
+        #expect(held <= 200 * 1024 + 64 * 1024, "held \(held) bytes")
+    }
+
     @Test func anErrorIsThrownAgainOnEveryLaterCall() {
         var parser = HTTPRequestParser()
         parser.append(Array("BAD\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8))

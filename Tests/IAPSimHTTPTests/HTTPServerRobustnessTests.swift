@@ -185,7 +185,7 @@ import Testing
         #expect(after.all.first?.text == "ok /after")
     }
 
-    @Test func whenFullTheLongestIdleConnectionMakesRoomElse503() async throws {
+    @Test func whenFullTheLongestIdleThenTheSlowestReaderMakesRoom() async throws {
         let server = try HTTPServer(.init(maxConnections: 2, requestTimeout: .seconds(5)), handler: Self.handler)
         defer { server.stop() }
         let port = server.port
@@ -203,29 +203,113 @@ import Testing
             second.send("GET /2 HTTP/1.1\r\nHost: a\r\n\r\n")
             steps.append("second again \(second.readResponse()?.status ?? 0)")
             Self.waitUntil(.now + .seconds(3)) { server.openConnections == 1 && server.busyConnections == 0 }
-            // Two connections mid-request: nothing idle to close, so the next one is refused.
+            // Two connections mid-request, nothing idle: the one reading the longest makes room.
             var busy: [HTTPTestClient] = []
             for count in 1...2 {
                 guard let client = HTTPTestClient(port: port) else { return }
                 client.send("GET /busy HTTP/1.1\r\nHost: a\r\n")
                 busy.append(client)
                 Self.waitUntil(.now + .seconds(3)) { server.busyConnections == count }
+                Thread.sleep(forTimeInterval: 0.01)
             }
             steps.append("second closed \(second.isClosedByServer())")
             Self.waitUntil(.now + .seconds(3)) { server.openConnections == 2 }
-            let refused = HTTPTestClient.get("/4", port: port)
-            steps.append("refused \(refused?.status ?? 0) \(refused?.header("Retry-After") ?? "")")
-            // Once one finishes, there is room again.
-            busy[0].send("\r\n")
-            steps.append("busy \(busy[0].readResponse()?.text ?? "none")")
-            Self.waitUntil(.now + .seconds(3)) { server.busyConnections == 1 }  // it is idle again
-            steps.append("fifth \(HTTPTestClient.get("/5", port: port)?.text ?? "none")")
+            steps.append("fourth \(HTTPTestClient.get("/4", port: port)?.text ?? "none")")
+            steps.append("oldest reader closed \(busy[0].isClosedByServer())")
+            busy[1].send("\r\n")
+            steps.append("newer reader \(busy[1].readResponse()?.text ?? "none")")
         }
         #expect(
             steps.all == [
                 "first 200", "second 200", "third ok /3", "first closed true", "second again 200", "second closed true",
-                "refused 503 1", "busy ok /busy", "fifth ok /5",
+                "fourth ok /4", "oldest reader closed true", "newer reader ok /busy",
             ])
+    }
+
+    /// Only when every slot runs a handler is a new client refused, with 503 and Retry-After.
+    @Test func whenEverySlotRunsAHandlerANewClientGets503() async throws {
+        let gate = Gate()
+        let server = try HTTPServer(.init(maxConnections: 2)) { request in
+            if request.path == "/wait" { gate.wait() }
+            return .text("ok \(request.path)")
+        }
+        defer { server.stop() }
+        let port = server.port
+        let steps = Collected<String>()
+        await onThreads(3) { index in
+            if index < 2 {
+                steps.append("waited \(HTTPTestClient.get("/wait", port: port)?.text ?? "none")")
+                return
+            }
+            Self.waitUntil(.now + .seconds(3)) { server.busyConnections == 2 }
+            let refused = HTTPTestClient.get("/now", port: port)
+            steps.append("refused \(refused?.status ?? 0) \(refused?.header("Retry-After") ?? "")")
+            gate.open()
+            Self.waitUntil(.now + .seconds(3)) { server.busyConnections == 0 }
+            steps.append("later \(HTTPTestClient.get("/later", port: port)?.text ?? "none")")
+        }
+        #expect(steps.all.sorted() == ["later ok /later", "refused 503 1", "waited ok /wait", "waited ok /wait"])
+    }
+
+    /// Slowloris as it was found: 256 connections that each sent one byte took every slot,
+    /// and every good request got 503 until they timed out (17 s). Now the good client is
+    /// served at once while the attack goes on, and a slow head is cut off after headTimeout.
+    @Test func aGoodClientIsServedWhileSlowClientsHoldEverySlot() async throws {
+        let server = try HTTPServer(.init(headTimeout: .seconds(2)), handler: Self.handler)
+        defer { server.stop() }
+        let port = server.port
+        let attackers = server.configuration.maxConnections
+        let stop = Gate()
+        let held = Collected<Int>()
+        let cutOff = Collected<(status: Int?, seconds: Double)>()
+        let good = Collected<(status: Int?, seconds: Double)>()
+        await onThreads(3) { index in
+            switch index {
+            case 0:
+                // Keeps every slot taken for three seconds: one byte on each connection, and a
+                // new one (one byte) for each the server closes.
+                var clients = (0..<attackers).compactMap { _ in HTTPTestClient(port: port, timeout: 1) }
+                for client in clients { client.send("G") }
+                held.append(clients.count)
+                let end = ContinuousClock.now + .seconds(3)
+                while ContinuousClock.now < end, !stop.isOpen {
+                    for (offset, client) in clients.enumerated() where Self.readable(client, within: 0) {
+                        if let fresh = HTTPTestClient(port: port, timeout: 1) {
+                            fresh.send("G")
+                            clients[offset] = fresh
+                        }
+                    }
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
+            case 1:
+                Self.waitUntil(.now + .seconds(3)) { server.busyConnections >= attackers }
+                for attempt in 0..<10 {
+                    let start = ContinuousClock.now
+                    let response = HTTPTestClient.get("/good/\(attempt)", port: port)
+                    let status = response?.text == "ok /good/\(attempt)" ? response?.status : nil
+                    good.append((status, Self.seconds(since: start)))
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                stop.open()
+            default:
+                // A client of its own that sends a byte and waits: cut off by the head timeout.
+                Self.waitUntil(.now + .seconds(3)) { server.busyConnections >= attackers }
+                let start = ContinuousClock.now
+                guard let client = HTTPTestClient(port: port, timeout: 5) else { return }
+                client.send("G")
+                cutOff.append((client.readResponse()?.status, Self.seconds(since: start)))
+            }
+        }
+        #expect(held.all.first == attackers)
+        #expect(good.all.count == 10)
+        for (status, seconds) in good.all {
+            #expect(status == 200)
+            if !Self.threadSanitized { #expect(seconds < 1, "a good request took \(seconds) s") }
+        }
+        let slow = try #require(cutOff.all.first)
+        // Either the head timeout answered it, or a newer client took its slot first.
+        #expect(slow.status == 408 || slow.status == nil)
+        #expect(slow.seconds < 2.8, "the slow client was held \(slow.seconds) s")
     }
 
     @Test func aClientThatStopsReadingIsDroppedAfterTheWriteTimeout() async throws {
@@ -270,6 +354,27 @@ import Testing
         #expect(result.seconds < 1.5)
         #expect(result.open == 0)
         #expect(result.notClosed.isEmpty)
+    }
+
+    /// A gate threads wait at until it is opened.
+    private final class Gate: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var opened = false
+
+        var isOpen: Bool { condition.withLock { opened } }
+
+        func open() {
+            condition.withLock {
+                opened = true
+                condition.broadcast()
+            }
+        }
+
+        func wait() {
+            condition.withLock {
+                while !opened { _ = condition.wait(until: Date(timeIntervalSinceNow: 5)) }
+            }
+        }
     }
 
     /// Checks `condition` every 5 ms until it holds or `deadline` passes (on a client thread).

@@ -157,6 +157,52 @@ import Testing
         #expect(response?.header("Connection") == "close")
     }
 
+    /// `listen` sent `Host: ::1:PORT` (no brackets), and `--header` could add a second Host,
+    /// Content-Length or Transfer-Encoding: the server saw a request it had to refuse, or two
+    /// framings. The client writes those fields itself, once, and brackets an IPv6 host.
+    @Test func theClientBracketsAnIPv6HostAndAloneFramesItsRequest() throws {
+        let seen = Collected<HTTPHeaders>()
+        let server = try HTTPServer(.init(host: "::1")) { request in
+            seen.append(request.headers)
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let endpoint = try HTTPEndpoint("http://[::1]:\(server.port)/hook")
+        #expect(HTTPClient.hostField(endpoint) == "[::1]:\(server.port)")
+        let extra = [
+            ("Host", "elsewhere"), ("Content-Length", "0"), ("transfer-encoding", "chunked"),
+            ("Connection", "keep-alive"), ("X-Signature", "abc"),
+        ]
+        #expect(HTTPClient.post(endpoint, body: Array("{}".utf8), headers: extra, timeout: 5) == .response(status: 200))
+        let headers = try #require(seen.all.first)
+        #expect(headers.values(for: "Host") == ["[::1]:\(server.port)"])
+        #expect(headers.values(for: "Content-Length") == ["2"])
+        #expect(headers.values(for: "Transfer-Encoding").isEmpty)
+        #expect(headers.values(for: "Connection") == ["close"])
+        #expect(headers["X-Signature"] == "abc")
+        #expect(HTTPClient.isReserved(headerName: "CONTENT-LENGTH") && !HTTPClient.isReserved(headerName: "X-A"))
+    }
+
+    /// `serve --host 0.0.0.0` listened to the whole network without a word: the server takes
+    /// loopback addresses only, unless remote clients are allowed.
+    @Test func onlyLoopbackAddressesUnlessRemoteClientsAreAllowed() throws {
+        for host in ["0.0.0.0", "::"] {
+            #expect(throws: HTTPServerError.notLoopback(host: host)) {
+                try HTTPServer(.init(host: host), handler: Self.echo)
+            }
+        }
+        let open = try HTTPServer(.init(host: "0.0.0.0", allowsRemoteClients: true), handler: Self.echo)
+        open.stop()
+        let local = try HTTPServer(.init(host: "localhost"), handler: Self.echo)
+        local.stop()
+        for host in ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1", "localhost", "LOCALHOST"] {
+            #expect(Loopback.isLoopback(host), "\(host)")
+        }
+        for host in ["0.0.0.0", "::", "10.0.0.1", "192.168.1.2", "::ffff:10.0.0.1", "example.com", "fe80::1"] {
+            #expect(!Loopback.isLoopback(host), "\(host)")
+        }
+    }
+
     @Test func aPortInUseIsRefusedWithAReason() throws {
         let server = try startServer()
         defer { server.stop() }

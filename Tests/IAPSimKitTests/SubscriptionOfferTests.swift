@@ -62,6 +62,56 @@ import Testing
         #expect(try kinds().contains("SUBSCRIBED/RESUBSCRIBE") && !kinds().contains("OFFER_REDEEMED/RESUBSCRIBE"))
     }
 
+    /// A signature could be redeemed again and again, and one dated up to 24 hours ahead was
+    /// accepted. Apple: a nonce is used once, and the timestamp is when the server signed.
+    @Test func aSignatureIsRedeemedOnceAndNotFromTheFuture() throws {
+        var catalog = self.catalog
+        let key = OfferSigningKey(
+            id: "TESTONLY", privateKey: Data(try P256PrivateKey.generate().derRepresentation).base64EncodedString())
+        catalog.store.offerSigningKey = key
+        func sign(_ nonce: UUID = UUID(), ahead seconds: Double = 0) throws -> PromotionalOfferSignature {
+            try PromotionalOfferSignature.sign(
+                with: key, bundleID: "com.example.app", productID: monthly, offerID: "pro.monthly.comeback",
+                appAccountToken: nil, nonce: nonce,
+                timestamp: Int64(((clock.now.timeIntervalSince1970 + seconds) * 1000).rounded(.down)))
+        }
+        func buy(_ signature: PromotionalOfferSignature) throws -> StoreSession.PurchaseResult {
+            let offer = OfferRequest.offer(id: "pro.monthly.comeback", signature: signature)
+            return try session.purchase(try session.quote(PurchaseRequest(productID: monthly, offer: offer), in: catalog), in: catalog).result
+        }
+        try lapse()
+        let first = try sign()
+        guard case .purchased = try buy(first) else {
+            Issue.record("expected the offer to be bought")
+            return
+        }
+        #expect(try buy(first) == .failed(.purchase("invalidOfferSignature")), "the same nonce again")
+        let again = try sign()
+        guard case .offerScheduled = try buy(again) else {
+            Issue.record("a new nonce is accepted")
+            return
+        }
+        #expect(try buy(try sign(ahead: 120)) == .failed(.purchase("invalidOfferSignature")), "two minutes ahead")
+        #expect(try buy(try sign(ahead: 24 * 3600)) == .failed(.purchase("invalidOfferSignature")), "a day ahead")
+        guard case .offerScheduled = try buy(try sign(ahead: 30)) else {
+            Issue.record("half a minute ahead is within the skew")
+            return
+        }
+        // The nonces are in the state, and outlive the process.
+        let stored = try session.store.read().simulation.usedOfferNonces.map(\.nonce)
+        #expect(stored.count == 3 && stored.prefix(2) == [first.nonce, again.nonce])
+        let other = StoreSession(store: StateStore(location: session.store.location), now: { [clock] in clock.now })
+        let replay = OfferRequest.offer(id: "pro.monthly.comeback", signature: again)
+        #expect(
+            try other.purchase(try other.quote(PurchaseRequest(productID: monthly, offer: replay), in: catalog), in: catalog).result
+                == .failed(.purchase("invalidOfferSignature")))
+        // A day later, the first nonces are forgotten as a new one is recorded: they are too old
+        // to be accepted anyway.
+        clock.advance(days: 2)
+        _ = try buy(try sign())
+        #expect(try session.store.read().simulation.usedOfferNonces.count == 1)
+    }
+
     @Test func anUnknownOfferIsInvalidOfferIdentifier() throws {
         #expect(try buy(.offer(id: "no.such.offer", signature: nil)) == .failed(.purchase("invalidOfferIdentifier")))
         #expect(try buy(.code(id: "NOSUCHCODE")) == .failed(.purchase("invalidOfferIdentifier")))

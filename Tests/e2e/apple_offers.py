@@ -106,6 +106,7 @@ refusals = {
     "another offer's signature": (apple_signature(offer="other.offer"), "invalidOfferSignature"),
     "another key's signature": (apple_signature(signer=other), "invalidOfferSignature"),
     "a signature older than 24 hours": (apple_signature(timestamp=now - 25 * 3600 * 1000), "invalidOfferSignature"),
+    "a signature dated ten minutes ahead": (apple_signature(timestamp=now + 600 * 1000), "invalidOfferSignature"),
     "no signature": (None, "missingOfferParameters"),
 }
 for name, (signature, error) in refusals.items():
@@ -116,6 +117,18 @@ for name, (signature, error) in refusals.items():
     outcome = json.loads(result.stdout) if result.stdout.strip() else {}
     check(f"{name} is refused with {error}", result.returncode == 1 and outcome.get("error", {}).get("name") == error,
           f"exit {result.returncode}: {result.stdout} {result.stderr}")
+
+# A nonce is used once: the same signature of Apple's, redeemed again, is refused.
+state = "replayed"
+lapsed(state)
+replayed = apple_signature()
+args = ["buy", PRODUCT, "--offer", OFFER, "--offer-signature", replayed, "--yes", "--json"]
+first, second = run(state, *args), run(state, *args)
+outcome = json.loads(second.stdout) if second.stdout.strip() else {}
+check("a signature redeemed twice is refused the second time",
+      first.returncode == 0 and second.returncode == 1
+      and outcome.get("error", {}).get("name") == "invalidOfferSignature",
+      f"exit {first.returncode}, then {second.returncode}: {second.stdout} {second.stderr}")
 
 # iapsim's own signer makes Apple's payload: Apple's public key check accepts it.
 nonce = uuid.uuid4()

@@ -67,9 +67,9 @@ check "bash: a quoted prefix completes" "$(printf '%q' '$(touch pwned)')" \
   "$(complete_bash iapsim buy --storekit "$work/hostile.storekit" '\$\(to')"
 check "bash: the glob * is one word, not the folder's files" "$(printf '%q' '*')" \
   "$(complete_bash iapsim expire --storekit "$work/hostile.storekit" '*')"
-# The newline identifier is printed one per line by `completion products`: its pieces come
-# back as plain words, still never run.
-check "bash: newline identifier pieces stay literal" "nl\$(touch pwned4)" \
+# The newline identifier is printed on one line by `completion products`, its newline shown as
+# \u{A} (catalog text never starts an output line of its own): one literal word, never run.
+check "bash: the newline identifier stays one literal word" 'nl$(touch pwned4)\u{A}second line' \
   "$(complete_bash iapsim buy --storekit "$work/hostile.storekit" nl | unquoted)"
 check "bash: --product completes from the catalog" "with space" \
   "$(complete_bash iapsim transactions --storekit "$work/hostile.storekit" --product wi | unquoted)"

@@ -132,5 +132,14 @@ check "reset --settings exit" 0 "$(code reset --settings)"
 check "settings reset" false "$(run settings --json | field grace-period)"
 check "transactions kept" 1 "$(run status --json | field transactionCount)"
 
+# An oversized JWS on stdin is refused at once: 200 MB took 22 s and 1.3 GB to reject.
+start=$(date +%s%N)
+big_status=$(head -c 200000000 /dev/zero | tr '\0' A | "$bin" jws decode 2>"$state/err" >/dev/null
+  echo "${PIPESTATUS[2]}")
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "a 200 MB JWS exits 65" 65 "$big_status"
+check "a 200 MB JWS is refused within 2 s" yes "$([ "$elapsed_ms" -lt 2000 ] && echo yes || echo "no: $elapsed_ms ms")"
+check "a 200 MB JWS names the limit" 1 "$(grep -c 'longer than 1048576 bytes' "$state/err")"
+
 echo "flows: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -160,7 +160,7 @@ import Testing
                   65  bad data: a catalog file or the state file cannot be used
                   66  a catalog file or the state file is missing or cannot be read
                   70  internal error: a bug in iapsim (please report it)
-                  73  cannot create the state folder or file
+                  73  cannot create the state folder or file, or a file asked for (never through a symlink)
                   74  I/O error: the state could not be written (the previous state is intact), or the output could not be (what the command did is saved); listen stops when it cannot record an attempt
                   75  state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT, or another listen delivers the notifications
                 """)

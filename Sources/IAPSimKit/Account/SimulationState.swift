@@ -24,6 +24,24 @@ public struct SimulationState: Sendable, Equatable {
     /// Refunds the customer asked for that the App Store has not decided, oldest first; one
     /// per transaction at most.
     public var refundRequests: [RefundRequest] = []
+    /// The nonces of the promotional offer signatures redeemed, each with its signature's
+    /// timestamp: a nonce is used once (Apple, "Generating a signature for promotional
+    /// offers"). Kept while a signature with that timestamp could still be accepted, so the
+    /// list stays short. Absent in older files: none.
+    public var usedOfferNonces: [OfferNonce] = []
+
+    /// A promotional offer signature's nonce, once redeemed.
+    public struct OfferNonce: Sendable, Equatable {
+        /// The lowercase UUID.
+        public var nonce: String
+        /// The signature's timestamp, in milliseconds since 1970.
+        public var timestamp: Int64
+
+        public init(nonce: String, timestamp: Int64) {
+            self.nonce = nonce
+            self.timestamp = timestamp
+        }
+    }
 
     public init() {
         settings = SettingOverrides()

@@ -198,8 +198,10 @@ public enum CatalogCheck {
             }
             if productType == .autoRenewable {
                 let period = entry["recurringSubscriptionPeriod"]?.stringValue ?? ""
-                if SubscriptionPeriod(iso8601: period) == nil {
-                    report(path, productID, .malformedPeriod, "recurringSubscriptionPeriod \"\(period)\" is not a period such as P1M")
+                if SubscriptionPeriod(iso8601: period)?.isAtMostAYear != true {
+                    report(
+                        path, productID, .malformedPeriod,
+                        "recurringSubscriptionPeriod \"\(period)\" is not a period of a day to a year, such as P1M")
                 }
             }
         }

@@ -13,6 +13,8 @@ public enum CatalogError: Error, Equatable, Sendable {
     case notAnArray(path: String, found: String)
     case nonStringElement(path: String, index: Int, found: String)
     case invalidPrice(path: String, productID: String, value: String)
+    /// A price above `Currency.maximumPrice`.
+    case priceTooHigh(path: String, productID: String, value: String)
     /// A fractional price in a currency without a minor unit (JPY, KRW, …).
     case fractionalPrice(path: String, productID: String, value: String, currencyCode: String)
     case unknownProductType(path: String, productID: String, value: String)
@@ -41,13 +43,16 @@ extension CatalogError: LocalizedError {
             return "\(path): element \(index) is \(found), expected a product identifier string"
         case .invalidPrice(let path, let productID, let value):
             return "\(path): \(productID): displayPrice \"\(value)\" is not a plain decimal such as \"0.99\""
+        case .priceTooHigh(let path, let productID, let value):
+            return "\(path): \(productID): price \(value) is above \(Currency.maximumPrice), the highest iapsim takes "
+                + "(signed data carries prices as 64-bit milliunits)"
         case .fractionalPrice(let path, let productID, let value, let currency):
             return "\(path): \(productID): \(value) is not a valid price in \(currency), which has no decimals"
         case .unknownProductType(let path, let productID, let value):
             let known = ProductType.allCases.map(\.storeKitConfigurationName).joined(separator: ", ")
             return "\(path): \(productID): unknown product type \"\(value)\" (expected one of \(known))"
         case .invalidPeriod(let path, let productID, let value):
-            return "\(path): \(productID): \"\(value)\" is not a subscription period such as P1M"
+            return "\(path): \(productID): \"\(value)\" is not a subscription period of a day to a year, such as P1M"
         case .unknownStorefront(let path, let value):
             return
                 "\(path): settings._storefront: unknown storefront \"\(value)\"; use an App Store code such as USA or JPN"

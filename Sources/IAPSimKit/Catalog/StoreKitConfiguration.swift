@@ -108,7 +108,7 @@ public struct StoreKitConfiguration: Sendable {
         var subscription: SubscriptionInfo?
         if type == .autoRenewable {
             let periodText = entry.recurringSubscriptionPeriod ?? ""
-            guard let period = SubscriptionPeriod(iso8601: periodText) else {
+            guard let period = SubscriptionPeriod(iso8601: periodText), period.isAtMostAYear else {
                 throw CatalogError.invalidPeriod(path: path, productID: entry.productID, value: periodText)
             }
             func offer(_ item: StoreKitConfigurationFile.Offer) throws(CatalogError) -> SubscriptionOffer {
@@ -156,7 +156,7 @@ public struct StoreKitConfiguration: Sendable {
     private static func offer(
         _ offer: StoreKitConfigurationFile.Offer, productID: String, path: String
     ) throws(CatalogError) -> SubscriptionOffer {
-        guard let period = SubscriptionPeriod(iso8601: offer.subscriptionPeriod) else {
+        guard let period = SubscriptionPeriod(iso8601: offer.subscriptionPeriod), period.isAtMostAYear else {
             throw CatalogError.invalidPeriod(path: path, productID: productID, value: offer.subscriptionPeriod)
         }
         guard let mode = SubscriptionOffer.PaymentMode(rawValue: offer.paymentMode) else {
@@ -184,6 +184,9 @@ public struct StoreKitConfiguration: Sendable {
         if text.isEmpty { return 0 }
         guard let price = Decimal(plainDecimal: text) else {
             throw CatalogError.invalidPrice(path: path, productID: productID, value: text)
+        }
+        guard price <= Currency.maximumPrice else {
+            throw CatalogError.priceTooHigh(path: path, productID: productID, value: text)
         }
         return price
     }

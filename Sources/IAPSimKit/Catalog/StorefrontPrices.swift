@@ -48,6 +48,9 @@ public struct StorefrontPrices: Sendable, Equatable {
                     throw CatalogError.invalidPrice(
                         path: path, productID: "\(productID) in \(code)", value: priceValue.serialized())
                 }
+                guard price <= Currency.maximumPrice else {
+                    throw CatalogError.priceTooHigh(path: path, productID: "\(productID) in \(code)", value: text)
+                }
                 guard Currency.isValid(price, in: storefront.currencyCode) else {
                     throw CatalogError.fractionalPrice(
                         path: path, productID: productID, value: text, currencyCode: storefront.currencyCode)

@@ -30,6 +30,19 @@ public struct SubscriptionPeriod: Sendable, Equatable, CustomStringConvertible {
         self.init(value: value, unit: unit)
     }
 
+    /// Whether the period is at most a year long (366 days, 52 weeks, 12 months, 1 year): App
+    /// Store Connect offers none longer, for a subscription or an offer. A catalog's longer
+    /// period is refused when read, so no date or text works with one such as
+    /// P9223372036854775807D ("every 9223372036854775807 days").
+    public var isAtMostAYear: Bool {
+        switch unit {
+        case .day: value <= 366
+        case .week: value <= 52
+        case .month: value <= 12
+        case .year: value <= 1
+        }
+    }
+
     /// `P1M`.
     public var iso8601: String { "P\(value)\(unit.rawValue)" }
     public var description: String { iso8601 }

@@ -251,6 +251,16 @@ extension SimulationState {
             ("renewals", .array(renewals.map(\.json))),
             ("refundRequests", .array(refundRequests.map(\.json))),
         ]
+        if !usedOfferNonces.isEmpty {
+            members.append(
+                (
+                    "usedOfferNonces",
+                    .array(
+                        usedOfferNonces.map {
+                            .object([("nonce", .string($0.nonce)), ("timestamp", .number(String($0.timestamp)))])
+                        })
+                ))
+        }
         return .object(members)
     }
 
@@ -298,6 +308,14 @@ extension SimulationState {
         renewals = try r.optional("renewals")?.array { item throws(Reader.Failure) in try RenewalInfo(item) } ?? []
         refundRequests =
             try r.optional("refundRequests")?.array { item throws(Reader.Failure) in try RefundRequest(item) } ?? []
+        usedOfferNonces =
+            try r.optional("usedOfferNonces")?.array { item throws(Reader.Failure) in
+                let timestamp = try item.required("timestamp")
+                guard case .number(let text) = timestamp.value, let milliseconds = Int64(text) else {
+                    throw Reader.Failure(message: "\(timestamp.place.text): expected milliseconds since 1970")
+                }
+                return OfferNonce(nonce: try item.required("nonce").string(), timestamp: milliseconds)
+            } ?? []
     }
 }
 

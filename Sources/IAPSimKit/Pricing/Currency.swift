@@ -9,6 +9,12 @@ public enum Currency {
         "XOF", "XPF",
     ]
 
+    /// The highest price iapsim takes, in any currency: a trillion units, far above any App
+    /// Store price (the dearest tiers are some hundreds of millions of Vietnamese dong), and
+    /// low enough that ten of it, in the milliunits signed data carries, fit a 64-bit integer
+    /// (Apple, "price": int64). A catalog or a price increase above it is refused.
+    public static let maximumPrice = Decimal(1_000_000_000_000)
+
     /// Whether `price` can be charged in `currencyCode`.
     public static func isValid(_ price: Decimal, in currencyCode: String) -> Bool {
         guard zeroDecimal.contains(currencyCode) else { return true }

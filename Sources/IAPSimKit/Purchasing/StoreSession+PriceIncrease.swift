@@ -30,10 +30,13 @@ extension StoreSession {
     ///     Apple would ask it all the same (`consentReason`).
     /// - Throws: `SimulationError.notSubscribed` when no subscription to it renews;
     ///   `.notAPriceIncrease` when `newPrice` is not above the renewal price or not a price in
-    ///   the subscription's currency.
+    ///   the subscription's currency; `.priceTooHigh` above `Currency.maximumPrice`.
     public func increasePrice(_ productID: String, to newPrice: Decimal, requiresConsent: Bool) throws
         -> PriceIncreaseChange
     {
+        guard newPrice <= Currency.maximumPrice else {
+            throw SimulationError.priceTooHigh(price: newPrice.plainString, maximum: Currency.maximumPrice.plainString)
+        }
         var consentReason: PriceIncrease.ConsentReason?
         var change = try changeRenewingChain(productID) { info, state, latest, moment in
             guard newPrice > info.autoRenewPrice, Currency.isValid(newPrice, in: info.currency) else {

@@ -261,6 +261,9 @@ public struct StoreSession: Sendable {
         // What the app receives arrives unverified while the Verification error is set.
         let verified = settings.simulatedError(.verificationError) == nil
         if let error = quote.offerError { return .failed(error) }
+        if quote.offer?.signatureChecked == true, case .offer(_, let signature?, _) = quote.offerRequest {
+            state.simulation.redeem(signature)  // the purchase goes ahead: its nonce is spent
+        }
         if let offer = quote.offer, offer.atNextRenewal {
             return scheduleOffer(offer, buying: quote, state: &state, moment: moment)
         }

@@ -38,6 +38,10 @@ extension StoreSession {
     /// How long a promotional offer's signature stays good after its timestamp (Apple,
     /// "Generating a signature for promotional offers": the App Store refuses older ones).
     static let offerSignatureLifetime: TimeInterval = 24 * 3_600
+    /// How far ahead of the real clock a signature's timestamp may be: the developer's server
+    /// that signed it may run on another machine whose clock is a little ahead. A signature
+    /// from further in the future is refused, as is one whose nonce was redeemed before.
+    public static let offerSignatureClockSkew: TimeInterval = 60
 
     /// Whether the buyer may redeem what `request` asks for on `product`, as StoreKit decides
     /// it, and how: `Product.PurchaseError` when not.
@@ -66,9 +70,10 @@ extension StoreSession {
                         for: key, bundleID: moment.settings.bundleID, productID: product.id, offerID: id,
                         appAccountToken: appAccountToken)
                     let age = realNow.timeIntervalSince1970 - Double(signature.timestamp) / 1000
-                    guard valid == true, age <= offerSignatureLifetime, age >= -offerSignatureLifetime else {
-                        return fail(.purchase("invalidOfferSignature"))
-                    }
+                    // Apple: a nonce is used once; a timestamp is the moment of signing.
+                    guard valid == true, age <= offerSignatureLifetime, age >= -offerSignatureClockSkew,
+                        !state.simulation.usedOfferNonces.contains(where: { $0.nonce == signature.nonce })
+                    else { return fail(.purchase("invalidOfferSignature")) }
                     checked = true
                 }
                 (type, offer) = (.promotional, promotional)
@@ -107,6 +112,18 @@ extension StoreSession {
         case .purchase, .upgrade, .redownload: break
         }
         return (applied, nil)
+    }
+}
+
+extension SimulationState {
+    /// Records that the promotional offer signature `signature` was redeemed, so its nonce is
+    /// refused from now on, and forgets the nonces of signatures too old to be accepted again:
+    /// any whose timestamp is more than the lifetime (and the skew) before this one's.
+    mutating func redeem(_ signature: PromotionalOfferSignature) {
+        let horizon = Double(signature.timestamp)
+            - (StoreSession.offerSignatureLifetime + StoreSession.offerSignatureClockSkew) * 1000
+        usedOfferNonces.removeAll { Double($0.timestamp) < horizon }
+        usedOfferNonces.append(OfferNonce(nonce: signature.nonce, timestamp: signature.timestamp))
     }
 }
 

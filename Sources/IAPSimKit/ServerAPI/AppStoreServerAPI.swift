@@ -53,6 +53,10 @@ public struct AppStoreServerAPI: Sendable {
     public var verifier: BearerTokenVerifier
     /// The real clock, for token expiry.
     public var realNow: @Sendable () -> Date
+    /// Told of each error the API did not expect (a state it cannot read, a bug), which it
+    /// answers as `GeneralInternalError` without detail: the detail (a path, a parser's words)
+    /// is for the one who runs the server, not for its clients.
+    public var internalError: @Sendable (any Error) -> Void = { _ in }
 
     /// Mass extensions requested, by request identifier (kept while the server runs).
     let massExtensions = MassExtensions()
@@ -67,20 +71,25 @@ public struct AppStoreServerAPI: Sendable {
         self.realNow = realNow
     }
 
-    /// Answers `request`; never throws: every failure is an Apple error response.
+    /// Answers `request`; never throws: every failure is an Apple error response. The token is
+    /// checked before the state is read (only its `bid` waits for the state's bundle
+    /// identifier), so a request without a good token gets 401 whatever the state.
     public func respond(_ request: APIRequest) -> APIResponse {
+        let bid: String
+        do {
+            bid = try verifier.authenticate(authorization: request.authorization, now: realNow())
+        } catch {
+            return APIResponse(status: 401, body: [])
+        }
         do {
             let settings = try session.settings()
-            do {
-                try verifier.verify(authorization: request.authorization, bundleID: settings.bundleID, now: realNow())
-            } catch {
-                return APIResponse(status: 401, body: [])
-            }
+            guard bid == settings.bundleID else { return APIResponse(status: 401, body: []) }
             return try route(request, settings: settings)
         } catch let error as APIError {
             return .error(error)
         } catch {
-            return .error(APIError(5_000_000, "An unknown error occurred: \(error)"))
+            internalError(error)
+            return .error(.generalInternal)
         }
     }
 
@@ -89,7 +98,8 @@ public struct AppStoreServerAPI: Sendable {
         guard parts.count >= 3, parts[0] == "inApps" else { throw APIError.notFound }
         let method = request.method
         func expect(_ allowed: String) throws {
-            if method != allowed { throw APIError.methodNotAllowed }
+            // HEAD is answered as GET, and the HTTP layer leaves the body out (RFC 9110 §9.3.2).
+            if method != allowed, !(allowed == "GET" && method == "HEAD") { throw APIError.methodNotAllowed }
         }
         /// The `*` segments of `pattern` in the path after `inApps`, or nil when it does not match.
         func match(_ pattern: String...) -> [String]? {

@@ -6,6 +6,8 @@ public enum SigningError: Error, Equatable, Sendable {
     case corruptIdentity(path: String, detail: String)
     /// `iapsim jws decode` was given something that is not a compact JWS.
     case malformedJWS(detail: String)
+    /// `iapsim jws decode` was given more than `limit` bytes (`JWSInspection.maximumLength`).
+    case jwsTooLarge(limit: Int)
 }
 
 extension SigningError: LocalizedError {
@@ -15,6 +17,8 @@ extension SigningError: LocalizedError {
             "\(path): not a usable iapsim test certificate (\(detail)); 'iapsim certs rotate' makes a new chain"
         case .malformedJWS(let detail):
             "not a compact JWS: \(detail)"
+        case .jwsTooLarge(let limit):
+            "the JWS is longer than \(limit) bytes; signed data from the App Store is a few kilobytes"
         }
     }
 }

@@ -165,14 +165,11 @@ public struct SigningIdentity: Sendable {
 extension SigningIdentity {
     /// Writes what a backend's tests trust into `directory`: `root.pem`, `root.der` (the
     /// form Apple's libraries take), `intermediate.pem`, `leaf.pem` and `xcode.pem`. No key
-    /// leaves the identity's folder.
+    /// leaves the identity's folder. The folder is outside the state, perhaps in a shared
+    /// `/tmp`: neither it nor a file in it is written through a symlink (`OutsideFile`).
     /// - Returns: the paths written.
     public func export(to directory: String) throws -> [String] {
-        do {
-            try POSIXFile.makeDirectory(directory)
-        } catch {
-            throw StateError.cannotCreate(path: error.path, reason: error.reason)
-        }
+        try OutsideFile.makeDirectory(directory)
         let files: [(String, [UInt8])] = [
             ("root.pem", Array(chain.root.pemRepresentation.utf8)), ("root.der", chain.root.derRepresentation),
             ("intermediate.pem", Array(chain.intermediate.pemRepresentation.utf8)),
@@ -182,11 +179,7 @@ extension SigningIdentity {
         var written: [String] = []
         for (name, bytes) in files {
             let path = directory + "/" + name
-            do {
-                try POSIXFile.writeAtomically(Data(bytes), to: path)
-            } catch {
-                throw error.storeError
-            }
+            try OutsideFile.write(bytes, to: path)
             written.append(path)
         }
         return written

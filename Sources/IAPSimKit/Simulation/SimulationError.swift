@@ -23,6 +23,8 @@ public enum SimulationError: Error, Equatable, Sendable {
     case notRenewing(productID: String)
     /// A new price that is not above the renewal price, or not a price in its currency.
     case notAPriceIncrease(productID: String, price: String, current: String)
+    /// A price above `Currency.maximumPrice`: signed data could not carry it.
+    case priceTooHigh(price: String, maximum: String)
     /// `price-increase consent`/`decline` with no increase waiting for consent.
     case noPriceIncrease(productID: String)
     /// A refund request for a transaction that has one waiting:
@@ -63,6 +65,9 @@ extension SimulationError: LocalizedError {
         case .notAPriceIncrease(let productID, let price, let current):
             "\(productID): \(price) is not a price increase: it renews at \(current); "
                 + "give a higher price in that currency"
+        case .priceTooHigh(let price, let maximum):
+            "\(price) is above \(maximum), the highest price iapsim takes (signed data carries prices as "
+                + "64-bit milliunits)"
         case .noPriceIncrease(let productID):
             "\(productID): no price increase waits for the subscriber's consent; "
                 + "'iapsim price-increase \(productID) PRICE' first"

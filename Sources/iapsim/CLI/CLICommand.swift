@@ -11,6 +11,13 @@ protocol CLICommand: Sendable {
     init(_ words: ParsedWords) throws(UsageError)
     /// Runs the command: one library operation, whose result the report lays out.
     func run(in context: CommandContext) throws -> Report
+    /// Warnings about what the words ask for, printed on standard error before the command
+    /// runs (unless `--quiet`): for a command whose output comes while it runs.
+    var warnings: [String] { get }
+}
+
+extension CLICommand {
+    var warnings: [String] { [] }
 }
 
 /// What a command is, for the parser and every page generated about it.

@@ -20,6 +20,7 @@ struct CommandContext {
 
     /// Runs `command` and adds the notes and warnings of what happened meanwhile.
     func run(_ command: any CLICommand) throws -> Report {
+        command.warnings.forEach(console.notice)
         var report = try command.run(in: self)
         report.notes = events.notes + report.notes
         report.warnings = events.warnings + report.warnings

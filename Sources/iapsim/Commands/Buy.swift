@@ -27,9 +27,11 @@ struct Buy: CLICommand, Equatable {
                     next launch (list, buy, restore, status) notes that Transaction.updates delivered it.
                     --offer redeems a promotional offer (for current and lapsed subscribers of the group;
                     with --offer-signature, checked against the .storekit file's subscriptionOffersKeyPair,
-                    and required when it has one) or a win-back offer (lapsed subscribers); a current
-                    subscriber's offer starts at the next renewal. StoreKit's refusals fail with exit 1:
-                    invalidOfferIdentifier, ineligibleForOffer, missingOfferParameters, invalidOfferSignature.
+                    and required when it has one: each nonce redeems once, and a timestamp must be
+                    within the last 24 hours and at most 60 seconds ahead) or a win-back offer (lapsed
+                    subscribers); a current subscriber's offer starts at the next renewal. StoreKit's
+                    refusals fail with exit 1: invalidOfferIdentifier, ineligibleForOffer,
+                    missingOfferParameters, invalidOfferSignature.
                     --billing-plan monthly pays a format-5 subscription month by month within its
                     commitment (billingPlans), which auto-renew off does not shorten.
                     --app-account-token UUID is Product.PurchaseOption.appAccountToken: the transaction,

@@ -12,8 +12,9 @@ struct Certs: CLICommand {
                     certificate: made on first use in the state folder's certs (or --certs DIR,
                     IAPSIM_CERTS_DIR, to pin one chain across CI jobs), keys mode 0600. Every subject says
                     iapsim TEST ONLY: they protect nothing. 'export DIR' writes root.pem, root.der,
-                    intermediate.pem, leaf.pem and xcode.pem for a backend's tests to trust;
-                    'rotate' makes a new chain.
+                    intermediate.pem, leaf.pem and xcode.pem for a backend's tests to trust, each
+                    through a new file renamed into place: a symlink at DIR or at one of them is refused
+                    (exit 73), never written through; 'rotate' makes a new chain.
                     """,
         arguments: [.init("action", kind: .word(["export", "rotate"]))],
         options: [

@@ -15,7 +15,9 @@ struct JWS: CLICommand {
                     The environment is --environment, else 'settings set environment' (default Sandbox);
                     bundleId comes from 'settings set bundle-id', appAppleId from 'settings set app-apple-id'.
                     'decode' prints header and payload and whether the signature and chain verify against
-                    this state's certificates (exit 0), or not (exit 65); the JWS may come on stdin.
+                    this state's certificates (exit 0), or not (exit 65); the JWS may come on stdin. A
+                    JWS longer than 1 MiB (1048576 bytes) is refused at once (exit 65): signed data
+                    from the App Store is a few kilobytes.
                     """,
         arguments: [.init("action", kind: .word(["transaction", "renewal", "app-transaction", "decode"]))],
         options: [
@@ -82,7 +84,15 @@ extension JWS {
     /// `jws decode`: the header and payload, and whether they verify against this state's
     /// certificates; exit 65 when they do not.
     private func decode(_ argument: String?, in context: CommandContext) throws -> Report {
-        guard let text = argument ?? context.console.readLine(), !text.isEmpty else {
+        var text = argument ?? ""
+        if argument == nil {
+            switch context.console.readLine(atMost: JWSInspection.maximumLength) {
+            case .line(let line): text = line
+            case .tooLong: throw SigningError.jwsTooLarge(limit: JWSInspection.maximumLength)
+            case .end: break
+            }
+        }
+        guard !text.isEmpty else {
             throw UsageError("no JWS given: pass it as an argument or on standard input", command: Self.spec.name)
         }
         let directory = try context.certsDirectory()
@@ -101,9 +111,8 @@ extension JWS {
                 ("signatureIsValid", .bool(inspection.signatureIsValid)), ("chain", .string(chain)),
                 ("verified", .bool(inspection.verifies)),
             ]),
-            lines: [
-                "Header:", String(decoding: inspection.header.bytes(), as: UTF8.self), "Payload:",
-                String(decoding: inspection.payload.bytes(), as: UTF8.self), "Signature: \(signature)", "Chain: \(chain)",
+            lines: ["Header:"] + inspection.header.indentedLines + ["Payload:"] + inspection.payload.indentedLines + [
+                "Signature: \(signature)", "Chain: \(chain)",
             ])
     }
 }

@@ -32,11 +32,16 @@ struct Listen: CLICommand {
         options: [
             .certs,
             .environment,
-            OptionSpec(name: "forward-to", valueName: "URL", help: "The webhook to POST notifications to: an http:// URL."),
+            OptionSpec(
+                name: "forward-to", valueName: "URL",
+                help: "The webhook to POST notifications to: an http:// URL; a warning when not loopback."),
             OptionSpec(name: "drain", help: "Deliver what is due, retries included, then exit."),
             OptionSpec(name: "events", valueName: "TYPES", help: "Only these notification types, comma-separated."),
             OptionSpec(name: "timeout", valueName: "SECONDS", help: "Give up on a delivery after this long (default 10)."),
-            OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "Add this header to each POST (repeatable).", repeatable: true),
+            OptionSpec(
+                name: "header", valueName: "'NAME: VALUE'",
+                help: "Add this header to each POST (repeatable); not Host, Content-Length, Connection or the like.",
+                repeatable: true),
         ],
         examples: [
                     "iapsim buy com.example.app.book; iapsim listen --forward-to http://127.0.0.1:9/hook --drain --timeout 1"
@@ -71,6 +76,7 @@ struct Listen: CLICommand {
         var headers: [HTTPHeader] = []
         for text in words.all("header") {
             guard let header = HTTPHeader(text) else { throw words.error("--header \(text): expected 'Name: value'") }
+            if HTTPClient.isReserved(headerName: header.name) { throw words.error(HTTPHeader.reservedMessage(text)) }
             headers.append(header)
         }
         self.headers = headers
@@ -144,8 +150,24 @@ struct Listen: CLICommand {
     }
 }
 
+extension Listen {
+    /// A webhook on another machine gets the signed test data over plain HTTP: say so.
+    var warnings: [String] {
+        guard !Loopback.isLoopback(endpoint.host) else { return [] }
+        return [
+            "Warning: --forward-to \(endpoint.host) is not a loopback address: notifications go there over plain HTTP"
+        ]
+    }
+}
+
 /// `--header 'Name: value'`.
 struct HTTPHeader: Equatable, Sendable {
+    /// Why `--header TEXT` naming a field the client writes itself is refused.
+    static func reservedMessage(_ text: String) -> String {
+        "--header \(text): iapsim writes Host, Content-Length, Transfer-Encoding and Connection itself; "
+            + "a second one would make the request ambiguous"
+    }
+
     var name: String
     var value: String
 

@@ -86,9 +86,8 @@ struct Notifications: CLICommand {
                     ("signedPayload", .string(signed.jws)), ("payload", signed.payload),
                     ("sendAttempts", .array(entry.attempts.map(NotificationRendering.attemptJSON))),
                 ]),
-                lines: [
-                    "Signed payload:", signed.jws, "Decoded:", String(decoding: signed.payload.bytes(), as: UTF8.self),
-                    "Delivery: \(NotificationRendering.deliveryText(entry))",
+                lines: ["Signed payload:", signed.jws, "Decoded:"] + signed.payload.indentedLines + [
+                    "Delivery: \(NotificationRendering.deliveryText(entry))"
                 ])
         }
     }

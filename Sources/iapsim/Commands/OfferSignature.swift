@@ -13,7 +13,8 @@ struct OfferSignature: CLICommand {
                     subscriptionOffersKeyPair (the key Xcode checks promotional offers with locally).
                     Prints KEY_ID:NONCE:TIMESTAMP:SIGNATURE for 'buy --offer ID --offer-signature',
                     so a backend's own signer can be compared with it (same nonce and timestamp, same
-                    payload). A catalog without a key pair is a usage error (64).
+                    payload). A catalog without a key pair is a usage error (64). 'buy' redeems a
+                    signature once: give each purchase a new nonce (the default).
                     """,
         arguments: [.init("product-id", kind: .productID), .init("offer-id", kind: .text)],
         options: [

@@ -10,7 +10,8 @@ struct PriceIncrease: CLICommand, Equatable {
                     A price increase for the active subscription that renews to the product, as App Store
                     Connect makes one and Xcode tests it (SKTestSession's
                     requestPriceIncreaseConsentForProduct(identifier:)). The new price is in the
-                    subscription's currency and must be above its renewal price. With
+                    subscription's currency and must be above its renewal price (and at most
+                    1000000000000, which signed data's 64-bit milliunits can carry). With
                     --consent-required (the default) the subscriber must agree: PRICE_INCREASE/PENDING,
                     renewal info priceIncreaseStatus 0 (StoreKit 2: pending); 'consent' agrees
                     (PRICE_INCREASE/ACCEPTED, status 1, agreed) and the next renewal charges the new

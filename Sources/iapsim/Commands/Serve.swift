@@ -6,7 +6,9 @@ import IAPSimCrypto
 struct Serve: CLICommand {
     static let spec = CommandSpec(
         name: "serve", abstract: "Serve the App Store Server API on this machine, from this state.",
-        synopsis: "[--port N] [--host ADDRESS] [--port-file FILE] [--key-file FILE --key-id ID --issuer-id ID]",
+        synopsis:
+            "[--port N] [--host ADDRESS [--insecure-remote]] [--port-file FILE] "
+            + "[--key-file FILE --key-id ID --issuer-id ID]",
         discussion: """
                     Answers Apple's App Store Server API (paths, bodies and error codes as Apple's) from
                     the state the CLI writes, so a backend's tests run Apple's own client against a
@@ -17,19 +19,31 @@ struct Serve: CLICommand {
                     Get App Transaction Info and Set App Account Token. A purchase made with 'iapsim buy'
                     in another shell is visible to the next request. Signed items are signed as 'iapsim
                     jws' signs them. Requests need 'Authorization: Bearer <ES256 JWT>' with aud
-                    appstoreconnect-v1, bid the bundle id and exp within the hour; with --key-file (the
+                    appstoreconnect-v1, bid the bundle id and exp within the hour (an iat, if any, no
+                    later than a minute from now and at most an hour before exp); with --key-file (the
                     .p8 App Store Connect gives), the signature must verify with that key, else any
-                    well-formed token is accepted and the server says so. It prints 'Listening on
+                    well-formed token is accepted and the server says so. It listens on loopback
+                    addresses only (127.0.0.1 by default; 'localhost', ::1): another --host is refused
+                    (exit 64) unless --insecure-remote is given with --key-file, since the API is
+                    plain HTTP and its writes change the state. It prints 'Listening on
                     http://HOST:PORT' (--port 0, the default, picks a free port; --port-file writes
-                    it) and serves until SIGINT or SIGTERM, then exits 0.
+                    it) and serves until SIGINT or SIGTERM, then exits 0. A request the server cannot
+                    answer (a state it cannot read) gets 500 with Apple's GeneralInternalError and no
+                    detail; the detail goes to standard error.
                     """,
         arguments: [],
         options: [
             .certs,
             .environment,
             OptionSpec(name: "port", valueName: "N", help: "The port to listen on; 0 (the default) picks a free one."),
-            OptionSpec(name: "host", valueName: "ADDRESS", help: "The address to listen on (default 127.0.0.1)."),
-            OptionSpec(name: "port-file", valueName: "FILE", help: "Write the port there once listening, for scripts."),
+            OptionSpec(
+                name: "host", valueName: "ADDRESS", help: "The address to listen on (default 127.0.0.1): loopback."),
+            OptionSpec(
+                name: "insecure-remote",
+                help: "With --key-file: let --host be an address other machines reach, over plain HTTP."),
+            OptionSpec(
+                name: "port-file", valueName: "FILE",
+                help: "Write the port there once listening, for scripts; a symlink there is refused (exit 73)."),
             OptionSpec(name: "key-file", valueName: "FILE", help: "The developer's .p8 key: bearer tokens must be signed with it."),
             OptionSpec(name: "key-id", valueName: "ID", help: "With --key-file: the key's id (kid)."),
             OptionSpec(name: "issuer-id", valueName: "ID", help: "With --key-file: the issuer id (iss)."),
@@ -37,6 +51,8 @@ struct Serve: CLICommand {
         examples: ["iapsim serve --port 0 --port-file /tmp/iapsim.port & sleep 1; kill %1"])
 
     let host: String
+    /// `--insecure-remote`: a --host other than a loopback address may be listened on.
+    let allowsRemote: Bool
     let port: UInt16
     let portFile: String?
     let keyFile: String?
@@ -57,6 +73,14 @@ struct Serve: CLICommand {
             throw words.error("--key-id and --issuer-id go with --key-file")
         }
         host = words.value("host") ?? "127.0.0.1"
+        allowsRemote = words.flag("insecure-remote")
+        if allowsRemote, words.value("key-file") == nil {
+            throw words.error(
+                "--insecure-remote needs --key-file: off loopback only tokens signed with your key are accepted")
+        }
+        if !allowsRemote, Self.isAddress(host), !Loopback.isLoopback(host) {
+            throw words.error(Self.notLoopback(host))
+        }
         portFile = words.value("port-file")
         keyFile = words.value("key-file")
         keyID = words.value("key-id")
@@ -82,10 +106,16 @@ struct Serve: CLICommand {
             }
             verifier = BearerTokenVerifier(publicKey: publicKey, keyID: keyID, issuerID: issuerID)
         }
-        let api = AppStoreServerAPI(session: session, signer: try context.signer(), verifier: verifier, realNow: context.now)
+        var api = AppStoreServerAPI(
+            session: session, signer: try context.signer(), verifier: verifier, realNow: context.now)
+        let console = context.console
+        api.internalError = { error in console.error("Error: a request was answered 500: \(error)") }
         let server: HTTPServer
+        // Never unsigned tokens off loopback: remote clients need the key as well as the flag.
+        let configuration = HTTPServer.Configuration(
+            host: host, port: port, allowsRemoteClients: allowsRemote && verifier.publicKey != nil)
         do {
-            server = try HTTPServer(HTTPServer.Configuration(host: host, port: port)) { http in
+            server = try HTTPServer(configuration) { [api] http in
                 let response = api.respond(
                     APIRequest(
                         method: http.method, pathComponents: http.pathComponents, query: http.query,
@@ -94,19 +124,26 @@ struct Serve: CLICommand {
                     ? HTTPResponse(status: HTTPStatus(response.status))
                     : HTTPResponse.json(response.body, status: HTTPStatus(response.status))
             }
+        } catch .notLoopback {
+            throw UsageError(Self.notLoopback(host), command: Self.spec.name)
         } catch {
-            throw UsageError("cannot listen on \(host):\(port): \(error.localizedDescription)", command: Self.spec.name)
+            throw UsageError(error.localizedDescription, command: Self.spec.name)
         }
         context.console.out("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
         if verifier.publicKey == nil {
             context.console.notice("Warning: no --key-file: any well-formed bearer token is accepted")
         }
+        if allowsRemote, !Loopback.isLoopback(host) {
+            context.console.notice(
+                "Warning: --insecure-remote: \(host) may be reached from other machines, over plain HTTP")
+        }
         if let file = portFile {
             do {
-                try Data("\(server.port)\n".utf8).write(to: URL(fileURLWithPath: context.absolutePath(file)))
+                // Often in a shared /tmp: never through a symlink someone planted there.
+                try OutsideFile.write(Array("\(server.port)\n".utf8), to: context.absolutePath(file))
             } catch {
                 server.stop()
-                throw UsageError("--port-file \(file): cannot write it: \(error.localizedDescription)", command: Self.spec.name)
+                throw error
             }
         }
         ListenSignals.install()
@@ -114,5 +151,15 @@ struct Serve: CLICommand {
         server.stop()
         server.waitUntilStopped()
         return Report()
+    }
+
+    /// Whether `host` is written as an IPv4 or IPv6 address (a name is judged once resolved).
+    private static func isAddress(_ host: String) -> Bool {
+        host.contains(":") || host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+    }
+
+    private static func notLoopback(_ host: String) -> String {
+        "--host \(host): not a loopback address; the API is plain HTTP and its writes change the state, "
+            + "so other machines may reach it only with --insecure-remote and --key-file"
     }
 }

@@ -17,6 +17,24 @@ struct Console: Sendable {
     var writeError: @Sendable (String) -> Void
     /// One line of standard input, without its newline; nil at end of input.
     var readLine: @Sendable () -> String?
+    /// One line of standard input of at most the given number of bytes, reading no further
+    /// than one byte past it. Nil (tests) falls back to `readLine`.
+    var readBoundedLine: (@Sendable (Int) -> BoundedLine)? = nil
+
+    /// What `readLine(atMost:)` found.
+    enum BoundedLine: Equatable {
+        case line(String)
+        /// Longer than the limit; the rest is left unread.
+        case tooLong
+        case end
+    }
+
+    /// One line of standard input, refused past `limit` bytes without reading the rest.
+    func readLine(atMost limit: Int) -> BoundedLine {
+        if let readBoundedLine { return readBoundedLine(limit) }
+        guard let line = readLine() else { return .end }
+        return line.utf8.count > limit ? .tooLong : .line(line)
+    }
     /// Whether standard input is a terminal: only then does iapsim ask before buying.
     var inputIsTerminal: Bool
     /// Whether standard output and standard error are terminals: only then is there colour.
@@ -45,15 +63,17 @@ struct Console: Sendable {
         }
     }
 
-    /// Writes `text`, escaped, and a newline to standard output, unless quiet.
+    /// Writes `text`, escaped, and a newline to standard output, unless quiet. `text` is one
+    /// line: a newline in it (from a catalog's title, say) is shown as `\u{A}`, so no value
+    /// can start a line of its own that a script would read as output of another kind.
     func out(_ text: String, style: Style? = nil) {
-        if !quiet { writeOut(styled(TerminalText.escaped(text, keepingNewlines: true), style) + "\n") }
+        if !quiet { writeOut(styled(TerminalText.escaped(text), style) + "\n") }
     }
 
     /// Writes `text` after `mark` in `style`; the mark only when there is colour.
     func out(_ text: String, mark: String, style: Style) {
         guard color else { return out(text) }
-        if !quiet { writeOut(styled(mark, style) + " " + TerminalText.escaped(text, keepingNewlines: true) + "\n") }
+        if !quiet { writeOut(styled(mark, style) + " " + TerminalText.escaped(text) + "\n") }
     }
 
     /// Writes generated text (a completion script, the man page) exactly as it is.
@@ -106,6 +126,18 @@ struct Console: Sendable {
             writeOut: { text in failure.write(Array(text.utf8), to: STDOUT_FILENO) },
             writeError: { text in failure.write(Array(text.utf8), to: STDERR_FILENO) },
             readLine: { Swift.readLine(strippingNewline: true) },
+            readBoundedLine: { limit in
+                var bytes: [UInt8] = []
+                while bytes.count <= limit {
+                    let byte = getchar()
+                    if byte == EOF { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+                    if byte == 0x0A { break }
+                    bytes.append(UInt8(truncatingIfNeeded: byte))
+                }
+                guard bytes.count <= limit else { return .tooLong }
+                if bytes.last == 0x0D { bytes.removeLast() }
+                return .line(String(decoding: bytes, as: UTF8.self))
+            },
             inputIsTerminal: isatty(STDIN_FILENO) == 1,
             outputIsTerminal: isatty(STDOUT_FILENO) == 1,
             errorIsTerminal: isatty(STDERR_FILENO) == 1,

@@ -40,7 +40,7 @@ enum ExitCode: Int32, CaseIterable {
         case .dataError: "bad data: a catalog file or the state file cannot be used"
         case .noInput: "a catalog file or the state file is missing or cannot be read"
         case .internalError: "internal error: a bug in iapsim (please report it)"
-        case .cannotCreate: "cannot create the state folder or file"
+        case .cannotCreate: "cannot create the state folder or file, or a file asked for (never through a symlink)"
         case .ioError:
             "I/O error: the state could not be written (the previous state is intact), or the output could not be "
                 + "(what the command did is saved); listen stops when it cannot record an attempt"

@@ -96,3 +96,9 @@ extension JSON {
         ])
     }
 }
+
+extension JSON {
+    /// The value as indented JSON, a report line for each of its lines: a line of text output
+    /// is one line (the console shows a newline inside one as `\u{A}`).
+    var indentedLines: [String] { String(decoding: bytes(), as: UTF8.self).split(separator: "\n").map(String.init) }
+}
