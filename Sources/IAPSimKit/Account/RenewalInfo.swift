@@ -30,6 +30,9 @@ public struct RenewalInfo: Sendable, Equatable {
     public var expirationReason: ExpirationReason?
     /// A price increase the subscriber was told of, until the renewal it applies to.
     public var priceIncrease: PriceIncrease? = nil
+    /// `recentSubscriptionStartDate`: when the run of paid service the chain is in began. Nil
+    /// in states written before it was kept, where the chain's original purchase date stands in.
+    public var recentSubscriptionStartDate: Date? = nil
 
     /// What the next full-price renewal charges: an agreed increase's price, else the
     /// auto-renew product's as captured.
@@ -149,5 +152,26 @@ public struct RenewalInfo: Sendable, Equatable {
             self.periodCount = periodCount
             self.price = price
         }
+    }
+}
+
+extension RenewalInfo {
+    /// Where the run of paid service of a chain (re)started at `date` began. Apple,
+    /// "recentSubscriptionStartDate": "the earliest start date of an auto-renewable
+    /// subscription in a series of subscription purchases that ignores all lapses of paid
+    /// service shorter than 60 days". A lapse of 60 days or more starts a new run; a shorter one
+    /// — or none, an upgrade or crossgrade — continues the run `previous` was in.
+    /// - Parameters:
+    ///   - previous: the chain's renewal info before the purchase; nil for a first one.
+    ///   - latest: the chain's newest transaction before the purchase; its paid service ended
+    ///     at its expiration, or at its revocation when that came first.
+    ///   - lapse: 60 days as the session's time rate counts them (`TimeRate.subscriptionLapse`).
+    static func recentSubscriptionStart(
+        previous: RenewalInfo?, latest: Transaction?, at date: Date, lapse: TimeInterval
+    ) -> Date {
+        guard let latest, let paidUntil = latest.expirationDate else { return date }
+        let end = min(paidUntil, latest.revocationDate ?? paidUntil)
+        if date.timeIntervalSince(end) >= lapse { return date }
+        return previous?.recentSubscriptionStartDate ?? latest.originalPurchaseDate
     }
 }

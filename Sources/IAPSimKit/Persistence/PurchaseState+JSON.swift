@@ -125,6 +125,7 @@ extension RenewalInfo {
                 } ?? .null
             ),
         ]
+        if let start = recentSubscriptionStartDate { members.append(("recentSubscriptionStartDate", .date(start))) }
         if let increase = priceIncrease {
             members.append(
                 (
@@ -162,6 +163,7 @@ extension RenewalInfo {
                 period: try c.required("period").period(), endDate: try c.required("endDate").date(),
                 paid: try c.required("paid").positiveInt())
         }
+        recentSubscriptionStartDate = try r.optional("recentSubscriptionStartDate")?.date()
         priceIncrease = try r.optional("priceIncrease").map { increase throws(Reader.Failure) in
             PriceIncrease(
                 newPrice: try increase.required("newPrice").decimal(),

@@ -305,6 +305,9 @@ enum SubscriptionEngine {
             autoRenewPrice: product.price, currency: transaction.currency,
             storefrontCountryCode: transaction.storefrontCountryCode, introductoryPeriodsRemaining: 0,
             introductoryPrice: nil, introductoryPeriod: nil, phase: .active, expirationReason: nil)
+        info.recentSubscriptionStartDate = RenewalInfo.recentSubscriptionStart(
+            previous: state.simulation.renewals.first { $0.originalID == info.originalID },
+            latest: state.account.chainLatest(info.originalID), at: date, lapse: settings.timeRate.subscriptionLapse)
         // An introductory offer is for a first subscription in the group only, and is the
         // buyer's: a shared subscription comes as the organiser pays for it. An offer the buyer
         // redeems takes its place, unless it stacks on it (an offer code) and follows it.

@@ -164,6 +164,9 @@ public enum SignedPayloads {
             ("eligibleWinBackOfferIds", .array(eligibleWinBackOfferIDs.map(JSONValue.string))),
             ("appTransactionId", .string(context.appTransactionID)),
         ]
+        // The token the app or its server tied to the purchase: the chain's (Apple,
+        // "JWSRenewalInfoDecodedPayload", appAccountToken).
+        if let token = latest.appAccountToken { members.append(("appAccountToken", .string(token))) }
         return .object(members)
     }
 
