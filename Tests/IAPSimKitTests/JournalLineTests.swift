@@ -58,6 +58,18 @@ import Testing
         #"{"id":1,"originalID":1,"productID":"a","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","offerID":7}"#,
         #"{"id":1,"originalID":1,"productID":"a","productType":"nonConsumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","ownershipType":"borrowed"}"#,
         #"{"id":1,"originalID":1,"productID":"a","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","offerPeriod":"one week"}"#,
+        // A monthly plan's payment with its commitment (nested: read by the full parser).
+        #"{"id":7,"originalID":5,"productID":"fx.plus","productType":"autoRenewable","#
+            + #""purchaseDate":"2026-02-15T12:00:00Z","originalPurchaseDate":"2026-01-15T12:00:00Z","#
+            + #""expirationDate":"2026-03-15T12:00:00Z","subscriptionGroupID":"G1","reason":"renewal","#
+            + #""price":"1.99","currency":"USD","storefrontCountryCode":"USA","billingPlanType":"MONTHLY","#
+            + #""commitmentInfo":{"billingPeriodNumber":2,"totalBillingPeriods":12,"#
+            + #""expirationDate":"2027-01-15T12:00:00Z","price":"23.88"}}"#,
+        #"{"id":7,"originalID":5,"productID":"fx.plus","productType":"autoRenewable","#
+            + #""purchaseDate":"2026-02-15T12:00:00Z","originalPurchaseDate":"2026-01-15T12:00:00Z","#
+            + #""price":"1.99","currency":"USD","storefrontCountryCode":"USA","#
+            + #""commitmentInfo":{"billingPeriodNumber":0,"totalBillingPeriods":12,"#
+            + #""expirationDate":"2027-01-15T12:00:00Z","price":"23.88"}}"#,
         "[1, 2]", "", "{}", "{\"id\":1,}", "nul", "{\"id\":tru}",
     ])
     func readsEachLineAsTheFullParserDoes(_ line: String) {

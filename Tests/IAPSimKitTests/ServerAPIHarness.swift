@@ -19,11 +19,22 @@ struct ServerAPIHarness {
         try! SigningIdentity.loadOrCreate(in: Support.temporaryDirectory() + "/certs", lockTimeout: 5)
     }()
 
-    /// The fixture catalog with every product family-shareable.
+    /// The fixture catalog with every product family-shareable, and `fx.plus.yearly` also
+    /// offered monthly ($1.99 a month in a $23.88 commitment, format 5's `billingPlans`).
     static func shareableCatalog() throws -> Catalog {
         let text = try String(contentsOfFile: Support.fixture("valid.storekit"), encoding: .utf8)
         let path = Support.temporaryDirectory() + "/shareable.storekit"
+        let plans = """
+            "billingPlans": [
+              {"billingPlanType": "BILLED_UPFRONT", "displayPrice": "19.99", "commitmentDisplayPrice": "19.99",
+               "internalID": "P1", "isEnabled": true},
+              {"billingPlanType": "MONTHLY", "displayPrice": "1.99", "commitmentDisplayPrice": "23.88",
+               "internalID": "P2", "isEnabled": true}
+            ],
+            "productID": "fx.plus.yearly",
+            """
         try text.replacingOccurrences(of: "\"familyShareable\": false", with: "\"familyShareable\": true")
+            .replacingOccurrences(of: "\"productID\": \"fx.plus.yearly\",", with: plans)
             .write(toFile: path, atomically: true, encoding: .utf8)
         return try Catalog.load(CatalogSource(storeKitPath: path, productIDsPath: nil))
     }

@@ -85,3 +85,50 @@ import Testing
         #expect(try h.signedRenewalInfo("fx.plus.yearly")["appAccountToken"] == .string(token))
     }
 }
+
+/// App Store Server API 1.21 ("App Store Server API changelog"): transactions carry
+/// `billingPlanType` and, paid monthly, `commitmentInfo` (TransactionCommitmentInfo); renewal
+/// info carries `renewalBillingPlanType` and, in a commitment, its `commitmentInfo`
+/// (RenewalCommitmentInfo).
+@Suite struct BillingPlanPayloadTests {
+    let h: ServerAPIHarness
+
+    init() throws { h = try ServerAPIHarness() }
+
+    @Test func aMonthlyPaymentSaysItsPlanAndItsPlaceInTheCommitment() throws {
+        let first = try h.buy("fx.plus.yearly", billingPlan: .monthly)
+        let signed = try h.signedTransaction(first.id)
+        #expect(signed["billingPlanType"] == .string("MONTHLY"))
+        let end = first.purchaseDate.addingTimeInterval(365 * 86_400)
+        let commitment = try #require(signed["commitmentInfo"])
+        #expect(commitment["billingPeriodNumber"] == .int(1) && commitment["totalBillingPeriods"] == .int(12))
+        #expect(commitment["commitmentExpiresDate"] == ServerAPIHarness.ms(end))
+        #expect(commitment["commitmentPrice"] == .number("23880"))
+        h.clock.advance(days: 32)
+        let second = try #require(try h.session.status().subscriptions.first?.transaction)
+        #expect(second.reason == .renewal)
+        let renewal = try h.signedTransaction(second.id)
+        #expect(renewal["commitmentInfo"]?["billingPeriodNumber"] == .int(2))
+        #expect(renewal["commitmentInfo"]?["commitmentExpiresDate"] == ServerAPIHarness.ms(end))
+        let info = try h.signedRenewalInfo("fx.plus.yearly")
+        #expect(info["renewalBillingPlanType"] == .string("MONTHLY"))
+        let next = try #require(info["commitmentInfo"])
+        #expect(next["commitmentRenewalDate"] == ServerAPIHarness.ms(end))
+        #expect(next["commitmentAutoRenewProductId"] == .string("fx.plus.yearly"))
+        #expect(next["commitmentAutoRenewStatus"] == .int(1))
+        #expect(next["commitmentRenewalBillingPlanType"] == .string("MONTHLY"))
+        #expect(next["commitmentRenewalPrice"] == .number("23880"))
+        _ = try h.session.cancelSubscription("fx.plus.yearly")
+        #expect(try h.signedRenewalInfo("fx.plus.yearly")["commitmentInfo"]?["commitmentAutoRenewStatus"] == .int(0))
+    }
+
+    @Test func aSubscriptionPaidUpFrontSaysBilledUpfront() throws {
+        let bought = try h.buy("fx.plus.yearly")
+        let signed = try h.signedTransaction(bought.id)
+        #expect(signed["billingPlanType"] == .string("BILLED_UPFRONT") && signed["commitmentInfo"] == nil)
+        let info = try h.signedRenewalInfo("fx.plus.yearly")
+        #expect(info["renewalBillingPlanType"] == .string("BILLED_UPFRONT") && info["commitmentInfo"] == nil)
+        let coins = try h.buy("fx.coins")
+        #expect(try h.signedTransaction(coins.id)["billingPlanType"] == nil)
+    }
+}

@@ -69,6 +69,9 @@ public struct RenewalInfo: Sendable, Equatable {
         public var endDate: Date
         /// Monthly payments made in this commitment, of `payments` (12 for a year).
         public var paid: Int = 1
+        /// What a whole commitment costs: the plan's commitment price. Nil in states written
+        /// before it was kept, where the renewal price times the payments stands in.
+        public var price: Decimal? = nil
 
         /// The monthly payments a commitment of `period` holds.
         public var payments: Int {
@@ -77,6 +80,14 @@ public struct RenewalInfo: Sendable, Equatable {
             case .month: period.value
             case .week, .day: 1
             }
+        }
+
+        /// The payment just made, as the transaction of that payment records it.
+        /// - Parameter monthlyPrice: what a payment costs, for commitments kept without a price.
+        func paymentInfo(monthlyPrice: Decimal) -> Transaction.CommitmentInfo {
+            Transaction.CommitmentInfo(
+                billingPeriodNumber: paid, totalBillingPeriods: payments, expirationDate: endDate,
+                price: price ?? monthlyPrice * Decimal(payments))
         }
     }
 

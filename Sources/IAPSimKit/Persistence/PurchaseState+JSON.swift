@@ -41,6 +41,18 @@ extension Transaction {
         ]
         if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
         if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType.rawValue))) }
+        if let commitmentInfo {
+            members.append(
+                (
+                    "commitmentInfo",
+                    .object([
+                        ("billingPeriodNumber", .int(commitmentInfo.billingPeriodNumber)),
+                        ("totalBillingPeriods", .int(commitmentInfo.totalBillingPeriods)),
+                        ("expirationDate", .date(commitmentInfo.expirationDate)),
+                        ("price", .string(commitmentInfo.price.plainString)),
+                    ])
+                ))
+        }
         // Written only when shared, so the lines of bought transactions read as before schema 4.
         if ownershipType == .familyShared { members.append(("ownershipType", .string(ownershipType.rawValue))) }
         if let deletionDate { members.append(("deletionDate", .date(deletionDate))) }
@@ -69,6 +81,12 @@ extension Transaction {
         offerPeriod = try r.optional("offerPeriod")?.period()
         appAccountToken = try r.optional("appAccountToken")?.string()
         billingPlanType = try r.optional("billingPlanType")?.raw(BillingPlanType.self)
+        commitmentInfo = try r.optional("commitmentInfo").map { c throws(Reader.Failure) in
+            CommitmentInfo(
+                billingPeriodNumber: try c.required("billingPeriodNumber").positiveInt(),
+                totalBillingPeriods: try c.required("totalBillingPeriods").positiveInt(),
+                expirationDate: try c.required("expirationDate").date(), price: try c.required("price").decimal())
+        }
         ownershipType = try r.optional("ownershipType")?.raw(OwnershipType.self) ?? .purchased
         deletionDate = try r.optional("deletionDate")?.date()
     }
@@ -121,6 +139,7 @@ extension RenewalInfo {
                 commitment.map {
                     .object([
                         ("period", .string($0.period.iso8601)), ("endDate", .date($0.endDate)), ("paid", .int($0.paid)),
+                        ("price", .optional($0.price?.plainString)),
                     ])
                 } ?? .null
             ),
@@ -161,7 +180,7 @@ extension RenewalInfo {
         commitment = try r.optional("commitment").map { c throws(Reader.Failure) in
             RenewalInfo.Commitment(
                 period: try c.required("period").period(), endDate: try c.required("endDate").date(),
-                paid: try c.required("paid").positiveInt())
+                paid: try c.required("paid").positiveInt(), price: try c.optional("price")?.decimal())
         }
         recentSubscriptionStartDate = try r.optional("recentSubscriptionStartDate")?.date()
         priceIncrease = try r.optional("priceIncrease").map { increase throws(Reader.Failure) in

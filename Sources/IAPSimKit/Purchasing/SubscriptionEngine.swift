@@ -167,6 +167,7 @@ enum SubscriptionEngine {
             } else {
                 info.commitment?.paid += 1
             }
+            transaction.commitmentInfo = info.commitment?.paymentInfo(monthlyPrice: price)
         }
         if info.introductoryPeriodsRemaining == 0 {
             info.offerType = nil
@@ -323,7 +324,9 @@ enum SubscriptionEngine {
             info.autoRenewPeriod = month
             info.autoRenewPrice = plan.price
             info.commitment = RenewalInfo.Commitment(
-                period: subscription.period, endDate: settings.timeRate.end(of: subscription.period, from: date))
+                period: subscription.period, endDate: settings.timeRate.end(of: subscription.period, from: date),
+                price: plan.commitmentPrice)
+            transaction.commitmentInfo = info.commitment?.paymentInfo(monthlyPrice: plan.price)
             state.simulation.renewals.removeAll { $0.originalID == info.originalID }
             state.simulation.renewals.append(info)
             return

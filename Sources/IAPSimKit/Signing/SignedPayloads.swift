@@ -125,6 +125,24 @@ public enum SignedPayloads {
             ("appTransactionId", .string(context.appTransactionID)),
         ]
         if let token = transaction.appAccountToken { members.append(("appAccountToken", .string(token))) }
+        if transaction.productType == .autoRenewable {
+            // App Store Server API 1.21 ("billingPlanType", "TransactionCommitmentInfo"): how
+            // this period is paid; a monthly payment says where it is in its commitment.
+            let plan = transaction.billingPlanType ?? .billedUpfront
+            members.append(("billingPlanType", .string(plan.rawValue)))
+            if let commitment = transaction.commitmentInfo {
+                members.append(
+                    (
+                        "commitmentInfo",
+                        .object([
+                            ("billingPeriodNumber", .int(commitment.billingPeriodNumber)),
+                            ("commitmentExpiresDate", milliseconds(commitment.expirationDate)),
+                            ("commitmentPrice", milliunits(commitment.price)),
+                            ("totalBillingPeriods", .int(commitment.totalBillingPeriods)),
+                        ])
+                    ))
+            }
+        }
         return .object(members)
     }
 
@@ -167,7 +185,36 @@ public enum SignedPayloads {
         // The token the app or its server tied to the purchase: the chain's (Apple,
         // "JWSRenewalInfoDecodedPayload", appAccountToken).
         if let token = latest.appAccountToken { members.append(("appAccountToken", .string(token))) }
+        members += commitmentMembers(info, autoRenews: facts.willAutoRenew)
         return .object(members)
+    }
+
+    /// App Store Server API 1.21: `renewalBillingPlanType`, how the next renewal is paid —
+    /// `MONTHLY` while the chain is in a commitment, `BILLED_UPFRONT` otherwise — and, in a
+    /// commitment, `commitmentInfo` (RenewalCommitmentInfo): the commitment that follows this
+    /// one at `commitmentRenewalDate` (this one's end), its product, whether it will start
+    /// (`commitmentAutoRenewStatus`, the chain's auto-renew status), its plan and its price.
+    static func commitmentMembers(_ info: RenewalInfo, autoRenews: Bool) -> [(String, JSONValue)] {
+        guard let commitment = info.commitment else {
+            return [("renewalBillingPlanType", .string(BillingPlanType.billedUpfront.rawValue))]
+        }
+        let monthly = BillingPlanType.monthly.rawValue
+        return [
+            ("renewalBillingPlanType", .string(monthly)),
+            (
+                "commitmentInfo",
+                .object([
+                    ("commitmentAutoRenewProductId", .string(info.autoRenewProductID)),
+                    ("commitmentAutoRenewStatus", .int(autoRenews ? 1 : 0)),
+                    ("commitmentRenewalBillingPlanType", .string(monthly)),
+                    ("commitmentRenewalDate", milliseconds(commitment.endDate)),
+                    (
+                        "commitmentRenewalPrice",
+                        milliunits(commitment.price ?? info.autoRenewPrice * Decimal(commitment.payments))
+                    ),
+                ])
+            ),
+        ]
     }
 
     /// `expirationIntent`: 1 the customer cancelled, 2 billing error, 3 no consent to a price
