@@ -58,6 +58,14 @@ import Testing
         #"{"id":1,"originalID":1,"productID":"a","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","offerID":7}"#,
         #"{"id":1,"originalID":1,"productID":"a","productType":"nonConsumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","ownershipType":"borrowed"}"#,
         #"{"id":1,"originalID":1,"productID":"a","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","offerPeriod":"one week"}"#,
+        // A prorated refund's percentage, and one that does not read.
+        #"{"id":8,"originalID":8,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","#
+            + #""originalPurchaseDate":"2026-01-01T00:00:00Z","revocationDate":"2026-01-02T00:00:00Z","#
+            + #""revocationReason":"other","revocationPercentage":"67.932","price":"1","currency":"USD","#
+            + #""storefrontCountryCode":"USA"}"#,
+        #"{"id":8,"originalID":8,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","#
+            + #""originalPurchaseDate":"2026-01-01T00:00:00Z","revocationPercentage":40,"price":"1","currency":"USD","#
+            + #""storefrontCountryCode":"USA"}"#,
         // A monthly plan's payment with its commitment (nested: read by the full parser).
         #"{"id":7,"originalID":5,"productID":"fx.plus","productType":"autoRenewable","#
             + #""purchaseDate":"2026-02-15T12:00:00Z","originalPurchaseDate":"2026-01-15T12:00:00Z","#

@@ -66,6 +66,11 @@ extension Transaction {
     /// - Parameter price: the price already spelled (see `json(price:)`); nil to spell it.
     public func storeKitJSON(_ context: StoreKitContext, price: String? = nil) -> JSONValue {
         guard case .object(var members) = json(price: price ?? self.price.plainString) else { return .null }
+        if revocationDate != nil, revocationReason != nil, revocationPercentage == nil {
+            // A full refund: StoreKit's revocationPercentage is 100 (the record keeps only a
+            // prorated one's).
+            members.append(("revocationPercentage", .string("100")))
+        }
         members += [
             ("environment", .string(StoreKitContext.environment)),
             ("webOrderLineItemID", .optional(webOrderLineItemID)),

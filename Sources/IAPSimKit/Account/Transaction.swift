@@ -36,6 +36,10 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     public var expirationDate: Date?
     public var revocationDate: Date?
     public var revocationReason: RevocationReason?
+    /// `Transaction.revocationPercentage` of a prorated refund (`refund --prorated`): the
+    /// percentage given back, more than 0 and less than 100. Nil for a full refund (100%), for
+    /// a revocation that is no refund, and for a transaction not refunded.
+    public var revocationPercentage: Decimal? = nil
     public var subscriptionGroupID: String?
     /// True when the buyer moved to a higher level of the same group and this one stopped.
     public var isUpgraded: Bool

@@ -24,6 +24,12 @@ extension Transaction {
             ("expirationDate", .date(expirationDate)),
             ("revocationDate", .date(revocationDate)),
             ("revocationReason", .optional(revocationReason?.rawValue)),
+        ]
+        // Written only for a prorated refund, so other lines read as before.
+        if let revocationPercentage {
+            members.append(("revocationPercentage", .string(revocationPercentage.plainString)))
+        }
+        members += [
             ("subscriptionGroupID", .optional(subscriptionGroupID)),
             ("isUpgraded", .bool(isUpgraded)),
             ("reason", .string(reason.rawValue)),
@@ -75,6 +81,7 @@ extension Transaction {
             reason: try r.optional("reason")?.raw(Reason.self) ?? .purchase,
             price: try r.required("price").decimal(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string())
+        revocationPercentage = try r.optional("revocationPercentage")?.decimal()
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
         offerID = try r.optional("offerID")?.string()
