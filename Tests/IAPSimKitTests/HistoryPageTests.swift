@@ -171,16 +171,33 @@ import Testing
         #expect(pages.flatMap(\.transactions).allSatisfy { $0.revocationDate != nil })
     }
 
-    @Test func anOrderIsItsPurchaseAndItsRenewals() throws {
+    /// Apple, "Look Up Order ID": a receipt, with its order ID, for each purchase — and for
+    /// each renewal, which bills a period of its own. A renewal is its own order, and a
+    /// resubscription is a new order although it keeps the chain's original identifier.
+    @Test func eachPurchaseAndEachRenewalIsAnOrderOfItsOwn() throws {
         let coins = try buy("fx.coins")
         let monthly = try buy("fx.plus.monthly")
         clock.advance(days: 70)
-        let order = try session.transactions(orderID: monthly.orderID)
-        #expect(order.count >= 3)
-        #expect(order.first?.id == monthly.id)
-        #expect(order.allSatisfy { $0.orderID == monthly.orderID })
+        _ = try session.status()  // renews up to now
+        let chain = try session.store.chain(monthly.originalID)
+        #expect(chain.count >= 3)
+        #expect(Set(chain.map(\.orderID)).count == chain.count)
+        for transaction in chain {
+            #expect(try session.transactions(orderID: transaction.orderID).map(\.id) == [transaction.id])
+        }
         #expect(try session.transactions(orderID: coins.orderID).map(\.id) == [coins.id])
         #expect(try session.transactions(orderID: "MNOTANORDER").isEmpty)
-        #expect(try session.transactions(orderID: OrderID.string(originalID: 999)).isEmpty)
+        #expect(try session.transactions(orderID: OrderID.string(transactionID: 999)).isEmpty)
+        // A purchase keeps the order earlier iapsim gave it: its own identifier's.
+        #expect(coins.orderID == "MSQ5ZMMZ0N")
+    }
+
+    @Test func aResubscriptionIsANewOrder() throws {
+        let first = try buy("fx.plus.yearly")
+        _ = try session.expireSubscription("fx.plus.yearly")
+        let again = try buy("fx.plus.yearly")
+        #expect(again.originalID == first.originalID && again.orderID != first.orderID)
+        #expect(try session.transactions(orderID: again.orderID).map(\.id) == [again.id])
+        #expect(try session.transactions(orderID: first.orderID).map(\.id) == [first.id])
     }
 }

@@ -110,26 +110,26 @@ import Testing
     // MARK: Order identifiers
 
     @Test(arguments: [0, 1, 2, 3, 1_000_000, (1 << 45) - 1, 1 << 45, UInt64.max - 1, UInt64.max] as [UInt64])
-    func orderIDsComeBackToTheirPurchase(_ originalID: UInt64) {
-        let order = OrderID.string(originalID: originalID)
-        #expect(order.count == (originalID < 1 << 45 ? 10 : 14))
+    func orderIDsComeBackToTheirPurchase(_ id: UInt64) {
+        let order = OrderID.string(transactionID: id)
+        #expect(order.count == (id < 1 << 45 ? 10 : 14))
         #expect(order.first == "M")
-        #expect(OrderID.originalID(order) == originalID)
-        #expect(OrderID.originalID(order.lowercased()) == originalID)
+        #expect(OrderID.transactionID(order) == id)
+        #expect(OrderID.transactionID(order.lowercased()) == id)
     }
 
     @Test func neighbouringPurchasesGetUnlikeOrders() {
-        #expect(OrderID.string(originalID: 1) == "MSQ5ZMMZ0N")
-        let orders = (1...1000).map { OrderID.string(originalID: $0) }
+        #expect(OrderID.string(transactionID: 1) == "MSQ5ZMMZ0N")
+        let orders = (1...1000).map { OrderID.string(transactionID: $0) }
         #expect(Set(orders).count == 1000)
-        #expect(OrderID.string(originalID: 1).dropFirst(5) != OrderID.string(originalID: 2).dropFirst(5))
+        #expect(OrderID.string(transactionID: 1).dropFirst(5) != OrderID.string(transactionID: 2).dropFirst(5))
     }
 
     @Test(arguments: [
         "", "M", "MSQ5ZMMZ0", "XSQ5ZMMZ0N", "MSQ5ZMMZ0I", "MSQ5ZMMZ0N0", "MZZZZZZZZZZZZZ", "M00000000000000",
     ])
     func textThatIsNoOrderIsRefused(_ text: String) {
-        #expect(OrderID.originalID(text) == nil)
+        #expect(OrderID.transactionID(text) == nil)
     }
 
     // MARK: Dates

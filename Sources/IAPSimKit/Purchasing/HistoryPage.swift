@@ -150,12 +150,12 @@ extension StoreSession {
         return try page.result(store)
     }
 
-    /// Look Up Order ID: the transactions of the purchase `orderID` names (`Transaction.orderID`)
-    /// in identifier order, each in its latest version; empty when none has it.
+    /// Look Up Order ID: the transactions of the charge `orderID` names (`Transaction.orderID`:
+    /// a purchase, or a renewal), in their latest version; empty when the account has none.
     public func transactions(orderID: String) throws -> [Transaction] {
-        guard let originalID = OrderID.originalID(orderID) else { return [] }
-        _ = try snapshot()
-        return try store.chain(originalID)
+        guard let id = OrderID.transactionID(orderID) else { return [] }
+        guard try snapshot().state.hasTransaction(id), let transaction = try store.transaction(id) else { return [] }
+        return [transaction]
     }
 
     /// Brings time up to date (and checks the index) under the lock, then makes sure `id` is

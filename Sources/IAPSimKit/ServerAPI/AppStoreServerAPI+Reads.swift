@@ -133,4 +133,20 @@ extension AppStoreServerAPI {
                 ("revision", .string(page.revision)), ("hasMore", .bool(page.hasMore)),
             ]))
     }
+
+    /// Look Up Order ID. Apple, "OrderLookupResponse": an invalid order ID answers `status` 1
+    /// without a `signedTransactions` array; a valid one `status` 0 with at least one
+    /// transaction. Apple, "Look Up Order ID": "This endpoint isn't available in the sandbox
+    /// environment" — the sandbox emails no receipts, so no order ID is valid there, and in
+    /// Sandbox every order answers `status` 1 (the response codes Apple lists have no error
+    /// for it). Serve `--environment Production` (or `settings set environment Production`)
+    /// to look orders up.
+    func lookUpOrder(_ orderID: String, settings: SessionSettings) throws -> APIResponse {
+        let invalid = APIResponse.json(.object([("status", .int(1))]))
+        guard (signer.environment ?? settings.environment) != .sandbox else { return invalid }
+        let matches = try session.transactions(orderID: orderID)
+        guard !matches.isEmpty else { return invalid }
+        let signed = try matches.map { try session.signedTransaction($0.id, signer: signer).jws }
+        return .json(.object([("status", .int(0)), ("signedTransactions", .array(signed.map(JSONValue.string)))]))
+    }
 }

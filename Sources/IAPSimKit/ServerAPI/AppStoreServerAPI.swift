@@ -173,11 +173,8 @@ public struct AppStoreServerAPI: Sendable {
             return try refunds(request, transactionID: try transaction(id).id)
         }
         if let captured = match("v1", "lookup", "*") {
-            let orderID = captured[0]
             try expect("GET")
-            let matches = try session.transactions(orderID: orderID)
-            let signed = try matches.map { try session.signedTransaction($0.id, signer: signer).jws }
-            return .json(.object([("status", .int(matches.isEmpty ? 1 : 0)), ("signedTransactions", .array(signed.map(JSONValue.string)))]))
+            return try lookUpOrder(captured[0], settings: settings)
         }
         if let captured = match("v1", "transactions", "consumption", "*") ?? match("v2", "transactions", "consumption", "*") {
             let id = captured[0]
