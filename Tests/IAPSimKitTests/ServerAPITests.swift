@@ -43,3 +43,48 @@ import Testing
         #expect(unset.call("GET", "inApps/v1/lookup/\(bought.orderID)").body?["status"] == .int(0))
     }
 }
+
+/// Get Transaction History (Apple, "Get Transaction History", "Get Transaction History V1").
+@Suite struct TransactionHistoryAPITests {
+    /// The transaction ids of a history answer's signed transactions.
+    static func ids(_ answer: ServerAPIHarness.Answer) throws -> [String] {
+        try (answer.body?["signedTransactions"]?.arrayValue ?? []).map {
+            try #require(try ServerAPIHarness.payload($0.stringValue)["transactionId"]?.stringValue)
+        }
+    }
+
+    /// V1 "returns … consumable in-app purchases if the transaction is refunded or revoked, or
+    /// if the app hasn't finished processing the transaction"; v2 returns them all.
+    @Test func versionOneLeavesOutFinishedConsumables() throws {
+        let h = try ServerAPIHarness()
+        try h.buy("fx.coins")  // 1: finished
+        try h.buy("fx.coins")  // 2: finished, then refunded
+        _ = try h.session.setSetting(.finishTransactions, to: "manual")
+        try h.buy("fx.coins")  // 3: unfinished
+        try h.buy("fx.levels")  // 4
+        _ = try h.session.refund(2, reason: .other)
+        #expect(try Self.ids(h.call("GET", "inApps/v1/history/1")) == ["3", "4", "2"])
+        #expect(try Self.ids(h.call("GET", "inApps/v2/history/1")) == ["1", "3", "4", "2"])
+        _ = try h.session.finish(3)
+        #expect(try Self.ids(h.call("GET", "inApps/v1/history/4")) == ["4", "2"])
+    }
+
+    /// A backend's sync: the whole history, then with the stored revision only what changed.
+    @Test func aRefundAfterAFullSyncComesBackOnTheNextIncrementalCall() throws {
+        let h = try ServerAPIHarness()
+        for _ in 0..<25 { try h.buy("fx.coins") }
+        let first = h.call("GET", "inApps/v2/history/1")
+        let revision = try #require(first.body?["revision"]?.stringValue)
+        let second = h.call("GET", "inApps/v2/history/1", query: [("revision", revision)])
+        #expect(second.body?["hasMore"] == .bool(false))
+        let synced = try #require(second.body?["revision"]?.stringValue)
+        _ = try h.session.refund(3, reason: .developerIssue)
+        let next = h.call("GET", "inApps/v2/history/1", query: [("revision", synced)])
+        let signed = try #require(next.body?["signedTransactions"]?.arrayValue)
+        #expect(signed.count == 1)
+        let refunded = try ServerAPIHarness.payload(signed.first?.stringValue)
+        #expect(refunded["transactionId"] == .string("3") && refunded["revocationDate"] != nil)
+        // Newest change first: the refund leads the descending history.
+        #expect(try Self.ids(h.call("GET", "inApps/v2/history/1", query: [("sort", "DESCENDING")])).first == "3")
+    }
+}

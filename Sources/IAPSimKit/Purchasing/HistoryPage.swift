@@ -3,7 +3,9 @@ import Foundation
 /// What the App Store Server API's Get Transaction History (v2) asks for: which transactions,
 /// in which order, from where. Every filter is optional; with none, the whole history.
 public struct HistoryQuery: Sendable, Equatable {
-    /// `sort`: by purchase date, then by transaction identifier.
+    /// `sort`: by when the transaction was last changed — bought, renewed, refunded, upgraded
+    /// — oldest change first, or newest (Apple, "Get Transaction History": the response
+    /// "sorts the transaction records by their recently modified date").
     public enum Sort: String, Sendable {
         case ascending = "ASCENDING"
         case descending = "DESCENDING"
@@ -30,8 +32,12 @@ public struct HistoryQuery: Sendable, Equatable {
     public var revoked: Bool?
     public var ownership: Ownership?
     public var sort: Sort
-    /// The `revision` of the previous page; nil for the first.
+    /// The `revision` of the previous page, or of the last page of an earlier sync; nil for
+    /// the first.
     public var revision: String?
+    /// Get Transaction History V1: leaves out consumables the app finished, unless refunded
+    /// or revoked (Apple, "Get Transaction History V1").
+    public var excludesFinishedConsumables = false
 
     public init(
         startDate: Date? = nil, endDate: Date? = nil, productIDs: [String] = [], productTypes: [ProductType] = [],
@@ -55,8 +61,9 @@ public struct HistoryQuery: Sendable, Equatable {
 public struct HistoryPage: Sendable, Equatable {
     public var transactions: [Transaction]
     /// Pass it back for the next page. It names the position after this page's last
-    /// transaction, not a count, so it stays valid while transactions are added: new ones
-    /// that sort after it appear on later pages.
+    /// transaction, not a count, so it stays valid while transactions are added or change:
+    /// in ascending order, whatever changes after it — a new purchase, a refund of an old one
+    /// — appears on later pages, so the last page's revision resumes a sync.
     public var revision: String
     /// Whether a next page has transactions.
     public var hasMore: Bool
@@ -83,24 +90,26 @@ extension StoreSession {
     /// Transactions a page holds, as the App Store Server API gives them.
     public static let historyPageSize = 20
 
-    /// Get Transaction History (v2): a page of the history of the account that holds
-    /// `transactionID`, filtered and sorted as `query` asks, for the HTTP front end.
+    /// Get Transaction History (v2, and V1 with `excludesFinishedConsumables`): a page of the
+    /// history of the account that holds `transactionID`, filtered and sorted as `query` asks,
+    /// for the HTTP front end.
     ///
     /// iapsim keeps one account, so the history is every transaction in the state; the
     /// identifier only has to name one of them. The filters are judged on the index, so only
     /// the page's journal lines are read. Without `productIDs`, records are walked in the
-    /// page's order from its start, so a page costs about the same at any history size
-    /// (with filters that few transactions pass, more are looked at); with them, each
-    /// product's records are looked at once.
+    /// page's order from its start (`StateStore.forEachSummaryByModification`), so a page
+    /// costs about the same at any history size (with filters that few transactions pass,
+    /// more are looked at); with them, each product's records are looked at once.
     /// - Returns: up to 20 transactions, the `revision` for the next page, and `hasMore`.
     /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError`, `StateError`.
     public func historyPage(transactionID: UInt64, query: HistoryQuery = HistoryQuery()) throws -> HistoryPage {
         if let start = query.startDate, let end = query.endDate, end <= start {
             throw HistoryQueryError.invalidDateRange
         }
-        let order: PageCursor.Order = query.sort == .ascending ? .purchasedAscending : .purchasedDescending
+        let order: PageCursor.Order = query.sort == .ascending ? .modifiedAscending : .modifiedDescending
         let after = try query.revision.map { try PageCursor(revision: $0, order: order) }
-        try requireTransaction(transactionID)
+        let state = try requireTransaction(transactionID)
+        let unfinished = query.excludesFinishedConsumables ? Set(state.simulation.unfinishedTransactionIDs) : []
         let productTypes = Set(query.productTypes)
         let groups = Set(query.subscriptionGroupIDs)
         var page = PageSelection(order: order, after: after)
@@ -115,12 +124,17 @@ extension StoreSession {
             {
                 return
             }
+            if query.excludesFinishedConsumables, summary.productType == .consumable, summary.revocationDate == nil,
+                !unfinished.contains(summary.id)
+            {
+                return
+            }
             page.consider(summary)
         }
         if query.productIDs.isEmpty {
             // In the page's order from its start: done once a page and one more are chosen.
-            let key = after?.date.map { (date: $0, id: after?.id ?? 0) }
-            try store.forEachSummaryByPurchaseDate(descending: query.sort == .descending, after: key) { summary in
+            try store.forEachSummaryByModification(descending: query.sort == .descending, after: after?.offset) {
+                summary in
                 consider(summary)
                 return page.chosen.count <= StoreSession.historyPageSize
             }
@@ -160,11 +174,14 @@ extension StoreSession {
 
     /// Brings time up to date (and checks the index) under the lock, then makes sure `id` is
     /// a transaction of the account.
-    private func requireTransaction(_ id: UInt64) throws {
-        _ = try snapshot()
+    /// - Returns: the state brought up to date.
+    @discardableResult
+    private func requireTransaction(_ id: UInt64) throws -> PurchaseState {
+        let state = try snapshot().state
         var found = false
         try store.forEachSummary(ids: [id]) { _ in found = true }
         guard found else { throw SimulationError.unknownTransaction(id: id) }
+        return state
     }
 }
 
@@ -172,26 +189,38 @@ extension StoreSession {
 /// spells out.
 struct PageCursor: Equatable {
     enum Order: UInt8 {
-        case purchasedAscending = 1
-        case purchasedDescending = 2
+        // 1 and 2 were purchase-date orders, before Apple's order by modification: their
+        // revisions are refused as any other that is not one of these.
         case revokedDescending = 3
+        case modifiedAscending = 4
+        case modifiedDescending = 5
     }
 
     var order: Order
-    /// The date the order sorts by, and the identifier after it; nil before the first.
-    var date: Date?
-    var id: UInt64
+    /// The date or journal offset the order sorts by, and the identifier after it; nil
+    /// before the first.
+    var key: Key?
 
-    init(order: Order, date: Date?, id: UInt64) {
-        self.order = order
-        self.date = date
-        self.id = id
+    struct Key: Equatable {
+        var major: Double
+        var id: UInt64
     }
 
-    /// `r1.<order>.<date bits, hex>.<id>`, or `r1.<order>.start` before the first.
+    /// For the modification orders: the journal offset of the last change handed over.
+    var offset: UInt64? { key.map { UInt64($0.major) } }
+
+    init(order: Order, key: Key?) {
+        self.order = order
+        self.key = key
+    }
+
+    /// `r1.<order>.<date bits, hex>.<id>` (refunds), `r1.<order>.<journal offset>.<id>`
+    /// (history), or `r1.<order>.start` before the first.
     var revision: String {
-        let position = date.map { String($0.timeIntervalSince1970.bitPattern, radix: 16) + "." + String(id) } ?? "start"
-        return "r1.\(order.rawValue).\(position)"
+        guard let key else { return "r1.\(order.rawValue).start" }
+        let major =
+            order == .revokedDescending ? String(key.major.bitPattern, radix: 16) : String(UInt64(key.major))
+        return "r1.\(order.rawValue).\(major).\(key.id)"
     }
 
     init(revision: String, order: Order) throws(HistoryQueryError) {
@@ -201,30 +230,36 @@ struct PageCursor: Equatable {
         }
         self.order = order
         if parts.count == 3, parts[2] == "start" {
-            date = nil
-            id = 0
+            key = nil
             return
         }
-        guard parts.count == 4, let bits = UInt64(parts[2], radix: 16), let id = UInt64(parts[3]) else {
-            throw .invalidRevision(revision)
+        guard parts.count == 4, let id = UInt64(parts[3]) else { throw .invalidRevision(revision) }
+        let major: Double
+        if order == .revokedDescending {
+            guard let bits = UInt64(parts[2], radix: 16), Double(bitPattern: bits).isFinite else {
+                throw .invalidRevision(revision)
+            }
+            major = Double(bitPattern: bits)
+        } else {
+            // Offsets below 2⁵³, which a Double holds exactly (no journal is that long).
+            guard let offset = UInt64(parts[2]), offset < 1 << 53 else { throw .invalidRevision(revision) }
+            major = Double(offset)
         }
-        let seconds = Double(bitPattern: bits)
-        guard seconds.isFinite else { throw .invalidRevision(revision) }
-        date = Date(timeIntervalSince1970: seconds)
-        self.id = id
+        key = Key(major: major, id: id)
     }
 
-    /// Where `summary` sorts: by the order's date, then by identifier.
-    static func key(_ summary: TransactionSummary, _ order: Order) -> (Date, UInt64) {
-        (
-            order == .revokedDescending ? summary.revocationDate ?? summary.purchaseDate : summary.purchaseDate,
-            summary.id
-        )
+    /// Where `summary` sorts: by the order's date or journal offset, then by identifier.
+    static func key(_ summary: TransactionSummary, _ order: Order) -> (Double, UInt64) {
+        switch order {
+        case .revokedDescending:
+            ((summary.revocationDate ?? summary.purchaseDate).timeIntervalSince1970, summary.id)
+        case .modifiedAscending, .modifiedDescending: (Double(summary.modification), summary.id)
+        }
     }
 
     /// Whether `a` comes before `b` in `order`.
-    static func precedes(_ a: (Date, UInt64), _ b: (Date, UInt64), in order: Order) -> Bool {
-        order == .purchasedAscending ? a < b : a > b
+    static func precedes(_ a: (Double, UInt64), _ b: (Double, UInt64), in order: Order) -> Bool {
+        order == .modifiedAscending ? a < b : a > b
     }
 }
 
@@ -243,7 +278,7 @@ struct PageSelection {
 
     mutating func consider(_ summary: TransactionSummary) {
         let key = PageCursor.key(summary, order)
-        if let after, let date = after.date, !PageCursor.precedes((date, after.id), key, in: order) {
+        if let cursor = after?.key, !PageCursor.precedes((cursor.major, cursor.id), key, in: order) {
             return  // on an earlier page
         }
         let limit = StoreSession.historyPageSize + 1
@@ -261,8 +296,9 @@ struct PageSelection {
         var transactions: [Transaction] = []
         try store.forEachTransaction(ids: page.map(\.id)) { transactions.append($0) }
         let cursor =
-            page.last.map { PageCursor(order: order, date: PageCursor.key($0, order).0, id: $0.id) }
-            ?? after ?? PageCursor(order: order, date: nil, id: 0)
+            page.last.map {
+                PageCursor(order: order, key: PageCursor.Key(major: PageCursor.key($0, order).0, id: $0.id))
+            } ?? after ?? PageCursor(order: order, key: nil)
         return HistoryPage(transactions: transactions, revision: cursor.revision, hasMore: chosen.count > page.count)
     }
 }

@@ -24,9 +24,13 @@ extension AppStoreServerAPI {
         return Date(timeIntervalSince1970: Double(value) / 1000)
     }
 
-    /// Get Transaction History: filtered and sorted through the journal's index, 20 a page.
-    func history(_ request: APIRequest, settings: SessionSettings, transactionID: UInt64) throws -> APIResponse {
+    /// Get Transaction History: filtered and sorted through the journal's index, 20 a page;
+    /// `version1`, Get Transaction History V1, leaves out finished consumables.
+    func history(_ request: APIRequest, settings: SessionSettings, transactionID: UInt64, version1: Bool) throws
+        -> APIResponse
+    {
         var query = HistoryQuery(revision: request.value("revision"))
+        query.excludesFinishedConsumables = version1
         query.startDate = try millisecondsDate(request.value("startDate"), .invalidStartDate)
         query.endDate = try millisecondsDate(request.value("endDate"), .invalidEndDate)
         if let start = query.startDate, let end = query.endDate, start > end { throw APIError.startDateAfterEndDate }

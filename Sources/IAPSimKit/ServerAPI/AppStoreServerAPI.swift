@@ -136,7 +136,8 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "history", "*") ?? match("v2", "history", "*") {
             let id = captured[0]
             try expect("GET")
-            return try history(request, settings: settings, transactionID: try transaction(id).id)
+            return try history(
+                request, settings: settings, transactionID: try transaction(id).id, version1: parts[1] == "v1")
         }
         if match("v1", "subscriptions", "extend", "mass") != nil {
             try expect("POST")
