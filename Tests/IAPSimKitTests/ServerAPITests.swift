@@ -88,3 +88,41 @@ import Testing
         #expect(try Self.ids(h.call("GET", "inApps/v2/history/1", query: [("sort", "DESCENDING")])).first == "3")
     }
 }
+
+/// Apple, "anyTransactionId": the endpoints that take any transaction identifier of the
+/// customer take their `appTransactionId` too; the others answer AppTransactionIdNotSupported.
+@Suite struct AppTransactionIDAPITests {
+    @Test func everyAnyTransactionIdEndpointTakesTheAppTransactionId() throws {
+        let h = try ServerAPIHarness()
+        try h.buy("fx.plus.yearly")
+        try h.buy("fx.coins")
+        _ = try h.session.refund(2, reason: .other)
+        let app = try #require(try h.session.store.read().account.appTransactionID)
+        for version in ["v1", "v2"] {
+            let history = h.call("GET", "inApps/\(version)/history/\(app)")
+            #expect(history.status == 200, "\(version): \(String(describing: history.body))")
+            #expect(try TransactionHistoryAPITests.ids(history) == ["1", "2"])
+        }
+        let statuses = h.call("GET", "inApps/v1/subscriptions/\(app)")
+        #expect(statuses.status == 200 && statuses.body?["data"]?.arrayValue?.count == 1)
+        let refunds = h.call("GET", "inApps/v2/refund/lookup/\(app)")
+        #expect(refunds.status == 200 && refunds.body?["signedTransactions"]?.arrayValue?.count == 1)
+        let appTransaction = h.call("GET", "inApps/v1/transactions/appTransactions/\(app)")
+        let info = try ServerAPIHarness.payload(appTransaction.body?["signedAppTransactionInfo"]?.stringValue)
+        #expect(info["appTransactionId"] == .string(app))
+        // Another customer's appTransactionId names no transaction here.
+        #expect(h.call("GET", "inApps/v2/history/700000000000000001").errorCode == 4_040_010)
+    }
+
+    @Test func endpointsThatTakeATransactionIdRefuseTheAppTransactionId() throws {
+        let h = try ServerAPIHarness()
+        try h.buy("fx.plus.yearly")
+        let app = try #require(try h.session.store.read().account.appTransactionID)
+        #expect(h.call("GET", "inApps/v1/transactions/\(app)").errorCode == 4_000_048)
+        let consumption = JSONValue.object([
+            ("customerConsented", .bool(true)), ("deliveryStatus", .string("DELIVERED")),
+            ("sampleContentProvided", .bool(false)),
+        ])
+        #expect(h.call("PUT", "inApps/v2/transactions/consumption/\(app)", body: consumption).errorCode == 4_000_048)
+    }
+}

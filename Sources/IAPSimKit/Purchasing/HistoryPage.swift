@@ -56,6 +56,15 @@ public struct HistoryQuery: Sendable, Equatable {
     }
 }
 
+/// What the endpoints that take "any transaction id" are given (Apple, "anyTransactionId": "an
+/// original transaction ID, transaction ID, or app transaction ID" of the customer).
+public enum AnyTransactionID: Sendable, Equatable {
+    /// A transaction's identifier, or an original transaction's.
+    case transaction(UInt64)
+    /// The customer's `appTransactionId`, which names the account even with no purchase.
+    case appTransaction(String)
+}
+
 /// One page of a history: up to `StoreSession.historyPageSize` transactions, each in its
 /// latest version, and where the next page starts.
 public struct HistoryPage: Sendable, Equatable {
@@ -103,12 +112,20 @@ extension StoreSession {
     /// - Returns: up to 20 transactions, the `revision` for the next page, and `hasMore`.
     /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError`, `StateError`.
     public func historyPage(transactionID: UInt64, query: HistoryQuery = HistoryQuery()) throws -> HistoryPage {
+        try historyPage(.transaction(transactionID), query: query)
+    }
+
+    /// `historyPage(transactionID:query:)` for the customer any transaction identifier names,
+    /// their `appTransactionId` included.
+    /// - Throws: `SimulationError.unknownTransaction` for an identifier the account does not
+    ///   have, `HistoryQueryError`, `StateError`.
+    public func historyPage(_ customer: AnyTransactionID, query: HistoryQuery = HistoryQuery()) throws -> HistoryPage {
         if let start = query.startDate, let end = query.endDate, end <= start {
             throw HistoryQueryError.invalidDateRange
         }
         let order: PageCursor.Order = query.sort == .ascending ? .modifiedAscending : .modifiedDescending
         let after = try query.revision.map { try PageCursor(revision: $0, order: order) }
-        let state = try requireTransaction(transactionID)
+        let state = try requireCustomer(customer)
         let unfinished = query.excludesFinishedConsumables ? Set(state.simulation.unfinishedTransactionIDs) : []
         let productTypes = Set(query.productTypes)
         let groups = Set(query.subscriptionGroupIDs)
@@ -154,8 +171,14 @@ extension StoreSession {
     /// - Parameter revision: the previous page's `revision`; nil for the first.
     /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError.invalidRevision`, `StateError`.
     public func refundHistoryPage(transactionID: UInt64, revision: String? = nil) throws -> HistoryPage {
+        try refundHistoryPage(.transaction(transactionID), revision: revision)
+    }
+
+    /// `refundHistoryPage(transactionID:revision:)` for the customer any transaction identifier
+    /// names, their `appTransactionId` included.
+    public func refundHistoryPage(_ customer: AnyTransactionID, revision: String? = nil) throws -> HistoryPage {
         let after = try revision.map { try PageCursor(revision: $0, order: .revokedDescending) }
-        try requireTransaction(transactionID)
+        try requireCustomer(customer)
         var page = PageSelection(order: .revokedDescending, after: after)
         try store.forEachSummary { summary in
             if summary.revocationDate != nil { page.consider(summary) }
@@ -172,15 +195,27 @@ extension StoreSession {
         return [transaction]
     }
 
-    /// Brings time up to date (and checks the index) under the lock, then makes sure `id` is
-    /// a transaction of the account.
+    /// Whether `text` is the account's `appTransactionId` (one per account and app, given
+    /// on first use). Read from the snapshot, without the lock.
+    public func isAppTransactionID(_ text: String) throws -> Bool {
+        guard let id = try store.readSnapshot().account.appTransactionID else { return false }
+        return id == text
+    }
+
+    /// Brings time up to date (and checks the index) under the lock, then makes sure
+    /// `customer` names this account: a transaction it has, or its `appTransactionId`.
     /// - Returns: the state brought up to date.
     @discardableResult
-    private func requireTransaction(_ id: UInt64) throws -> PurchaseState {
+    private func requireCustomer(_ customer: AnyTransactionID) throws -> PurchaseState {
         let state = try snapshot().state
-        var found = false
-        try store.forEachSummary(ids: [id]) { _ in found = true }
-        guard found else { throw SimulationError.unknownTransaction(id: id) }
+        switch customer {
+        case .transaction(let id):
+            var found = false
+            try store.forEachSummary(ids: [id]) { _ in found = true }
+            guard found else { throw SimulationError.unknownTransaction(id: id) }
+        case .appTransaction(let id):
+            guard state.account.appTransactionID == id else { throw SimulationError.unknownTransaction(id: 0) }
+        }
         return state
     }
 }

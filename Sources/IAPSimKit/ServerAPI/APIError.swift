@@ -39,6 +39,8 @@ public struct APIError: Error, Equatable, Sendable {
     public static let invalidEmptyStorefrontCountryCodeList = APIError(4_000_027, "Invalid empty storefront country code list.")
     public static let invalidRevoked = APIError(4_000_030, "Invalid revoked value.")
     public static let invalidStatus = APIError(4_000_031, "Invalid status.")
+    public static let appTransactionIdNotSupported = APIError(
+        4_000_048, "Invalid request. App transactionId not supported by this endpoint.")
     public static let invalidAppAccountToken = APIError(4_000_183, "Invalid app account token.")
     public static let subscriptionExtensionIneligible = APIError(4_030_004, "Subscription extension ineligible.")
     public static let subscriptionMaxExtension = APIError(4_030_005, "Subscription max extension.")

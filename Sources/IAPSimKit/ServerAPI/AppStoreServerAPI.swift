@@ -103,7 +103,7 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "transactions", "appTransactions", "*") {
             let id = captured[0]
             try expect("GET")
-            _ = try transaction(id)
+            _ = try anyTransaction(id)
             let signed = try session.signedAppTransaction(signer: signer)
             return .json(.object([("signedAppTransactionInfo", .string(signed.jws))]))
         }
@@ -124,6 +124,7 @@ public struct AppStoreServerAPI: Sendable {
             let id = captured[0]
             try expect("GET")
             // The signer finds the transaction itself (in the snapshot, else through the index).
+            try refuseAppTransactionID(id)
             guard let number = UInt64(id), number > 0, id.allSatisfy(\.isASCII) else { throw APIError.invalidTransactionId }
             let signed: SignedData
             do {
@@ -137,7 +138,7 @@ public struct AppStoreServerAPI: Sendable {
             let id = captured[0]
             try expect("GET")
             return try history(
-                request, settings: settings, transactionID: try transaction(id).id, version1: parts[1] == "v1")
+                request, settings: settings, customer: try anyTransaction(id), version1: parts[1] == "v1")
         }
         if match("v1", "subscriptions", "extend", "mass") != nil {
             try expect("POST")
@@ -165,13 +166,13 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "subscriptions", "*") {
             let id = captured[0]
             try expect("GET")
-            _ = try transaction(id)
+            _ = try anyTransaction(id)
             return try statuses(request, settings: settings)
         }
         if let captured = match("v1", "refund", "lookup", "*") ?? match("v2", "refund", "lookup", "*") {
             let id = captured[0]
             try expect("GET")
-            return try refunds(request, transactionID: try transaction(id).id)
+            return try refunds(request, customer: try anyTransaction(id))
         }
         if let captured = match("v1", "lookup", "*") {
             try expect("GET")
