@@ -126,3 +126,85 @@ import Testing
         #expect(h.call("PUT", "inApps/v2/transactions/consumption/\(app)", body: consumption).errorCode == 4_000_048)
     }
 }
+
+/// Extend a Subscription Renewal Date and its mass form (Apple, "Extend a Subscription
+/// Renewal Date", "SubscriptionExtensionIneligibleError", "SubscriptionMaxExtensionError",
+/// "FamilySharedSubscriptionExtensionIneligibleError", "Extend Subscription Renewal Dates for
+/// All Active Subscribers").
+@Suite struct RenewalExtensionAPITests {
+    static func body(days: Int = 5, _ identifier: String) -> JSONValue {
+        .object([
+            ("extendByDays", .int(days)), ("extendReasonCode", .int(1)), ("requestIdentifier", .string(identifier)),
+        ])
+    }
+
+    @Test func aThirdExtensionWithin365DaysIsRefused() throws {
+        let h = try ServerAPIHarness()
+        let bought = try h.buy("fx.plus.yearly")
+        #expect(h.call("PUT", "inApps/v1/subscriptions/extend/1", body: Self.body("a")).status == 200)
+        h.clock.advance(days: 30)
+        #expect(h.call("PUT", "inApps/v1/subscriptions/extend/1", body: Self.body("b")).status == 200)
+        h.clock.advance(days: 30)
+        let third = h.call("PUT", "inApps/v1/subscriptions/extend/1", body: Self.body("c"))
+        #expect(third.status == 403 && third.errorCode == 4_030_005)
+        let latest = try #require(try h.session.store.transaction(bought.id))
+        #expect(latest.expirationDate == bought.expirationDate?.addingTimeInterval(10 * 86_400))
+    }
+
+    /// A retried request (the same `requestIdentifier`) answers as the first and extends once.
+    @Test func aRepeatedRequestIdentifierExtendsOnce() throws {
+        let h = try ServerAPIHarness()
+        let bought = try h.buy("fx.plus.yearly")
+        let first = h.call("PUT", "inApps/v1/subscriptions/extend/1", body: Self.body("same"))
+        let again = h.call("PUT", "inApps/v1/subscriptions/extend/1", body: Self.body("same"))
+        #expect(first.status == 200 && again.status == 200)
+        #expect(first.body?["effectiveDate"] != nil && again.body?["effectiveDate"] == first.body?["effectiveDate"])
+        let latest = try #require(try h.session.store.transaction(bought.id))
+        #expect(latest.expirationDate == bought.expirationDate?.addingTimeInterval(5 * 86_400))
+        #expect(try h.session.notifications().filter { $0.notification.kind == .renewalExtended }.count == 1)
+        // It counted once: one more extension is allowed, then no more.
+        #expect(h.call("PUT", "inApps/v1/subscriptions/extend/1", body: Self.body("other")).status == 200)
+        #expect(h.call("PUT", "inApps/v1/subscriptions/extend/1", body: Self.body("third")).errorCode == 4_030_005)
+    }
+
+    @Test func noExtensionInAFreeTrial() throws {
+        let h = try ServerAPIHarness()
+        let trial = try h.buy("fx.plus.monthly")
+        #expect(trial.offerPaymentMode == .freeTrial)
+        let answer = h.call("PUT", "inApps/v1/subscriptions/extend/\(trial.originalID)", body: Self.body("t"))
+        #expect(answer.status == 403 && answer.errorCode == 4_030_004)
+    }
+
+    @Test func noExtensionForAFamilySharedSubscription() throws {
+        let h = try ServerAPIHarness()
+        let shared = try h.share("fx.plus.yearly")
+        let answer = h.call("PUT", "inApps/v1/subscriptions/extend/\(shared.originalID)", body: Self.body("f"))
+        #expect(answer.status == 403 && answer.errorCode == 4_030_007)
+    }
+
+    @Test func theMassExtensionHonoursStorefrontCountryCodes() throws {
+        let h = try ServerAPIHarness()
+        let bought = try h.buy("fx.plus.yearly")
+        #expect(bought.storefrontCountryCode == "USA")
+        func mass(_ identifier: String, _ codes: [String]?) -> ServerAPIHarness.Answer {
+            var members: [(String, JSONValue)] = [
+                ("extendByDays", .int(3)), ("extendReasonCode", .int(0)), ("requestIdentifier", .string(identifier)),
+                ("productId", .string("fx.plus.yearly")),
+            ]
+            if let codes { members.append(("storefrontCountryCodes", .array(codes.map(JSONValue.string)))) }
+            return h.call("POST", "inApps/v1/subscriptions/extend/mass", body: .object(members))
+        }
+        func status(_ identifier: String) -> JSONValue? {
+            h.call("GET", "inApps/v1/subscriptions/extend/mass/fx.plus.yearly/\(identifier)").body
+        }
+        #expect(mass("canada", ["CAN"]).status == 200)
+        #expect(status("canada")?["succeededCount"] == .int(0) && status("canada")?["failedCount"] == .int(0))
+        #expect(mass("usa", ["CAN", "usa"]).status == 200)
+        #expect(status("usa")?["succeededCount"] == .int(1))
+        #expect(mass("usa", ["CAN", "usa"]).status == 200)  // again: extended once
+        let latest = try #require(try h.session.store.transaction(bought.id))
+        #expect(latest.expirationDate == bought.expirationDate?.addingTimeInterval(3 * 86_400))
+        #expect(mass("bad", ["XXX"]).errorCode == 4_000_028)
+        #expect(mass("empty", []).errorCode == 4_000_027)
+    }
+}

@@ -30,6 +30,10 @@ public struct RenewalInfo: Sendable, Equatable {
     public var expirationReason: ExpirationReason?
     /// A price increase the subscriber was told of, until the renewal it applies to.
     public var priceIncrease: PriceIncrease? = nil
+    /// The renewal date extensions granted in the last 365 days (Extend a Subscription Renewal
+    /// Date), oldest first: at most two count in any 365 days, and a request identifier asked
+    /// again gets its first answer. Empty in states written before they were kept.
+    public var extensions: [RenewalExtension] = []
     /// `recentSubscriptionStartDate`: when the run of paid service the chain is in began. Nil
     /// in states written before it was kept, where the chain's original purchase date stands in.
     public var recentSubscriptionStartDate: Date? = nil
@@ -184,5 +188,23 @@ extension RenewalInfo {
         let end = min(paidUntil, latest.revocationDate ?? paidUntil)
         if date.timeIntervalSince(end) >= lapse { return date }
         return previous?.recentSubscriptionStartDate ?? latest.originalPurchaseDate
+    }
+}
+
+/// One renewal date extension a subscription chain was granted.
+public struct RenewalExtension: Sendable, Equatable {
+    /// The developer's `requestIdentifier` (the mass extension's, for one made by it).
+    public var requestIdentifier: String
+    /// When it was granted.
+    public var date: Date
+    /// The period it extended (`webOrderLineItemId`) and that period's new end.
+    public var webOrderLineItemID: String
+    public var effectiveDate: Date
+
+    public init(requestIdentifier: String, date: Date, webOrderLineItemID: String, effectiveDate: Date) {
+        self.requestIdentifier = requestIdentifier
+        self.date = date
+        self.webOrderLineItemID = webOrderLineItemID
+        self.effectiveDate = effectiveDate
     }
 }

@@ -152,6 +152,20 @@ extension RenewalInfo {
             ),
         ]
         if let start = recentSubscriptionStartDate { members.append(("recentSubscriptionStartDate", .date(start))) }
+        if !extensions.isEmpty {
+            members.append(
+                (
+                    "extensions",
+                    .array(
+                        extensions.map {
+                            .object([
+                                ("requestIdentifier", .string($0.requestIdentifier)), ("date", .date($0.date)),
+                                ("webOrderLineItemID", .string($0.webOrderLineItemID)),
+                                ("effectiveDate", .date($0.effectiveDate)),
+                            ])
+                        })
+                ))
+        }
         if let increase = priceIncrease {
             members.append(
                 (
@@ -190,6 +204,13 @@ extension RenewalInfo {
                 paid: try c.required("paid").positiveInt(), price: try c.optional("price")?.decimal())
         }
         recentSubscriptionStartDate = try r.optional("recentSubscriptionStartDate")?.date()
+        extensions =
+            try r.optional("extensions")?.array { e throws(Reader.Failure) in
+                RenewalExtension(
+                    requestIdentifier: try e.required("requestIdentifier").string(), date: try e.required("date").date(),
+                    webOrderLineItemID: try e.required("webOrderLineItemID").string(),
+                    effectiveDate: try e.required("effectiveDate").date())
+            } ?? []
         priceIncrease = try r.optional("priceIncrease").map { increase throws(Reader.Failure) in
             PriceIncrease(
                 newPrice: try increase.required("newPrice").decimal(),

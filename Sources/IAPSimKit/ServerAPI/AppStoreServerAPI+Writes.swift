@@ -16,7 +16,7 @@ extension AppStoreServerAPI {
             throw APIError.invalidRequestIdentifier
         }
         do {
-            let result = try session.extendRenewalDate(originalID: original, days: days)
+            let result = try session.extendRenewalDate(originalID: original, days: days, requestIdentifier: identifier)
             return .json(
                 .object([
                     ("originalTransactionId", .string(String(result.originalID))),
@@ -27,6 +27,10 @@ extension AppStoreServerAPI {
             throw APIError.originalTransactionIdNotFound
         } catch StoreSession.ExtensionRefusal.ineligible {
             throw APIError.subscriptionExtensionIneligible
+        } catch StoreSession.ExtensionRefusal.maximumReached {
+            throw APIError.subscriptionMaxExtension
+        } catch StoreSession.ExtensionRefusal.familyShared {
+            throw APIError.familySharedSubscriptionExtensionIneligible
         }
     }
 
@@ -40,10 +44,23 @@ extension AppStoreServerAPI {
             throw APIError.invalidRequestIdentifier
         }
         guard let productID = body["productId"]?.stringValue, !productID.isEmpty else { throw APIError.invalidProductId }
-        if let codes = body["storefrontCountryCodes"], codes.arrayValue?.isEmpty == true {
-            throw APIError.invalidEmptyStorefrontCountryCodeList
+        var storefronts: [String]?
+        if let codes = body["storefrontCountryCodes"], codes != .null {
+            guard let list = codes.arrayValue else { throw APIError.invalidStorefrontCountryCode }
+            if list.isEmpty { throw APIError.invalidEmptyStorefrontCountryCodeList }
+            storefronts = try list.map { code in
+                guard let storefront = code.stringValue.flatMap(Storefront.named) else {
+                    throw APIError.invalidStorefrontCountryCode
+                }
+                return storefront.countryCode
+            }
         }
-        let (succeeded, failed) = try session.extendAllRenewalDates(productID: productID, days: days)
+        // The same request again (a retry) answers as the first did, extending nothing twice.
+        if let done = massExtensions.get(identifier), done.productID == productID {
+            return .json(.object([("requestIdentifier", .string(identifier))]))
+        }
+        let (succeeded, failed) = try session.extendAllRenewalDates(
+            productID: productID, days: days, requestIdentifier: identifier, storefrontCountryCodes: storefronts)
         massExtensions.set(
             identifier,
             MassExtensions.Record(productID: productID, date: try session.clockReading().now, succeeded: succeeded, failed: failed))
