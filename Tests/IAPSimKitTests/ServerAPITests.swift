@@ -208,3 +208,60 @@ import Testing
         #expect(mass("empty", []).errorCode == 4_000_027)
     }
 }
+
+/// Send Consumption Information checked as Apple checks it (Apple, "Send Consumption
+/// Information", "ConsumptionRequest", "consumptionPercentage", "refundPreference").
+@Suite struct ConsumptionInformationAPITests {
+    let h: ServerAPIHarness
+
+    init() throws {
+        h = try ServerAPIHarness()
+        try h.buy("fx.coins")  // 1
+        try h.buy("fx.plus.yearly")  // 2
+        try h.share("fx.levels")  // 3
+    }
+
+    func send(_ id: Int, _ members: [(String, JSONValue)]) -> ServerAPIHarness.Answer {
+        let base: [(String, JSONValue)] = [
+            ("customerConsented", .bool(true)), ("sampleContentProvided", .bool(false)),
+            ("deliveryStatus", .string("DELIVERED")),
+        ]
+        var merged = base.filter { key, _ in !members.contains { $0.0 == key } }
+        merged += members.filter { $0.1 != .null }
+        return h.call("PUT", "inApps/v2/transactions/consumption/\(id)", body: .object(merged))
+    }
+
+    @Test func aValidRequestIsAccepted() {
+        #expect(send(1, [("consumptionPercentage", .int(25_000)), ("refundPreference", .string("GRANT_PRORATED"))])
+            .status == 202)
+        #expect(send(2, [("refundPreference", .string("DECLINE"))]).status == 202)
+    }
+
+    @Test func customerConsentedMustBeTrue() {
+        #expect(send(1, [("customerConsented", .bool(false))]).errorCode == 4_000_035)
+        #expect(send(1, [("customerConsented", .null)]).errorCode == 4_000_035)
+        #expect(send(1, [("customerConsented", .string("true"))]).errorCode == 4_000_035)
+    }
+
+    @Test func enumsAndRangesAreApples() {
+        #expect(send(1, [("deliveryStatus", .string("DELIVERED_AND_WORKING"))]).errorCode == 4_000_036)
+        #expect(send(1, [("deliveryStatus", .null)]).errorCode == 4_000_036)
+        #expect(send(1, [("sampleContentProvided", .null)]).errorCode == 4_000_041)
+        #expect(send(1, [("refundPreference", .string("GRANT_SOME"))]).errorCode == 4_000_044)
+        let tooMuch = send(1, [("consumptionPercentage", .int(100_001))])
+        #expect(tooMuch.status == 400 && tooMuch.errorCode == 4_000_000)
+        #expect(tooMuch.body?["errorMessage"]?.stringValue?.hasPrefix("ConsumptionPercentageOutOfRangeError") == true)
+        let undelivered = send(
+            1, [("deliveryStatus", .string("UNDELIVERED_OTHER")), ("consumptionPercentage", .int(10_000))])
+        #expect(undelivered.body?["errorMessage"]?.stringValue?.hasPrefix("UndeliveredConsumptionPercentage") == true)
+        #expect(send(1, [("deliveryStatus", .string("UNDELIVERED_OTHER")), ("consumptionPercentage", .int(0))])
+            .status == 202)
+        let prorated = send(1, [("refundPreference", .string("GRANT_PRORATED")), ("consumptionPercentage", .int(0))])
+        #expect(prorated.body?["errorMessage"]?.stringValue?.hasPrefix("ConsumptionPercentageOutOfRange") == true)
+        #expect(send(2, [("consumptionPercentage", .int(50_000))]).errorCode == 4_000_209)
+    }
+
+    @Test func aFamilySharedTransactionIsRefused() {
+        #expect(send(3, []).errorCode == 4_000_185)
+    }
+}

@@ -181,11 +181,8 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "transactions", "consumption", "*") ?? match("v2", "transactions", "consumption", "*") {
             let id = captured[0]
             try expect("PUT")
-            _ = try transaction(id)
-            let body = try jsonBody(request)
-            guard body["customerConsented"]?.boolValue != nil else {
-                throw APIError(4_000_103, "Invalid customer consented.")
-            }
+            let found = try transaction(id)
+            _ = try ConsumptionInformation(try jsonBody(request), for: found)
             return APIResponse(status: 202, body: [])
         }
         if match("v1", "notifications", "test") != nil {
