@@ -265,3 +265,60 @@ import Testing
         #expect(send(3, []).errorCode == 4_000_185)
     }
 }
+
+/// Get Notification History (Apple, "Get Notification History", "NotificationHistoryRequest").
+@Suite struct NotificationHistoryAPITests {
+    static func request(start: Date, end: Date, _ more: [(String, JSONValue)] = []) -> JSONValue {
+        .object(
+            [("startDate", SignedPayloads.milliseconds(start)), ("endDate", SignedPayloads.milliseconds(end))] + more)
+    }
+
+    static func kinds(_ answer: ServerAPIHarness.Answer) throws -> [String] {
+        try (answer.body?["notificationHistory"]?.arrayValue ?? []).map {
+            try #require(try ServerAPIHarness.payload($0["signedPayload"]?.stringValue)["notificationType"]?.stringValue)
+        }
+    }
+
+    /// "To get the notification history for a single user, provide a transactionId": any of
+    /// the customer's identifiers selects all their notifications, not only that transaction's.
+    @Test func aTransactionIdSelectsTheWholeCustomersNotifications() throws {
+        let h = try ServerAPIHarness()
+        let start = h.clock.now
+        let coins = try h.buy("fx.coins")
+        try h.buy("fx.plus.yearly")
+        _ = try h.session.sendTestNotification()
+        let end = h.clock.now.addingTimeInterval(60)
+        let all = h.call("POST", "inApps/v1/notifications/history", body: Self.request(start: start, end: end))
+        #expect(try Self.kinds(all).sorted() == ["ONE_TIME_CHARGE", "SUBSCRIBED", "TEST"])
+        let customer = h.call(
+            "POST", "inApps/v1/notifications/history",
+            body: Self.request(start: start, end: end, [("transactionId", .string(String(coins.id)))]))
+        #expect(try Self.kinds(customer).sorted() == ["ONE_TIME_CHARGE", "SUBSCRIBED"])
+        let stranger = h.call(
+            "POST", "inApps/v1/notifications/history",
+            body: Self.request(start: start, end: end, [("transactionId", .string("999"))]))
+        #expect(stranger.status == 200)
+        #expect(try Self.kinds(stranger).isEmpty)
+        let both = h.call(
+            "POST", "inApps/v1/notifications/history",
+            body: Self.request(
+                start: start, end: end, [("transactionId", .string("1")), ("notificationType", .string("TEST"))]))
+        #expect(both.errorCode == 4_000_019)
+    }
+
+    /// "Notification history is available for the past 180 days."
+    @Test func aStartDateOlderThan180DaysIsRefused() throws {
+        let h = try ServerAPIHarness()
+        try h.buy("fx.coins")
+        let now = h.clock.now
+        let old = h.call(
+            "POST", "inApps/v1/notifications/history",
+            body: Self.request(start: now.addingTimeInterval(-181 * 86_400), end: now))
+        #expect(old.status == 400 && old.errorCode == 4_000_012)
+        let recent = h.call(
+            "POST", "inApps/v1/notifications/history",
+            body: Self.request(start: now.addingTimeInterval(-179 * 86_400), end: now.addingTimeInterval(1)))
+        #expect(recent.status == 200)
+        #expect(try Self.kinds(recent) == ["ONE_TIME_CHARGE"])
+    }
+}

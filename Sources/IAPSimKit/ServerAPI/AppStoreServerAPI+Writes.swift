@@ -78,6 +78,11 @@ extension AppStoreServerAPI {
         let start = Date(timeIntervalSince1970: Double(startMS) / 1000)
         let end = Date(timeIntervalSince1970: Double(endMS) / 1000)
         if start > end { throw APIError.startDateAfterEndDate }
+        // Apple, "NotificationHistoryRequest": "Notification history is available for the past
+        // 180 days" (on the simulated clock).
+        if start < (try session.clockReading().now).addingTimeInterval(-Self.notificationHistoryDays * 86_400) {
+            throw APIError.startDateTooFarInPast
+        }
         var filter = NotificationFilter(start: start, end: end)
         if let type = body["notificationType"]?.stringValue {
             guard let kind = ServerNotification.Kind(rawValue: type) else { throw APIError.invalidNotificationType }
@@ -87,13 +92,23 @@ extension AppStoreServerAPI {
             guard let value = ServerNotification.Subtype(rawValue: subtype) else { throw APIError.invalidNotificationType }
             filter.subtype = value
         }
+        // Apple, "Get Notification History": "to get the notification history for a single
+        // user, provide a transactionId" — any of the customer's. iapsim keeps one customer:
+        // an identifier of theirs selects every notification about their purchases (not a TEST
+        // notification, nor a mass extension's summary); any other, none.
+        var customer: Bool?
         if let id = body["transactionId"]?.stringValue {
-            guard let value = UInt64(id), value > 0 else { throw APIError.invalidTransactionId }
-            if filter.kind != nil { throw APIError.multipleFiltersSupplied }
-            filter.transactionID = value
+            if filter.kind != nil || filter.subtype != nil { throw APIError.multipleFiltersSupplied }
+            if try session.isAppTransactionID(id) {
+                customer = true
+            } else {
+                guard let value = UInt64(id), value > 0 else { throw APIError.invalidTransactionId }
+                customer = try session.store.transaction(value) != nil
+            }
         }
         filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
-        let entries = try session.notifications(filter)
+        var entries = try session.notifications(filter)
+        if let customer { entries = customer ? entries.filter { $0.notification.transaction != nil } : [] }
         let (page, token, hasMore) = try Self.page(entries, revision: request.value("paginationToken"))
         let items = try page.map { entry -> JSONValue in
             let signed = try session.notification(entry.notification.uuid, signer: signer).signed
@@ -104,6 +119,9 @@ extension AppStoreServerAPI {
                 ("paginationToken", .string(token)), ("hasMore", .bool(hasMore)), ("notificationHistory", .array(items)),
             ]))
     }
+
+    /// How far back the notification history reaches, in days.
+    static let notificationHistoryDays: Double = 180
 
     /// Twenty items from the position `token` names; the next token and whether more follow.
     static func page<Item>(_ items: [Item], revision token: String?) throws -> ([Item], String, Bool) {
