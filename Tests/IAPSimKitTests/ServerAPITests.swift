@@ -322,3 +322,26 @@ import Testing
         #expect(try Self.kinds(recent) == ["ONE_TIME_CHARGE"])
     }
 }
+
+/// Set App Account Token (Apple, "Set App Account Token", "Error codes").
+@Suite struct AppAccountTokenAPITests {
+    static let body = JSONValue.object([("appAccountToken", .string("7e3fb20b-4cdb-47cc-936d-99d65f608138"))])
+
+    @Test func onlyAnOriginalTransactionOfTheCustomersOwnTakesAToken() throws {
+        let h = try ServerAPIHarness()
+        let yearly = try h.buy("fx.plus.yearly")
+        h.clock.advance(days: 400)
+        _ = try h.session.status()  // renewed: transaction 2
+        let renewal = try #require(try h.session.store.chain(yearly.originalID).last)
+        #expect(renewal.id != yearly.id)
+        let notOriginal = h.call("PUT", "inApps/v1/transactions/\(renewal.id)/appAccountToken", body: Self.body)
+        #expect(notOriginal.status == 400 && notOriginal.errorCode == 4_000_187)
+        let shared = try h.share("fx.levels")
+        let family = h.call("PUT", "inApps/v1/transactions/\(shared.id)/appAccountToken", body: Self.body)
+        #expect(family.status == 400 && family.errorCode == 4_000_185)
+        #expect(h.call("PUT", "inApps/v1/transactions/999/appAccountToken", body: Self.body).errorCode == 4_040_005)
+        let done = h.call("PUT", "inApps/v1/transactions/\(yearly.id)/appAccountToken", body: Self.body)
+        #expect(done.status == 200)
+        #expect(try h.signedTransaction(renewal.id)["appAccountToken"] == Self.body["appAccountToken"])
+    }
+}

@@ -119,15 +119,29 @@ extension StoreSession {
         return (succeeded, failed)
     }
 
+    /// Why the App Store refuses to set an app account token (Apple, "Set App Account Token").
+    public enum AppAccountTokenRefusal: Error, Equatable, Sendable {
+        /// The account has no transaction with that identifier.
+        case notFound
+        /// The identifier is a transaction's but not its chain's original one
+        /// (TransactionIdIsNotOriginalTransactionIdError).
+        case notOriginal
+        /// The customer has the purchase through Family Sharing (FamilyTransactionNotSupportedError).
+        case familyShared
+    }
+
     /// Ties `token` (a UUID) to the chain or purchase `originalID`, as "Set App Account Token"
     /// does: its transactions carry it as `appAccountToken` from now on.
-    /// - Returns: false when the account has no such original transaction.
-    public func setAppAccountToken(_ token: String, originalID: UInt64) throws -> Bool {
+    /// - Throws: `AppAccountTokenRefusal` for an identifier that is not an original
+    ///   transaction of the account's own purchases.
+    public func setAppAccountToken(_ token: String, originalID: UInt64) throws {
+        guard let named = try store.transaction(originalID) else { throw AppAccountTokenRefusal.notFound }
+        guard named.originalID == originalID else { throw AppAccountTokenRefusal.notOriginal }
+        guard named.ownershipType != .familyShared else { throw AppAccountTokenRefusal.familyShared }
         // The chain's members are found through the index before the lock (its chain look-up
         // is for outside a change); each is read again under the lock, in its latest version.
         let ids = try store.chain(originalID).map(\.id)
-        guard !ids.isEmpty else { return false }
-        return try transact { state, _ in
+        try transact { state, _ in
             for id in ids {
                 guard var updated = try state.account.current(id: id) ?? store.transaction(id),
                     updated.appAccountToken != token
@@ -135,7 +149,6 @@ extension StoreSession {
                 updated.appAccountToken = token
                 try state.account.record(updated, isNew: false)
             }
-            return true
         }
     }
 }

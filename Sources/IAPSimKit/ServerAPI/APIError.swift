@@ -43,6 +43,10 @@ public struct APIError: Error, Equatable, Sendable {
     public static let appTransactionIdNotSupported = APIError(
         4_000_048, "Invalid request. App transactionId not supported by this endpoint.")
     public static let invalidAppAccountToken = APIError(4_000_183, "Invalid app account token.")
+    public static let familyTransactionNotSupported = APIError(
+        4_000_185, "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+    public static let transactionIdIsNotOriginalTransactionId = APIError(
+        4_000_187, "Invalid request. The transaction ID provided is not an original transaction ID.")
     public static let subscriptionExtensionIneligible = APIError(4_030_004, "Subscription extension ineligible.")
     public static let subscriptionMaxExtension = APIError(4_030_005, "Subscription max extension.")
     public static let familySharedSubscriptionExtensionIneligible = APIError(

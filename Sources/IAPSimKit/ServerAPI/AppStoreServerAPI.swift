@@ -114,9 +114,16 @@ public struct AppStoreServerAPI: Sendable {
             guard let token = body["appAccountToken"]?.stringValue, UUID(uuidString: token) != nil else {
                 throw APIError.invalidAppAccountToken
             }
+            try refuseAppTransactionID(id)
             guard let original = UInt64(id), original > 0 else { throw APIError.invalidOriginalTransactionId }
-            guard try session.setAppAccountToken(token.lowercased(), originalID: original) else {
+            do {
+                try session.setAppAccountToken(token.lowercased(), originalID: original)
+            } catch StoreSession.AppAccountTokenRefusal.notFound {
                 throw APIError.originalTransactionIdNotFound
+            } catch StoreSession.AppAccountTokenRefusal.notOriginal {
+                throw APIError.transactionIdIsNotOriginalTransactionId
+            } catch StoreSession.AppAccountTokenRefusal.familyShared {
+                throw APIError.familyTransactionNotSupported
             }
             return APIResponse(status: 200, body: [])
         }

@@ -56,14 +56,12 @@ public struct ConsumptionInformation: Sendable, Equatable {
         4_000_000,
         "UndeliveredConsumptionPercentageNonZeroError: the consumption percentage must be zero for the provided "
             + "delivery status.")
-    public static let familyTransactionNotSupported = APIError(
-        4_000_185, "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
 
     /// `body` checked for `transaction`.
     /// - Throws: the `APIError` Apple answers for the first rule `body` breaks.
     public init(_ body: JSONValue, for transaction: Transaction) throws(APIError) {
         guard body["customerConsented"] == .bool(true) else { throw Self.invalidCustomerConsented }
-        guard transaction.ownershipType != .familyShared else { throw Self.familyTransactionNotSupported }
+        guard transaction.ownershipType != .familyShared else { throw APIError.familyTransactionNotSupported }
         guard case .bool(let sample)? = body["sampleContentProvided"] else { throw Self.invalidSampleContentProvided }
         guard let status = body["deliveryStatus"]?.stringValue.flatMap(DeliveryStatus.init(rawValue:)) else {
             throw Self.invalidDeliveryStatus
