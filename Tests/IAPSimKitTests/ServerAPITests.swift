@@ -345,3 +345,21 @@ import Testing
         #expect(try h.signedTransaction(renewal.id)["appAccountToken"] == Self.body["appAccountToken"])
     }
 }
+
+/// Finish Transaction (Apple, "Finish Transaction"; App Store Server API 1.20).
+@Suite struct FinishTransactionAPITests {
+    @Test func finishTransactionFinishesAsTheAppDoes() throws {
+        let h = try ServerAPIHarness()
+        _ = try h.session.setSetting(.finishTransactions, to: "manual")
+        let coins = try h.buy("fx.coins")
+        #expect(try h.session.status().unfinishedTransactionIDs == [coins.id])
+        let answer = h.call("POST", "inApps/v1/transactions/\(coins.id)/finish")
+        #expect(answer.status == 200 && answer.body == nil)
+        #expect(try h.session.status().unfinishedTransactionIDs.isEmpty)
+        // Again: already finished, still 200. Unknown, malformed, or the wrong method: Apple's errors.
+        #expect(h.call("POST", "inApps/v1/transactions/\(coins.id)/finish").status == 200)
+        #expect(h.call("POST", "inApps/v1/transactions/999/finish").errorCode == 4_040_010)
+        #expect(h.call("POST", "inApps/v1/transactions/abc/finish").errorCode == 4_000_006)
+        #expect(h.call("GET", "inApps/v1/transactions/\(coins.id)/finish").status == 405)
+    }
+}

@@ -67,6 +67,22 @@ extension AppStoreServerAPI {
         return .json(.object([("requestIdentifier", .string(identifier))]))
     }
 
+    /// Finish Transaction (App Store Server API 1.20): the server tells the App Store it has
+    /// delivered the purchase, as the app's `Transaction.finish()` does (`iapsim finish`), so
+    /// StoreKit stops re-delivering it. Finishing one already finished changes nothing and
+    /// answers 200 too: Apple's page lists no error for it, and a retried call must not fail.
+    func finish(_ segment: String) throws -> APIResponse {
+        let found = try transaction(segment)
+        do {
+            try session.finish(found.id)
+        } catch SimulationError.notUnfinished {
+            // Already finished.
+        } catch SimulationError.unknownTransaction {
+            throw APIError.transactionIdNotFound
+        }
+        return APIResponse(status: 200, body: [])
+    }
+
     /// Get Notification History: filtered by the body, 20 a page.
     func notificationHistory(_ request: APIRequest) throws -> APIResponse {
         let body = try jsonBody(request)

@@ -127,6 +127,10 @@ public struct AppStoreServerAPI: Sendable {
             }
             return APIResponse(status: 200, body: [])
         }
+        if let captured = match("v1", "transactions", "*", "finish") {
+            try expect("POST")
+            return try finish(captured[0])
+        }
         if let captured = match("v1", "transactions", "*") {
             let id = captured[0]
             try expect("GET")
