@@ -26,7 +26,8 @@ import Testing
         let answer = h.call("GET", "inApps/v1/lookup/\(renewal.orderID)")
         #expect(answer.body?["status"] == .int(0))
         let signed = try #require(answer.body?["signedTransactions"]?.arrayValue)
-        #expect(try signed.map { try ServerAPIHarness.payload($0.stringValue)["transactionId"] } == [.string(String(renewal.id))])
+        let ids = try signed.map { try ServerAPIHarness.payload($0.stringValue)["transactionId"] }
+        #expect(ids == [.string(String(renewal.id))])
     }
 
     /// "This endpoint isn't available in the sandbox environment": no order is valid there.
@@ -275,7 +276,8 @@ import Testing
 
     static func kinds(_ answer: ServerAPIHarness.Answer) throws -> [String] {
         try (answer.body?["notificationHistory"]?.arrayValue ?? []).map {
-            try #require(try ServerAPIHarness.payload($0["signedPayload"]?.stringValue)["notificationType"]?.stringValue)
+            let payload = try ServerAPIHarness.payload($0["signedPayload"]?.stringValue)
+            return try #require(payload["notificationType"]?.stringValue)
         }
     }
 

@@ -179,11 +179,13 @@ sandbox = client.look_up_order_id(order)
 check("order lookup: none in the sandbox", sandbox.rawStatus == 1 and sandbox.signedTransactions is None, repr(sandbox))
 run("settings", "set", "environment", "Production")
 lookup = client.look_up_order_id(order)
-check("order lookup: valid", lookup.rawStatus == 0 and [production.verify_and_decode_signed_transaction(s).transactionId
-                                                        for s in lookup.signedTransactions] == ["2"])
+check("order lookup: valid", lookup.rawStatus == 0
+      and [production.verify_and_decode_signed_transaction(s).transactionId
+           for s in lookup.signedTransactions] == ["2"])
 renewal_order = client.look_up_order_id(transactions[4]["orderID"])
 check("order lookup: a renewal is an order of its own",
-      [production.verify_and_decode_signed_transaction(s).transactionId for s in renewal_order.signedTransactions] == ["4"])
+      [production.verify_and_decode_signed_transaction(s).transactionId
+       for s in renewal_order.signedTransactions] == ["4"])
 unknown = client.look_up_order_id("MNOSUCHORD")
 check("order lookup: unknown is status 1 without signedTransactions",
       unknown.rawStatus == 1 and unknown.signedTransactions is None, repr(unknown))
@@ -205,7 +207,8 @@ check("consumption: no percentage for a subscription",
           consumptionPercentage=10000))) == (400, 4000209))
 check("consumption: an unknown deliveryStatus is InvalidDeliveryStatus",
       api_error(lambda: client._make_request("/inApps/v2/transactions/consumption/2", "PUT", {}, ConsumptionRequest(
-          customerConsented=True, sampleContentProvided=False, rawDeliveryStatus="LOST_IN_THE_POST"), None)) == (400, 4000036))
+          customerConsented=True, sampleContentProvided=False, rawDeliveryStatus="LOST_IN_THE_POST"), None))
+      == (400, 4000036))
 check("consumption: an unknown refundPreference is InvalidRefundPreference",
       api_error(lambda: client._make_request("/inApps/v2/transactions/consumption/2", "PUT", {}, ConsumptionRequest(
           customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
@@ -232,7 +235,8 @@ client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateReque
     extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=canada_id,
     productId="com.example.app.pro.yearly", storefrontCountryCodes=["CAN"]))
 canada = client.get_status_of_subscription_renewal_date_extensions(canada_id, "com.example.app.pro.yearly")
-check("mass extension: only the storefronts named", canada.succeededCount == 0 and canada.failedCount == 0, repr(canada))
+check("mass extension: only the storefronts named", canada.succeededCount == 0 and canada.failedCount == 0,
+      repr(canada))
 mass_id = str(uuid.uuid4())
 client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
     extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=mass_id, productId="com.example.app.pro.yearly"))
@@ -293,11 +297,13 @@ renewals = client.get_notification_history(None, NotificationHistoryRequest(star
                                                                            notificationType="DID_RENEW"))
 check("notification history: a type filter",
       [verifier.verify_and_decode_notification(i.signedPayload).rawNotificationType for i in renewals.notificationHistory] == ["DID_RENEW"])
-customer = client.get_notification_history(None, NotificationHistoryRequest(startDate=start, endDate=end, transactionId="2"))
+customer = client.get_notification_history(None, NotificationHistoryRequest(startDate=start, endDate=end,
+                                                                           transactionId="2"))
 customer_kinds = {verifier.verify_and_decode_notification(i.signedPayload).rawNotificationType
                   for i in customer.notificationHistory}
 check("notification history: a transactionId selects the whole customer",
-      {"ONE_TIME_CHARGE", "SUBSCRIBED", "REFUND"} <= customer_kinds and "TEST" not in customer_kinds, str(customer_kinds))
+      {"ONE_TIME_CHARGE", "SUBSCRIBED", "REFUND"} <= customer_kinds and "TEST" not in customer_kinds,
+      str(customer_kinds))
 check("notification history: a startDate older than 180 days is StartDateTooFarInPast",
       api_error(lambda: client.get_notification_history(None, NotificationHistoryRequest(
           startDate=start - 200 * 86400000, endDate=end))) == (400, 4000012))

@@ -199,7 +199,8 @@ def renewal_info(selector):
 
 
 def transaction_info(tid):
-    return sandbox.verify_and_decode_signed_transaction(json.loads(run("jws", "transaction", str(tid), "--json"))["jws"])
+    jws = json.loads(run("jws", "transaction", str(tid), "--json"))["jws"]
+    return sandbox.verify_and_decode_signed_transaction(jws)
 
 
 run("clock", "freeze")

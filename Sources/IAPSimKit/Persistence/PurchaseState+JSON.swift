@@ -207,7 +207,8 @@ extension RenewalInfo {
         extensions =
             try r.optional("extensions")?.array { e throws(Reader.Failure) in
                 RenewalExtension(
-                    requestIdentifier: try e.required("requestIdentifier").string(), date: try e.required("date").date(),
+                    requestIdentifier: try e.required("requestIdentifier").string(),
+                    date: try e.required("date").date(),
                     webOrderLineItemID: try e.required("webOrderLineItemID").string(),
                     effectiveDate: try e.required("effectiveDate").date())
             } ?? []

@@ -50,7 +50,8 @@ public struct APIError: Error, Equatable, Sendable {
     public static let subscriptionExtensionIneligible = APIError(4_030_004, "Subscription extension ineligible.")
     public static let subscriptionMaxExtension = APIError(4_030_005, "Subscription max extension.")
     public static let familySharedSubscriptionExtensionIneligible = APIError(
-        4_030_007, "Subscriptions that users obtain through Family Sharing can't get a renewal date extension directly.")
+        4_030_007,
+        "Subscriptions that users obtain through Family Sharing can't get a renewal date extension directly.")
     public static let accountNotFound = APIError(4_040_001, "Account not found.")
     public static let originalTransactionIdNotFound = APIError(4_040_005, "Original transaction id not found.")
     public static let serverNotificationUrlNotFound = APIError(4_040_007, "No notification URL found.")

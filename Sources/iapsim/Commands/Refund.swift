@@ -97,7 +97,8 @@ extension Refund {
     /// StoreKit delivers the revoked transaction through `Transaction.updates`; the note says
     /// so, and what the app's record did with it.
     private func grant(
-        _ reason: IAPSimKit.Transaction.RevocationReason, _ percentage: RevocationPercentage?, in context: CommandContext
+        _ reason: IAPSimKit.Transaction.RevocationReason, _ percentage: RevocationPercentage?,
+        in context: CommandContext
     ) throws -> Report {
         let (_, session) = try context.catalogAndSession()
         let revocation = try session.refundTransaction(id, reason: reason, percentage: percentage)
