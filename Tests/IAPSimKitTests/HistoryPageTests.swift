@@ -112,24 +112,59 @@ import Testing
         }
     }
 
-    /// Apple's history is sorted by purchase date, not by identifier: a transaction made
-    /// later with an earlier date (the clock set back) comes first, also when it is added
-    /// after the order has been worked out for earlier pages.
-    @Test func pagesFollowPurchaseDatesWhenIdentifiersDoNot() throws {
+    /// Apple, "Get Transaction History": sorted "by their recently modified date", not by
+    /// purchase date: a transaction bought later with an earlier date (the clock set back)
+    /// still comes after, and one changed later (refunded) moves to the end.
+    @Test func pagesFollowTheLastChangeNotThePurchaseDate() throws {
         for _ in 0..<25 {
             try buy("fx.coins")
             clock.advance(days: -1)
         }
         _ = try allPages(HistoryQuery())  // the order is kept from here
         clock.advance(days: -10)
-        try buy("fx.coins")  // 26: the earliest of all
-        clock.advance(days: 100)
-        try buy("fx.coins")  // 27: the latest
-        let all = try session.store.transactions()
-        let expected = all.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }.map(\.id)
-        #expect(expected.first == 26 && expected.last == 27)
-        #expect(try allPages(HistoryQuery()).flatMap(\.transactions).map(\.id) == expected)
-        #expect(try allPages(HistoryQuery(sort: .descending)).flatMap(\.transactions).map(\.id) == expected.reversed())
+        try buy("fx.coins")  // 26: the earliest purchase date, the latest change but one
+        _ = try session.refund(3, reason: .other)
+        let expected = Array(1...2) + Array(4...26) + [3]
+        #expect(try allPages(HistoryQuery()).flatMap(\.transactions).map(\.id) == expected.map(UInt64.init))
+        #expect(
+            try allPages(HistoryQuery(sort: .descending)).flatMap(\.transactions).map(\.id)
+                == expected.reversed().map(UInt64.init))
+    }
+
+    /// Apple, "revision": stored from the last page of a sync, it asks for what changed since.
+    /// After a full sync, a refund of an old transaction is on the next incremental call, with
+    /// a purchase made after it; nothing else is.
+    @Test func aRefundOfAnOldTransactionComesBackOnTheNextIncrementalCall() throws {
+        try makeHistory()
+        let synced = try allPages(HistoryQuery())
+        #expect(synced.flatMap(\.transactions).count == 45)
+        let revision = try #require(synced.last?.revision)
+        #expect(try session.historyPage(transactionID: 1, query: HistoryQuery(revision: revision)).transactions.isEmpty)
+        _ = try session.refund(2, reason: .developerIssue)
+        try buy("fx.coins")
+        let next = try session.historyPage(transactionID: 1, query: HistoryQuery(revision: revision))
+        #expect(next.transactions.map(\.id) == [2, 46] && !next.hasMore)
+        #expect(next.transactions.first?.revocationDate != nil)
+        let after = try session.historyPage(transactionID: 1, query: HistoryQuery(revision: next.revision))
+        #expect(after.transactions.isEmpty)
+    }
+
+    /// Changes between pages of one kept order: every refund moves its transaction to the end,
+    /// once, however many there are (the order drops what went stale and is built again).
+    @Test func manyChangesBetweenPagesKeepEachTransactionOnce() throws {
+        try makeHistory()
+        let first = try session.historyPage(transactionID: 1)
+        for id in UInt64(10)...40 { _ = try session.refund(id, reason: .other) }
+        var ids = first.transactions.map(\.id)
+        var query = HistoryQuery(revision: first.revision)
+        while true {
+            let page = try session.historyPage(transactionID: 1, query: query)
+            ids += page.transactions.map(\.id)
+            guard page.hasMore else { break }
+            query.revision = page.revision
+        }
+        // 1...20 on the first page; then those not refunded, then the refunds in their order.
+        #expect(ids == Array(1...20) + Array(41...45) + Array(10...40))
     }
 
     /// A transaction deleted in the Transaction Manager ("SKTestSession.deleteTransaction")
@@ -171,16 +206,33 @@ import Testing
         #expect(pages.flatMap(\.transactions).allSatisfy { $0.revocationDate != nil })
     }
 
-    @Test func anOrderIsItsPurchaseAndItsRenewals() throws {
+    /// Apple, "Look Up Order ID": a receipt, with its order ID, for each purchase — and for
+    /// each renewal, which bills a period of its own. A renewal is its own order, and a
+    /// resubscription is a new order although it keeps the chain's original identifier.
+    @Test func eachPurchaseAndEachRenewalIsAnOrderOfItsOwn() throws {
         let coins = try buy("fx.coins")
         let monthly = try buy("fx.plus.monthly")
         clock.advance(days: 70)
-        let order = try session.transactions(orderID: monthly.orderID)
-        #expect(order.count >= 3)
-        #expect(order.first?.id == monthly.id)
-        #expect(order.allSatisfy { $0.orderID == monthly.orderID })
+        _ = try session.status()  // renews up to now
+        let chain = try session.store.chain(monthly.originalID)
+        #expect(chain.count >= 3)
+        #expect(Set(chain.map(\.orderID)).count == chain.count)
+        for transaction in chain {
+            #expect(try session.transactions(orderID: transaction.orderID).map(\.id) == [transaction.id])
+        }
         #expect(try session.transactions(orderID: coins.orderID).map(\.id) == [coins.id])
         #expect(try session.transactions(orderID: "MNOTANORDER").isEmpty)
-        #expect(try session.transactions(orderID: OrderID.string(originalID: 999)).isEmpty)
+        #expect(try session.transactions(orderID: OrderID.string(transactionID: 999)).isEmpty)
+        // A purchase keeps the order earlier iapsim gave it: its own identifier's.
+        #expect(coins.orderID == "MSQ5ZMMZ0N")
+    }
+
+    @Test func aResubscriptionIsANewOrder() throws {
+        let first = try buy("fx.plus.yearly")
+        _ = try session.expireSubscription("fx.plus.yearly")
+        let again = try buy("fx.plus.yearly")
+        #expect(again.originalID == first.originalID && again.orderID != first.orderID)
+        #expect(try session.transactions(orderID: again.orderID).map(\.id) == [again.id])
+        #expect(try session.transactions(orderID: first.orderID).map(\.id) == [first.id])
     }
 }

@@ -58,6 +58,26 @@ import Testing
         #"{"id":1,"originalID":1,"productID":"a","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","offerID":7}"#,
         #"{"id":1,"originalID":1,"productID":"a","productType":"nonConsumable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","ownershipType":"borrowed"}"#,
         #"{"id":1,"originalID":1,"productID":"a","productType":"autoRenewable","purchaseDate":"2026-01-01T00:00:00Z","originalPurchaseDate":"2026-01-01T00:00:00Z","price":"1","currency":"USD","storefrontCountryCode":"USA","offerPeriod":"one week"}"#,
+        // A prorated refund's percentage, and one that does not read.
+        #"{"id":8,"originalID":8,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","#
+            + #""originalPurchaseDate":"2026-01-01T00:00:00Z","revocationDate":"2026-01-02T00:00:00Z","#
+            + #""revocationReason":"other","revocationPercentage":"67.932","price":"1","currency":"USD","#
+            + #""storefrontCountryCode":"USA"}"#,
+        #"{"id":8,"originalID":8,"productID":"a","productType":"consumable","purchaseDate":"2026-01-01T00:00:00Z","#
+            + #""originalPurchaseDate":"2026-01-01T00:00:00Z","revocationPercentage":40,"price":"1","currency":"USD","#
+            + #""storefrontCountryCode":"USA"}"#,
+        // A monthly plan's payment with its commitment (nested: read by the full parser).
+        #"{"id":7,"originalID":5,"productID":"fx.plus","productType":"autoRenewable","#
+            + #""purchaseDate":"2026-02-15T12:00:00Z","originalPurchaseDate":"2026-01-15T12:00:00Z","#
+            + #""expirationDate":"2026-03-15T12:00:00Z","subscriptionGroupID":"G1","reason":"renewal","#
+            + #""price":"1.99","currency":"USD","storefrontCountryCode":"USA","billingPlanType":"MONTHLY","#
+            + #""commitmentInfo":{"billingPeriodNumber":2,"totalBillingPeriods":12,"#
+            + #""expirationDate":"2027-01-15T12:00:00Z","price":"23.88"}}"#,
+        #"{"id":7,"originalID":5,"productID":"fx.plus","productType":"autoRenewable","#
+            + #""purchaseDate":"2026-02-15T12:00:00Z","originalPurchaseDate":"2026-01-15T12:00:00Z","#
+            + #""price":"1.99","currency":"USD","storefrontCountryCode":"USA","#
+            + #""commitmentInfo":{"billingPeriodNumber":0,"totalBillingPeriods":12,"#
+            + #""expirationDate":"2027-01-15T12:00:00Z","price":"23.88"}}"#,
         "[1, 2]", "", "{}", "{\"id\":1,}", "nul", "{\"id\":tru}",
     ])
     func readsEachLineAsTheFullParserDoes(_ line: String) {
@@ -90,26 +110,26 @@ import Testing
     // MARK: Order identifiers
 
     @Test(arguments: [0, 1, 2, 3, 1_000_000, (1 << 45) - 1, 1 << 45, UInt64.max - 1, UInt64.max] as [UInt64])
-    func orderIDsComeBackToTheirPurchase(_ originalID: UInt64) {
-        let order = OrderID.string(originalID: originalID)
-        #expect(order.count == (originalID < 1 << 45 ? 10 : 14))
+    func orderIDsComeBackToTheirPurchase(_ id: UInt64) {
+        let order = OrderID.string(transactionID: id)
+        #expect(order.count == (id < 1 << 45 ? 10 : 14))
         #expect(order.first == "M")
-        #expect(OrderID.originalID(order) == originalID)
-        #expect(OrderID.originalID(order.lowercased()) == originalID)
+        #expect(OrderID.transactionID(order) == id)
+        #expect(OrderID.transactionID(order.lowercased()) == id)
     }
 
     @Test func neighbouringPurchasesGetUnlikeOrders() {
-        #expect(OrderID.string(originalID: 1) == "MSQ5ZMMZ0N")
-        let orders = (1...1000).map { OrderID.string(originalID: $0) }
+        #expect(OrderID.string(transactionID: 1) == "MSQ5ZMMZ0N")
+        let orders = (1...1000).map { OrderID.string(transactionID: $0) }
         #expect(Set(orders).count == 1000)
-        #expect(OrderID.string(originalID: 1).dropFirst(5) != OrderID.string(originalID: 2).dropFirst(5))
+        #expect(OrderID.string(transactionID: 1).dropFirst(5) != OrderID.string(transactionID: 2).dropFirst(5))
     }
 
     @Test(arguments: [
         "", "M", "MSQ5ZMMZ0", "XSQ5ZMMZ0N", "MSQ5ZMMZ0I", "MSQ5ZMMZ0N0", "MZZZZZZZZZZZZZ", "M00000000000000",
     ])
     func textThatIsNoOrderIsRefused(_ text: String) {
-        #expect(OrderID.originalID(text) == nil)
+        #expect(OrderID.transactionID(text) == nil)
     }
 
     // MARK: Dates

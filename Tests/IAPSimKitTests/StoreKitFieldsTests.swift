@@ -82,11 +82,13 @@ import Testing
             chain.renewalInfo, latest: chain.transaction, state: chain.state, context: try signing(status.now))
         #expect(info["renewalDate"]?.stringValue.flatMap(ISO8601Date.date).map(SignedPayloads.milliseconds)
             == signed["renewalDate"])
-        // Cancelled: it will not renew, and says why.
+        // Cancelled: it will not renew, but has not expired yet, so says no reason; the
+        // renewal date stays (Apple, "renewalDate", "expirationReason").
         _ = try session.cancelSubscription("fx.plus.yearly")
         let cancelled = try #require(try session.status().subscriptions.first)
         let facts = cancelled.renewalInfo.facts(latest: cancelled.transaction, state: cancelled.state)
-        #expect(!facts.willAutoRenew && facts.expirationReason == .autoRenewDisabled && facts.renewalDate == nil)
+        #expect(!facts.willAutoRenew && facts.expirationReason == nil)
+        #expect(facts.renewalDate == cancelled.transaction.expirationDate)
     }
 
     // MARK: B. Refunds

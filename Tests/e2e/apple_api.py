@@ -6,8 +6,9 @@ After a script of purchases, renewals, a refund and an upgrade, `iapsim serve --
 Apple's AppStoreServerAPIClient (Environment.LOCAL_TESTING, its base URL pointed at the
 server) on every endpoint; each answer is checked against `iapsim transactions --json` and
 `status --json`, and every signed item decoded with SignedDataVerifier (Sandbox, iapsim's
-root). Errors must surface in the client as the right APIError. The server must verify
-tokens signed with the developer's key (`--key-file`), and refuse others with 401.
+root; Production for Look Up Order ID, which Apple does not serve in the sandbox). Errors must
+surface in the client as the right APIError. The server must verify tokens signed with the
+developer's key (`--key-file`), and refuse others with 401.
 """
 import http.server
 import json
@@ -33,6 +34,7 @@ from appstoreserverlibrary.models.TransactionHistoryRequest import Order, Produc
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.RefundPreference import RefundPreference
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 iapsim = os.path.abspath(sys.argv[1])
@@ -87,7 +89,9 @@ for i in range(25):                                      # enough for two pages 
     run("buy", "com.example.app.gems500")
 run("certs", "export", work + "/trusted")
 with open(work + "/trusted/root.der", "rb") as f:
-    verifier = SignedDataVerifier([f.read()], False, Environment.SANDBOX, BUNDLE, None)
+    root_der = f.read()
+verifier = SignedDataVerifier([root_der], False, Environment.SANDBOX, BUNDLE, None)
+production = SignedDataVerifier([root_der], False, Environment.PRODUCTION, BUNDLE, APP_APPLE_ID)
 transactions = {t["id"]: t for t in json.loads(run("transactions", "--json"))["transactions"]}
 
 port_file = work + "/port"
@@ -120,7 +124,11 @@ ids = [verifier.verify_and_decode_signed_transaction(s).transactionId for s in f
 check("history: 20 a page, hasMore, then the rest",
       len(first.signedTransactions) == 20 and first.hasMore and not second.hasMore and len(ids) == len(transactions),
       f"{len(first.signedTransactions)} {first.hasMore} {second.hasMore} {len(ids)}")
-check("history: every transaction once, in order", ids == [str(i) for i in sorted(transactions)], str(ids[:8]))
+# Apple sorts by each record's last modification: 4 was marked upgraded when 5 was bought, and 1
+# refunded after that, so 1 comes after 5; the rest in the order they were made.
+check("history: every transaction once, by last modification",
+      ids == ["2", "3", "4", "5", "1"] + [str(i) for i in range(6, len(transactions) + 1)], str(ids[:8]))
+synced = second.revision
 check("history: bundleId, environment", first.bundleId == BUNDLE and first.rawEnvironment == "Sandbox")
 subs = client.get_transaction_history("1", None, TransactionHistoryRequest(
     productTypes=[ProductType.AUTO_RENEWABLE], sort=Order.DESCENDING), GetTransactionHistoryVersion.V2)
@@ -131,6 +139,10 @@ check("history: productType filter and DESCENDING", [d.transactionId for d in de
 revoked = client.get_transaction_history("1", None, TransactionHistoryRequest(revoked=True), GetTransactionHistoryVersion.V2)
 check("history: revoked filter", [verifier.verify_and_decode_signed_transaction(s).transactionId
                                   for s in revoked.signedTransactions] == ["1"])
+v1 = client.get_transaction_history("1", None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V1)
+v1_types = {verifier.verify_and_decode_signed_transaction(s).rawType for s in v1.signedTransactions}
+check("history v1: no finished consumables", "Consumable" not in v1_types and len(v1.signedTransactions) == 4
+      and not v1.hasMore, f"{v1_types} {len(v1.signedTransactions)}")
 check("history: a bad revision is InvalidRequestRevision",
       api_error(lambda: client.get_transaction_history("1", "nonsense", request, GetTransactionHistoryVersion.V2)) == (400, 4000005))
 
@@ -156,45 +168,122 @@ refunds = client.get_refund_history("1", None)
 check("refund history", [verifier.verify_and_decode_signed_transaction(s).transactionId for s in refunds.signedTransactions] == ["1"]
       and refunds.hasMore is False)
 
-# Look Up Order ID
+# Refunded after a full sync: the next incremental call (the stored revision) has it, and only it.
+run("refund", "10")
+incremental = client.get_transaction_history("1", synced, request, GetTransactionHistoryVersion.V2)
+changed = [verifier.verify_and_decode_signed_transaction(s) for s in incremental.signedTransactions]
+check("history: a refund after a full sync comes back on the next incremental call",
+      [(c.transactionId, c.revocationDate is not None) for c in changed] == [("10", True)], repr(changed))
+
+# Look Up Order ID: Apple does not serve it in the sandbox, so no order is valid there.
 order = transactions[2]["orderID"]
+sandbox = client.look_up_order_id(order)
+check("order lookup: none in the sandbox", sandbox.rawStatus == 1 and sandbox.signedTransactions is None, repr(sandbox))
+run("settings", "set", "environment", "Production")
 lookup = client.look_up_order_id(order)
-check("order lookup: valid", lookup.rawStatus == 0 and [verifier.verify_and_decode_signed_transaction(s).transactionId
-                                                        for s in lookup.signedTransactions] == ["2"])
-check("order lookup: unknown is invalid", client.look_up_order_id("MNOSUCHORD").rawStatus == 1)
+check("order lookup: valid", lookup.rawStatus == 0
+      and [production.verify_and_decode_signed_transaction(s).transactionId
+           for s in lookup.signedTransactions] == ["2"])
+renewal_order = client.look_up_order_id(transactions[4]["orderID"])
+check("order lookup: a renewal is an order of its own",
+      [production.verify_and_decode_signed_transaction(s).transactionId
+       for s in renewal_order.signedTransactions] == ["4"])
+unknown = client.look_up_order_id("MNOSUCHORD")
+check("order lookup: unknown is status 1 without signedTransactions",
+      unknown.rawStatus == 1 and unknown.signedTransactions is None, repr(unknown))
+run("settings", "set", "environment", "Sandbox")
 
 # Send Consumption Information
 client.send_consumption_information("2", ConsumptionRequest(customerConsented=True, sampleContentProvided=False,
-                                                            deliveryStatus=DeliveryStatus.DELIVERED))
+                                                            deliveryStatus=DeliveryStatus.DELIVERED,
+                                                            consumptionPercentage=50000,
+                                                            refundPreference=RefundPreference.GRANT_PRORATED))
 check("consumption information accepted", True)
+check("consumption: customerConsented false is InvalidCustomerConsented",
+      api_error(lambda: client.send_consumption_information("2", ConsumptionRequest(
+          customerConsented=False, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED)))
+      == (400, 4000035))
+check("consumption: no percentage for a subscription",
+      api_error(lambda: client.send_consumption_information("3", ConsumptionRequest(
+          customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
+          consumptionPercentage=10000))) == (400, 4000209))
+check("consumption: an unknown deliveryStatus is InvalidDeliveryStatus",
+      api_error(lambda: client._make_request("/inApps/v2/transactions/consumption/2", "PUT", {}, ConsumptionRequest(
+          customerConsented=True, sampleContentProvided=False, rawDeliveryStatus="LOST_IN_THE_POST"), None))
+      == (400, 4000036))
+check("consumption: an unknown refundPreference is InvalidRefundPreference",
+      api_error(lambda: client._make_request("/inApps/v2/transactions/consumption/2", "PUT", {}, ConsumptionRequest(
+          customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
+          rawRefundPreference="GRANT_HALF"), None)) == (400, 4000044))
 
 # Extend a Subscription Renewal Date
 before = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("5").signedTransactionInfo).expiresDate
+first_id = str(uuid.uuid4())
 extended = client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION,
-                                                                                requestIdentifier=str(uuid.uuid4())))
+                                                                                requestIdentifier=first_id))
 check("extend: success, 7 days later", extended.success and extended.effectiveDate == before + 7 * 86400000,
       f"{extended.effectiveDate} vs {before}")
+again = client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(
+    extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=first_id))
+check("extend: the same requestIdentifier again extends nothing more", again.effectiveDate == extended.effectiveDate)
 check("extend: too many days is InvalidExtendByDays",
       api_error(lambda: client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(
           extendByDays=91, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="x"))) == (400, 4000009))
 check("extend: unknown chain is OriginalTransactionIdNotFound",
       api_error(lambda: client.extend_subscription_renewal_date("999", ExtendRenewalDateRequest(
           extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="x"))) == (404, 4040005))
+canada_id = str(uuid.uuid4())
+client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+    extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=canada_id,
+    productId="com.example.app.pro.yearly", storefrontCountryCodes=["CAN"]))
+canada = client.get_status_of_subscription_renewal_date_extensions(canada_id, "com.example.app.pro.yearly")
+check("mass extension: only the storefronts named", canada.succeededCount == 0 and canada.failedCount == 0,
+      repr(canada))
 mass_id = str(uuid.uuid4())
 client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
     extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=mass_id, productId="com.example.app.pro.yearly"))
 mass = client.get_status_of_subscription_renewal_date_extensions(mass_id, "com.example.app.pro.yearly")
 check("mass extension and its status", mass.complete and mass.succeededCount == 1 and mass.failedCount == 0, repr(mass))
+check("extend: a third extension within 365 days is SubscriptionMaxExtension",
+      api_error(lambda: client.extend_subscription_renewal_date("3", ExtendRenewalDateRequest(
+          extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION,
+          requestIdentifier=str(uuid.uuid4())))) == (403, 4030005))
+check("mass extension: an unknown storefront is InvalidStorefrontCountryCode",
+      api_error(lambda: client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+          extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=str(uuid.uuid4()),
+          productId="com.example.app.pro.yearly", storefrontCountryCodes=["XXX"]))) == (400, 4000028))
 
 # Get App Transaction Info
 app = client.get_app_transaction_info("1")
-check("app transaction", verifier.verify_and_decode_app_transaction(app.signedAppTransactionInfo).bundleId == BUNDLE)
+app_transaction = verifier.verify_and_decode_app_transaction(app.signedAppTransactionInfo)
+check("app transaction", app_transaction.bundleId == BUNDLE)
+
+# The endpoints that take any transaction id take the customer's appTransactionId too.
+app_id = app_transaction.appTransactionId
+by_app = client.get_transaction_history(app_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+check("appTransactionId: history", len(by_app.signedTransactions) == 20 and by_app.hasMore)
+check("appTransactionId: statuses", len(client.get_all_subscription_statuses(app_id).data) == 1)
+check("appTransactionId: refund history", len(client.get_refund_history(app_id, None).signedTransactions) == 2)
+check("appTransactionId: app transaction", verifier.verify_and_decode_app_transaction(
+    client.get_app_transaction_info(app_id).signedAppTransactionInfo).appTransactionId == app_id)
+check("appTransactionId: Get Transaction Info does not take one",
+      api_error(lambda: client.get_transaction_info(app_id)) == (400, 4000048))
 
 # Set App Account Token
 token = str(uuid.uuid4())
 client.set_app_account_token("2", UpdateAppAccountTokenRequest(appAccountToken=token))
 info = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("2").signedTransactionInfo)
 check("app account token set", str(info.appAccountToken) == token, repr(info.appAccountToken))
+check("app account token: a renewal's id is not an original one",
+      api_error(lambda: client.set_app_account_token("4", UpdateAppAccountTokenRequest(appAccountToken=token)))
+      == (400, 4000187))
+subscription_token = str(uuid.uuid4())
+client.set_app_account_token("3", UpdateAppAccountTokenRequest(appAccountToken=subscription_token))
+renewal_info = verifier.verify_and_decode_renewal_info(client.get_all_subscription_statuses("3").data[0]
+                                                       .lastTransactions[0].signedRenewalInfo)
+check("renewal info carries the appAccountToken", str(renewal_info.appAccountToken) == subscription_token
+      and renewal_info.renewalDate is not None and renewal_info.rawRenewalBillingPlanType == "BILLED_UPFRONT",
+      repr(renewal_info))
 
 # Test notifications and the notification history
 test = client.request_test_notification()
@@ -210,6 +299,28 @@ renewals = client.get_notification_history(None, NotificationHistoryRequest(star
                                                                            notificationType="DID_RENEW"))
 check("notification history: a type filter",
       [verifier.verify_and_decode_notification(i.signedPayload).rawNotificationType for i in renewals.notificationHistory] == ["DID_RENEW"])
+customer = client.get_notification_history(None, NotificationHistoryRequest(startDate=start, endDate=end,
+                                                                           transactionId="2"))
+customer_kinds = {verifier.verify_and_decode_notification(i.signedPayload).rawNotificationType
+                  for i in customer.notificationHistory}
+check("notification history: a transactionId selects the whole customer",
+      {"ONE_TIME_CHARGE", "SUBSCRIBED", "REFUND"} <= customer_kinds and "TEST" not in customer_kinds,
+      str(customer_kinds))
+check("notification history: a startDate older than 180 days is StartDateTooFarInPast",
+      api_error(lambda: client.get_notification_history(None, NotificationHistoryRequest(
+          startDate=start - 200 * 86400000, endDate=end))) == (400, 4000012))
+
+# Finish Transaction, as the app's Transaction.finish() does.
+run("settings", "set", "finish-transactions", "manual")
+run("buy", "com.example.app.gems500")
+unfinished = json.loads(run("transactions", "--unfinished", "--json"))["transactions"]
+client.finish_transaction(str(unfinished[0]["id"]))
+check("finish transaction", len(unfinished) == 1
+      and json.loads(run("transactions", "--unfinished", "--json"))["transactions"] == [], repr(unfinished))
+client.finish_transaction(str(unfinished[0]["id"]))  # again: already finished, no error
+check("finish transaction: unknown is TransactionIdNotFound",
+      api_error(lambda: client.finish_transaction("999")) == (404, 4040010))
+run("settings", "set", "finish-transactions", "auto")
 
 # Authentication: a token signed with another key is refused.
 other = ec.generate_private_key(ec.SECP256R1()).private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimKit
 import Testing
 
 @testable import iapsim
@@ -90,5 +91,39 @@ import Testing
         let transaction = try #require((try harness.json("transactions")["transactions"] as? [[String: Any]])?.first)
         #expect(transaction["storefrontCountryCode"] as? String == "USA")
         #expect(transaction["currency"] as? String == "USD")
+    }
+}
+
+/// `refund --prorated PERCENT`: a REFUND_PRORATED revocation, the REFUND notification after it.
+@Suite struct ProratedRefundCommandTests {
+    @Test func refundProratedRefundsPartOfTheTransaction() throws {
+        #expect(
+            try parsed(["refund", "3", "--prorated", "40"], as: Refund.self).action
+                == .grant(.other, try RevocationPercentage(text: "40")))
+        let harness = Harness()
+        #expect(harness.run("buy", "com.example.app.pro.monthly", "--yes").status == 0)
+        let result = harness.run("refund", "1", "--prorated", "40")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Refunded 40% of transaction 1"))
+        let json = try harness.json("transactions")
+        let transaction = try #require((json["transactions"] as? [[String: Any]])?.first)
+        #expect(transaction["revocationPercentage"] as? String == "40")
+        let jws = harness.run("jws", "transaction", "1", "--json")
+        let payload = try #require(
+            (try JSONSerialization.jsonObject(with: Data(jws.stdout.utf8)) as? [String: Any])?["payload"]
+                as? [String: Any])
+        #expect(payload["revocationType"] as? String == "REFUND_PRORATED")
+        #expect(payload["revocationPercentage"] as? Int == 40000)
+        #expect(harness.run("notifications").stdout.contains("REFUND"))
+    }
+
+    @Test(arguments: [
+        ["refund", "1", "--prorated", "100"], ["refund", "1", "--prorated", "0"], ["refund", "1", "--prorated", "x"],
+        ["refund", "1", "--decline", "--prorated", "40"], ["refund", "1", "--reverse", "--prorated", "40"],
+    ])
+    func aBadProratedPercentageIsAUsageError(arguments: [String]) {
+        let result = Harness().run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: "))
     }
 }

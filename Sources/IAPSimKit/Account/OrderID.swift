@@ -1,11 +1,18 @@
 /// The order identifier on the buyer's emailed receipt (`MK5TTTVWJH`), which the App Store
-/// Server API's Look Up Order ID takes. iapsim sends no receipts, so it derives one per
-/// purchase from the purchase's original transaction identifier: a subscription's renewals
-/// share the order of the purchase that began the chain. The derivation can be undone, so an
-/// order is found through the index like a chain, with no table of its own.
+/// Server API's Look Up Order ID takes. Apple, "Look Up Order ID": "The App Store also sends
+/// customers an email receipt with an order ID each time they make in-app purchases", and a
+/// subscription's receipt comes with each period billed. So an order is one charge: each
+/// purchase — a resubscription, an upgrade or a crossgrade too, though it keeps its chain's
+/// original transaction identifier — and each renewal, which bills and starts a period of its
+/// own. A renewal belongs to the order that started its period, its own; an extension of that
+/// period (Extend a Subscription Renewal Date) stays in it. iapsim sends no receipts, so it
+/// derives the order from the transaction identifier of that charge; the derivation can be
+/// undone, so an order is found through the index like a transaction, with no table of its
+/// own. A purchase's order is the one earlier iapsim gave it (the chain's first transaction
+/// had the purchase's own identifier).
 ///
-/// `M` and nine characters of Crockford's base 32 (no I, L, O or U) for original identifiers
-/// below 2⁴⁵, thirteen above; the identifier is multiplied by an odd constant first, so
+/// `M` and nine characters of Crockford's base 32 (no I, L, O or U) for identifiers below
+/// 2⁴⁵, thirteen above; the identifier is multiplied by an odd constant first, so
 /// neighbouring purchases do not get neighbouring orders.
 public enum OrderID {
     private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
@@ -18,11 +25,11 @@ public enum OrderID {
     }()
     private static let shortBits: UInt64 = 45
 
-    /// The order of the purchase whose original transaction identifier is `originalID`.
-    public static func string(originalID: UInt64) -> String {
-        let short = originalID < 1 << shortBits
+    /// The order of the charge whose transaction identifier is `transactionID`.
+    public static func string(transactionID: UInt64) -> String {
+        let short = transactionID < 1 << shortBits
         let mask: UInt64 = short ? (1 << shortBits) - 1 : .max
-        var value = (originalID &* multiplier) & mask
+        var value = (transactionID &* multiplier) & mask
         var characters = [UInt8](repeating: 0, count: short ? 9 : 13)
         for index in characters.indices.reversed() {
             characters[index] = alphabet[Int(value & 31)]
@@ -31,9 +38,9 @@ public enum OrderID {
         return "M" + String(decoding: characters, as: UTF8.self)
     }
 
-    /// The original transaction identifier `order` was made from; nil for text no purchase
-    /// here has as its order (any case is read; the letters I, L and O as 1, 1 and 0 are not).
-    public static func originalID(_ order: String) -> UInt64? {
+    /// The transaction identifier `order` was made from; nil for text no charge here has as
+    /// its order (any case is read; the letters I, L and O as 1, 1 and 0 are not).
+    public static func transactionID(_ order: String) -> UInt64? {
         let bytes = Array(order.utf8)
         guard bytes.count == 10 || bytes.count == 14, bytes[0] == UInt8(ascii: "M") || bytes[0] == UInt8(ascii: "m")
         else { return nil }
@@ -46,14 +53,14 @@ public enum OrderID {
             value = value << 5 | UInt64(digit)
         }
         let mask: UInt64 = short ? (1 << shortBits) - 1 : .max
-        let originalID = (value &* inverse) & mask
+        let id = (value &* inverse) & mask
         // One spelling per identifier: a short one never comes back from the long form.
-        guard short == (originalID < 1 << shortBits) else { return nil }
-        return originalID
+        guard short == (id < 1 << shortBits) else { return nil }
+        return id
     }
 }
 
 extension Transaction {
-    /// The order this transaction belongs to (`OrderID`): its purchase's, shared by renewals.
-    public var orderID: String { OrderID.string(originalID: originalID) }
+    /// The order this transaction is (`OrderID`): each purchase and each renewal its own.
+    public var orderID: String { OrderID.string(transactionID: id) }
 }

@@ -30,6 +30,13 @@ public struct RenewalInfo: Sendable, Equatable {
     public var expirationReason: ExpirationReason?
     /// A price increase the subscriber was told of, until the renewal it applies to.
     public var priceIncrease: PriceIncrease? = nil
+    /// The renewal date extensions granted in the last 365 days (Extend a Subscription Renewal
+    /// Date), oldest first: at most two count in any 365 days, and a request identifier asked
+    /// again gets its first answer. Empty in states written before they were kept.
+    public var extensions: [RenewalExtension] = []
+    /// `recentSubscriptionStartDate`: when the run of paid service the chain is in began. Nil
+    /// in states written before it was kept, where the chain's original purchase date stands in.
+    public var recentSubscriptionStartDate: Date? = nil
 
     /// What the next full-price renewal charges: an agreed increase's price, else the
     /// auto-renew product's as captured.
@@ -66,6 +73,9 @@ public struct RenewalInfo: Sendable, Equatable {
         public var endDate: Date
         /// Monthly payments made in this commitment, of `payments` (12 for a year).
         public var paid: Int = 1
+        /// What a whole commitment costs: the plan's commitment price. Nil in states written
+        /// before it was kept, where the renewal price times the payments stands in.
+        public var price: Decimal? = nil
 
         /// The monthly payments a commitment of `period` holds.
         public var payments: Int {
@@ -74,6 +84,14 @@ public struct RenewalInfo: Sendable, Equatable {
             case .month: period.value
             case .week, .day: 1
             }
+        }
+
+        /// The payment just made, as the transaction of that payment records it.
+        /// - Parameter monthlyPrice: what a payment costs, for commitments kept without a price.
+        func paymentInfo(monthlyPrice: Decimal) -> Transaction.CommitmentInfo {
+            Transaction.CommitmentInfo(
+                billingPeriodNumber: paid, totalBillingPeriods: payments, expirationDate: endDate,
+                price: price ?? monthlyPrice * Decimal(payments))
         }
     }
 
@@ -149,5 +167,44 @@ public struct RenewalInfo: Sendable, Equatable {
             self.periodCount = periodCount
             self.price = price
         }
+    }
+}
+
+extension RenewalInfo {
+    /// Where the run of paid service of a chain (re)started at `date` began. Apple,
+    /// "recentSubscriptionStartDate": "the earliest start date of an auto-renewable
+    /// subscription in a series of subscription purchases that ignores all lapses of paid
+    /// service shorter than 60 days". A lapse of 60 days or more starts a new run; a shorter one
+    /// — or none, an upgrade or crossgrade — continues the run `previous` was in.
+    /// - Parameters:
+    ///   - previous: the chain's renewal info before the purchase; nil for a first one.
+    ///   - latest: the chain's newest transaction before the purchase; its paid service ended
+    ///     at its expiration, or at its revocation when that came first.
+    ///   - lapse: 60 days as the session's time rate counts them (`TimeRate.subscriptionLapse`).
+    static func recentSubscriptionStart(
+        previous: RenewalInfo?, latest: Transaction?, at date: Date, lapse: TimeInterval
+    ) -> Date {
+        guard let latest, let paidUntil = latest.expirationDate else { return date }
+        let end = min(paidUntil, latest.revocationDate ?? paidUntil)
+        if date.timeIntervalSince(end) >= lapse { return date }
+        return previous?.recentSubscriptionStartDate ?? latest.originalPurchaseDate
+    }
+}
+
+/// One renewal date extension a subscription chain was granted.
+public struct RenewalExtension: Sendable, Equatable {
+    /// The developer's `requestIdentifier` (the mass extension's, for one made by it).
+    public var requestIdentifier: String
+    /// When it was granted.
+    public var date: Date
+    /// The period it extended (`webOrderLineItemId`) and that period's new end.
+    public var webOrderLineItemID: String
+    public var effectiveDate: Date
+
+    public init(requestIdentifier: String, date: Date, webOrderLineItemID: String, effectiveDate: Date) {
+        self.requestIdentifier = requestIdentifier
+        self.date = date
+        self.webOrderLineItemID = webOrderLineItemID
+        self.effectiveDate = effectiveDate
     }
 }

@@ -66,6 +66,11 @@ extension Transaction {
     /// - Parameter price: the price already spelled (see `json(price:)`); nil to spell it.
     public func storeKitJSON(_ context: StoreKitContext, price: String? = nil) -> JSONValue {
         guard case .object(var members) = json(price: price ?? self.price.plainString) else { return .null }
+        if revocationDate != nil, revocationReason != nil, revocationPercentage == nil {
+            // A full refund: StoreKit's revocationPercentage is 100 (the record keeps only a
+            // prorated one's).
+            members.append(("revocationPercentage", .string("100")))
+        }
         members += [
             ("environment", .string(StoreKitContext.environment)),
             ("webOrderLineItemID", .optional(webOrderLineItemID)),
@@ -91,11 +96,15 @@ extension RenewalInfo {
     public struct Facts: Sendable, Equatable {
         /// `willAutoRenew`: on, and the chain neither revoked nor expired.
         public var willAutoRenew: Bool
-        /// `expirationReason`: only once the subscription will not renew.
+        /// `expirationReason` (`expirationIntent`): only once the subscription has expired —
+        /// its period ended and it did not renew, billing retry past the grace period included
+        /// (Apple, "expirationReason": nil while the subscription is active and hasn't expired).
         public var expirationReason: ExpirationReason?
         /// `gracePeriodExpirationDate`: only while in billing retry.
         public var gracePeriodExpirationDate: Date?
-        /// `renewalDate`: when an active, auto-renewing chain renews next.
+        /// `renewalDate`: the expiration date of the chain's most recent purchase or renewal,
+        /// present for every auto-renewable subscription, expired and auto-renew off included,
+        /// and possibly past (Apple, "renewalDate").
         public var renewalDate: Date?
         /// `renewalPrice`: what the next renewal costs, an offer's price while one lasts.
         public var renewalPrice: Decimal
@@ -103,18 +112,20 @@ extension RenewalInfo {
         public var priceIncreaseStatus: PriceIncreaseStatus
         /// `offer`: the offer the next renewal uses.
         public var offer: Transaction.Offer?
+        /// `recentSubscriptionStartDate`: where the run of paid service the chain is in began,
+        /// lapses shorter than 60 days ignored (`RenewalInfo.recentSubscriptionStartDate`).
         public var recentSubscriptionStartDate: Date
     }
 
     /// The facts of this chain, whose newest transaction is `latest`, in `state`.
     public func facts(latest: Transaction, state: AccountStatus.SubscriptionStatus.State) -> Facts {
-        let active = state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod
         let autoRenews = willAutoRenew && state != .revoked && state != .expired
+        let hasExpired = state == .expired || state == .inBillingRetryPeriod
         let next = SubscriptionEngine.nextPeriod(self)
         return Facts(
-            willAutoRenew: autoRenews, expirationReason: autoRenews ? nil : expirationReason,
+            willAutoRenew: autoRenews, expirationReason: hasExpired ? expirationReason ?? .unknown : nil,
             gracePeriodExpirationDate: isInBillingRetry ? gracePeriodExpirationDate : nil,
-            renewalDate: active && autoRenews ? latest.expirationDate : nil, renewalPrice: next.price,
+            renewalDate: latest.expirationDate, renewalPrice: next.price,
             priceIncreaseStatus: priceIncreaseStatus(willAutoRenew: autoRenews),
             offer: pendingOffer.map { pending in
                 // A redeemed offer waiting for the next renewal (free and pay-up-front ones
@@ -128,7 +139,7 @@ extension RenewalInfo {
                 ?? next.offer.map {
                     Transaction.Offer(type: $0, id: offerID, paymentMode: .payAsYouGo, period: next.period)
                 },
-            recentSubscriptionStartDate: latest.originalPurchaseDate)
+            recentSubscriptionStartDate: recentSubscriptionStartDate ?? latest.originalPurchaseDate)
     }
 
     /// `Product.SubscriptionInfo.RenewalInfo` as StoreKit 2 names its fields.

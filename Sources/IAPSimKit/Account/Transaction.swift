@@ -36,6 +36,10 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     public var expirationDate: Date?
     public var revocationDate: Date?
     public var revocationReason: RevocationReason?
+    /// `Transaction.revocationPercentage` of a prorated refund (`refund --prorated`): the
+    /// percentage given back, more than 0 and less than 100. Nil for a full refund (100%), for
+    /// a revocation that is no refund, and for a transaction not refunded.
+    public var revocationPercentage: Decimal? = nil
     public var subscriptionGroupID: String?
     /// True when the buyer moved to a higher level of the same group and this one stopped.
     public var isUpgraded: Bool
@@ -50,6 +54,10 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// `.monthly` for a payment of a subscription billed monthly within a commitment (a
     /// format-5 billing plan); nil when the period is paid at once.
     public var billingPlanType: BillingPlanType? = nil
+    /// `Transaction.CommitmentInfo`: for a payment under a monthly plan, which payment of its
+    /// commitment it is and what the commitment is. Nil otherwise, and for payments recorded
+    /// before it was kept.
+    public var commitmentInfo: CommitmentInfo? = nil
     /// `Transaction.Offer.period`: how long the offer lasts in this transaction — the whole
     /// free trial or paid-up-front span, one period of a pay-as-you-go offer.
     public var offerPeriod: SubscriptionPeriod? = nil
@@ -93,6 +101,26 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         self.price = price
         self.currency = currency
         self.storefrontCountryCode = storefrontCountryCode
+    }
+
+    /// `Transaction.CommitmentInfo` (StoreKit) and `TransactionCommitmentInfo` (App Store
+    /// Server API 1.21): a monthly payment within a commitment of the subscription's period.
+    public struct CommitmentInfo: Sendable, Equatable {
+        /// Which payment of the commitment this is, from 1.
+        public var billingPeriodNumber: Int
+        /// The payments the commitment holds (12 for a year).
+        public var totalBillingPeriods: Int
+        /// When the commitment ends (`commitmentExpiresDate`).
+        public var expirationDate: Date
+        /// What the whole commitment costs (`commitmentPrice`): the plan's commitment price.
+        public var price: Decimal
+
+        public init(billingPeriodNumber: Int, totalBillingPeriods: Int, expirationDate: Date, price: Decimal) {
+            self.billingPeriodNumber = billingPeriodNumber
+            self.totalBillingPeriods = totalBillingPeriods
+            self.expirationDate = expirationDate
+            self.price = price
+        }
     }
 
     /// `Transaction.webOrderLineItemID`: one per subscription period, so one per auto-renewable

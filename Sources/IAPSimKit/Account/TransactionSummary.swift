@@ -14,6 +14,8 @@ public struct TransactionSummary: Sendable, Equatable {
     public var isUpgraded: Bool
     public var reason: Transaction.Reason
     public var ownershipType: Transaction.OwnershipType
+    /// Where the journal line of its latest version starts: later changes, later lines.
+    public var modification: UInt64
 
     /// This transaction's state at `date`, as `Transaction.state(at:)` gives it.
     public func state(at date: Date) -> TransactionState {
@@ -38,5 +40,6 @@ public struct TransactionSummary: Sendable, Equatable {
         isUpgraded = record.isUpgraded
         reason = record.isRenewal ? .renewal : .purchase
         ownershipType = record.isFamilyShared ? .familyShared : .purchased
+        modification = record.offset
     }
 }

@@ -54,8 +54,8 @@ struct JournalLine {
         case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
         case expirationDate, revocationDate, revocationReason, subscriptionGroupID, isUpgraded, reason
         case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken, deletionDate
-        case offerID, offerPeriod, ownershipType, billingPlanType
-        static let count = 24
+        case offerID, offerPeriod, ownershipType, billingPlanType, revocationPercentage
+        static let count = 25
     }
 
     /// A member's value: its kind and, for a string (without quotes) or a number, its bytes.
@@ -190,7 +190,9 @@ struct JournalLine {
                 ? .revocationReason : equals(name, "offerPaymentMode") ? .offerPaymentMode : nil
         case 17: equals(name, "purchasedQuantity") ? .purchasedQuantity : nil
         case 19: equals(name, "subscriptionGroupID") ? .subscriptionGroupID : nil
-        case 20: equals(name, "originalPurchaseDate") ? .originalPurchaseDate : nil
+        case 20:
+            equals(name, "originalPurchaseDate")
+                ? .originalPurchaseDate : equals(name, "revocationPercentage") ? .revocationPercentage : nil
         case 21: equals(name, "storefrontCountryCode") ? .storefrontCountryCode : nil
         default: nil
         }
@@ -320,6 +322,7 @@ struct JournalLine {
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
             optional(.appAccountToken, string) != nil, optional(.offerID, string) != nil,
+            optional(.revocationPercentage, { text($0).flatMap(Decimal.init(plainDecimal:)) }) != nil,
             optional(.billingPlanType, { text($0).flatMap(BillingPlanType.init(rawValue:)) }) != nil,
             optional(.offerPeriod, { text($0).flatMap(SubscriptionPeriod.init(iso8601:)) }) != nil,
             let ownership = optional(.ownershipType, { text($0).flatMap(Transaction.OwnershipType.init(rawValue:)) }),
@@ -352,6 +355,8 @@ struct JournalLine {
             SubscriptionOffer.PaymentMode.init(rawValue:))
         transaction.offerPeriod = present(.offerPeriod).flatMap(text).flatMap(SubscriptionPeriod.init(iso8601:))
         transaction.appAccountToken = present(.appAccountToken).flatMap(text)
+        transaction.revocationPercentage = present(.revocationPercentage).flatMap(text).flatMap(
+            Decimal.init(plainDecimal:))
         transaction.offerID = present(.offerID).flatMap(text)
         transaction.billingPlanType = present(.billingPlanType).flatMap(text).flatMap(BillingPlanType.init(rawValue:))
         transaction.ownershipType = fields.ownershipType

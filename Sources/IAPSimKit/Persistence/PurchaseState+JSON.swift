@@ -24,6 +24,12 @@ extension Transaction {
             ("expirationDate", .date(expirationDate)),
             ("revocationDate", .date(revocationDate)),
             ("revocationReason", .optional(revocationReason?.rawValue)),
+        ]
+        // Written only for a prorated refund, so other lines read as before.
+        if let revocationPercentage {
+            members.append(("revocationPercentage", .string(revocationPercentage.plainString)))
+        }
+        members += [
             ("subscriptionGroupID", .optional(subscriptionGroupID)),
             ("isUpgraded", .bool(isUpgraded)),
             ("reason", .string(reason.rawValue)),
@@ -41,6 +47,18 @@ extension Transaction {
         ]
         if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
         if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType.rawValue))) }
+        if let commitmentInfo {
+            members.append(
+                (
+                    "commitmentInfo",
+                    .object([
+                        ("billingPeriodNumber", .int(commitmentInfo.billingPeriodNumber)),
+                        ("totalBillingPeriods", .int(commitmentInfo.totalBillingPeriods)),
+                        ("expirationDate", .date(commitmentInfo.expirationDate)),
+                        ("price", .string(commitmentInfo.price.plainString)),
+                    ])
+                ))
+        }
         // Written only when shared, so the lines of bought transactions read as before schema 4.
         if ownershipType == .familyShared { members.append(("ownershipType", .string(ownershipType.rawValue))) }
         if let deletionDate { members.append(("deletionDate", .date(deletionDate))) }
@@ -63,12 +81,19 @@ extension Transaction {
             reason: try r.optional("reason")?.raw(Reason.self) ?? .purchase,
             price: try r.required("price").decimal(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string())
+        revocationPercentage = try r.optional("revocationPercentage")?.decimal()
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
         offerID = try r.optional("offerID")?.string()
         offerPeriod = try r.optional("offerPeriod")?.period()
         appAccountToken = try r.optional("appAccountToken")?.string()
         billingPlanType = try r.optional("billingPlanType")?.raw(BillingPlanType.self)
+        commitmentInfo = try r.optional("commitmentInfo").map { c throws(Reader.Failure) in
+            CommitmentInfo(
+                billingPeriodNumber: try c.required("billingPeriodNumber").positiveInt(),
+                totalBillingPeriods: try c.required("totalBillingPeriods").positiveInt(),
+                expirationDate: try c.required("expirationDate").date(), price: try c.required("price").decimal())
+        }
         ownershipType = try r.optional("ownershipType")?.raw(OwnershipType.self) ?? .purchased
         deletionDate = try r.optional("deletionDate")?.date()
     }
@@ -121,10 +146,26 @@ extension RenewalInfo {
                 commitment.map {
                     .object([
                         ("period", .string($0.period.iso8601)), ("endDate", .date($0.endDate)), ("paid", .int($0.paid)),
+                        ("price", .optional($0.price?.plainString)),
                     ])
                 } ?? .null
             ),
         ]
+        if let start = recentSubscriptionStartDate { members.append(("recentSubscriptionStartDate", .date(start))) }
+        if !extensions.isEmpty {
+            members.append(
+                (
+                    "extensions",
+                    .array(
+                        extensions.map {
+                            .object([
+                                ("requestIdentifier", .string($0.requestIdentifier)), ("date", .date($0.date)),
+                                ("webOrderLineItemID", .string($0.webOrderLineItemID)),
+                                ("effectiveDate", .date($0.effectiveDate)),
+                            ])
+                        })
+                ))
+        }
         if let increase = priceIncrease {
             members.append(
                 (
@@ -160,8 +201,17 @@ extension RenewalInfo {
         commitment = try r.optional("commitment").map { c throws(Reader.Failure) in
             RenewalInfo.Commitment(
                 period: try c.required("period").period(), endDate: try c.required("endDate").date(),
-                paid: try c.required("paid").positiveInt())
+                paid: try c.required("paid").positiveInt(), price: try c.optional("price")?.decimal())
         }
+        recentSubscriptionStartDate = try r.optional("recentSubscriptionStartDate")?.date()
+        extensions =
+            try r.optional("extensions")?.array { e throws(Reader.Failure) in
+                RenewalExtension(
+                    requestIdentifier: try e.required("requestIdentifier").string(),
+                    date: try e.required("date").date(),
+                    webOrderLineItemID: try e.required("webOrderLineItemID").string(),
+                    effectiveDate: try e.required("effectiveDate").date())
+            } ?? []
         priceIncrease = try r.optional("priceIncrease").map { increase throws(Reader.Failure) in
             PriceIncrease(
                 newPrice: try increase.required("newPrice").decimal(),

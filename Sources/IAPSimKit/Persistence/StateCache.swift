@@ -14,7 +14,8 @@ import Foundation
 ///   size and time it cannot be fooled by two writes in one clock tick. A snapshot whose file
 ///   was already settled when read (`SettledFileSignature.wasSettled`) is not even read again while
 ///   its signature stays the same.
-/// - The index's records in purchase-date order (`PurchaseOrder`), for history pages.
+/// - The index's records in the order they were last changed (`ModificationOrder`), for
+///   history pages.
 /// - Transactions looked up through the index, by identifier, for one version of the journal
 ///   (its `FileSignature`): the same signature the index itself is trusted by. The journal is
 ///   only appended to, so a new version empties the set.
@@ -40,7 +41,7 @@ final class StateCache: @unchecked Sendable {
     private var settledSignature: SettledFileSignature?
     private var journal: FileSignature?
     private var transactions: [UInt64: Transaction] = [:]
-    private var purchaseOrder: PurchaseOrder?
+    private var modificationOrder: ModificationOrder?
     /// Enough for every page a history request signs; forgotten all at once when full.
     private let transactionLimit = 1024
 
@@ -64,10 +65,10 @@ final class StateCache: @unchecked Sendable {
         }
     }
 
-    /// The purchase order built last, for whichever journal.
-    var lastPurchaseOrder: PurchaseOrder? {
-        get { lock.withLock { purchaseOrder } }
-        set { lock.withLock { purchaseOrder = newValue } }
+    /// The modification order built last, for whichever journal.
+    var lastModificationOrder: ModificationOrder? {
+        get { lock.withLock { modificationOrder } }
+        set { lock.withLock { modificationOrder = newValue } }
     }
 
     /// Transaction `id` as read from the journal with `signature`, if it was.

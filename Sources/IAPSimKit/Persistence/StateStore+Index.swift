@@ -109,38 +109,41 @@ extension StateStore {
         }
     }
 
-    /// Calls `body` with the summary of each transaction in purchase-date order, then by
-    /// identifier (`descending` reverses both), from the one after `key`, until `body`
-    /// returns false: Get Transaction History's order. The order is kept in memory between
-    /// calls (`PurchaseOrder`), so a page reads its own records only. Outside `update` only.
-    public func forEachSummaryByPurchaseDate(
-        descending: Bool, after key: (date: Date, id: UInt64)?, _ body: (TransactionSummary) throws -> Bool
+    /// Calls `body` with the summary of each transaction in the order they were last changed
+    /// (`descending` reverses it), from the one after the change at journal offset `after`,
+    /// until `body` returns false: Get Transaction History's order. The order is kept in
+    /// memory between calls (`ModificationOrder`), so a page reads its own records only.
+    /// Outside `update` only.
+    public func forEachSummaryByModification(
+        descending: Bool, after offset: UInt64?, _ body: (TransactionSummary) throws -> Bool
     ) throws {
-        var resume = key.map { (date: $0.date.timeIntervalSince1970, id: $0.id) }
-        _ = try withIndex(repairing: true) { index, _ in
+        var resume = offset
+        _ = try withIndex(repairing: true) { index, file in
             let names = try index.names().names
             let journal = index.header.journal
-            var order = try cache.lastPurchaseOrder?.updated(for: index, journal: journal)
-                ?? PurchaseOrder(index, journal: journal)
+            var order = try cache.lastModificationOrder?.updated(for: index, journal: journal, file: file)
+                ?? ModificationOrder(index, journal: journal)
             var rebuilt = false
             var next = order.start(after: resume, descending: descending)
             while next >= 0, next < order.entries.count {
                 let entry = order.entries[next]
                 let record = try index.record(at: entry.position)
-                guard record.id == entry.id, record.purchaseDate.timeIntervalSince1970 == entry.date else {
+                guard record.id == entry.id else {
                     // The index was rebuilt under a kept order: build it again, once.
                     if rebuilt { throw IndexDamage(detail: "record \(entry.position) is not \(entry.id)") }
-                    order = try PurchaseOrder(index, journal: journal)
+                    order = try ModificationOrder(index, journal: journal)
                     rebuilt = true
                     next = order.start(after: resume, descending: descending)
                     continue
                 }
-                resume = (entry.date, entry.id)
                 next += descending ? -1 : 1
+                // A stale entry: the transaction changed again, and sorts by its newer line.
+                guard record.offset == entry.offset else { continue }
+                resume = entry.offset
                 if record.isDeleted { continue }
                 guard try body(try TransactionSummary(record, names: names)) else { break }
             }
-            cache.lastPurchaseOrder = order
+            cache.lastModificationOrder = order
         }
     }
 

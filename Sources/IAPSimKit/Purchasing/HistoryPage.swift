@@ -3,7 +3,9 @@ import Foundation
 /// What the App Store Server API's Get Transaction History (v2) asks for: which transactions,
 /// in which order, from where. Every filter is optional; with none, the whole history.
 public struct HistoryQuery: Sendable, Equatable {
-    /// `sort`: by purchase date, then by transaction identifier.
+    /// `sort`: by when the transaction was last changed — bought, renewed, refunded, upgraded
+    /// — oldest change first, or newest (Apple, "Get Transaction History": the response
+    /// "sorts the transaction records by their recently modified date").
     public enum Sort: String, Sendable {
         case ascending = "ASCENDING"
         case descending = "DESCENDING"
@@ -30,8 +32,12 @@ public struct HistoryQuery: Sendable, Equatable {
     public var revoked: Bool?
     public var ownership: Ownership?
     public var sort: Sort
-    /// The `revision` of the previous page; nil for the first.
+    /// The `revision` of the previous page, or of the last page of an earlier sync; nil for
+    /// the first.
     public var revision: String?
+    /// Get Transaction History V1: leaves out consumables the app finished, unless refunded
+    /// or revoked (Apple, "Get Transaction History V1").
+    public var excludesFinishedConsumables = false
 
     public init(
         startDate: Date? = nil, endDate: Date? = nil, productIDs: [String] = [], productTypes: [ProductType] = [],
@@ -50,13 +56,23 @@ public struct HistoryQuery: Sendable, Equatable {
     }
 }
 
+/// What the endpoints that take "any transaction id" are given (Apple, "anyTransactionId": "an
+/// original transaction ID, transaction ID, or app transaction ID" of the customer).
+public enum AnyTransactionID: Sendable, Equatable {
+    /// A transaction's identifier, or an original transaction's.
+    case transaction(UInt64)
+    /// The customer's `appTransactionId`, which names the account even with no purchase.
+    case appTransaction(String)
+}
+
 /// One page of a history: up to `StoreSession.historyPageSize` transactions, each in its
 /// latest version, and where the next page starts.
 public struct HistoryPage: Sendable, Equatable {
     public var transactions: [Transaction]
     /// Pass it back for the next page. It names the position after this page's last
-    /// transaction, not a count, so it stays valid while transactions are added: new ones
-    /// that sort after it appear on later pages.
+    /// transaction, not a count, so it stays valid while transactions are added or change:
+    /// in ascending order, whatever changes after it — a new purchase, a refund of an old one
+    /// — appears on later pages, so the last page's revision resumes a sync.
     public var revision: String
     /// Whether a next page has transactions.
     public var hasMore: Bool
@@ -83,24 +99,34 @@ extension StoreSession {
     /// Transactions a page holds, as the App Store Server API gives them.
     public static let historyPageSize = 20
 
-    /// Get Transaction History (v2): a page of the history of the account that holds
-    /// `transactionID`, filtered and sorted as `query` asks, for the HTTP front end.
+    /// Get Transaction History (v2, and V1 with `excludesFinishedConsumables`): a page of the
+    /// history of the account that holds `transactionID`, filtered and sorted as `query` asks,
+    /// for the HTTP front end.
     ///
     /// iapsim keeps one account, so the history is every transaction in the state; the
     /// identifier only has to name one of them. The filters are judged on the index, so only
     /// the page's journal lines are read. Without `productIDs`, records are walked in the
-    /// page's order from its start, so a page costs about the same at any history size
-    /// (with filters that few transactions pass, more are looked at); with them, each
-    /// product's records are looked at once.
+    /// page's order from its start (`StateStore.forEachSummaryByModification`), so a page
+    /// costs about the same at any history size (with filters that few transactions pass,
+    /// more are looked at); with them, each product's records are looked at once.
     /// - Returns: up to 20 transactions, the `revision` for the next page, and `hasMore`.
     /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError`, `StateError`.
     public func historyPage(transactionID: UInt64, query: HistoryQuery = HistoryQuery()) throws -> HistoryPage {
+        try historyPage(.transaction(transactionID), query: query)
+    }
+
+    /// `historyPage(transactionID:query:)` for the customer any transaction identifier names,
+    /// their `appTransactionId` included.
+    /// - Throws: `SimulationError.unknownTransaction` for an identifier the account does not
+    ///   have, `HistoryQueryError`, `StateError`.
+    public func historyPage(_ customer: AnyTransactionID, query: HistoryQuery = HistoryQuery()) throws -> HistoryPage {
         if let start = query.startDate, let end = query.endDate, end <= start {
             throw HistoryQueryError.invalidDateRange
         }
-        let order: PageCursor.Order = query.sort == .ascending ? .purchasedAscending : .purchasedDescending
+        let order: PageCursor.Order = query.sort == .ascending ? .modifiedAscending : .modifiedDescending
         let after = try query.revision.map { try PageCursor(revision: $0, order: order) }
-        try requireTransaction(transactionID)
+        let state = try requireCustomer(customer)
+        let unfinished = query.excludesFinishedConsumables ? Set(state.simulation.unfinishedTransactionIDs) : []
         let productTypes = Set(query.productTypes)
         let groups = Set(query.subscriptionGroupIDs)
         var page = PageSelection(order: order, after: after)
@@ -115,12 +141,17 @@ extension StoreSession {
             {
                 return
             }
+            if query.excludesFinishedConsumables, summary.productType == .consumable, summary.revocationDate == nil,
+                !unfinished.contains(summary.id)
+            {
+                return
+            }
             page.consider(summary)
         }
         if query.productIDs.isEmpty {
             // In the page's order from its start: done once a page and one more are chosen.
-            let key = after?.date.map { (date: $0, id: after?.id ?? 0) }
-            try store.forEachSummaryByPurchaseDate(descending: query.sort == .descending, after: key) { summary in
+            try store.forEachSummaryByModification(descending: query.sort == .descending, after: after?.offset) {
+                summary in
                 consider(summary)
                 return page.chosen.count <= StoreSession.historyPageSize
             }
@@ -140,8 +171,14 @@ extension StoreSession {
     /// - Parameter revision: the previous page's `revision`; nil for the first.
     /// - Throws: `SimulationError.unknownTransaction`, `HistoryQueryError.invalidRevision`, `StateError`.
     public func refundHistoryPage(transactionID: UInt64, revision: String? = nil) throws -> HistoryPage {
+        try refundHistoryPage(.transaction(transactionID), revision: revision)
+    }
+
+    /// `refundHistoryPage(transactionID:revision:)` for the customer any transaction identifier
+    /// names, their `appTransactionId` included.
+    public func refundHistoryPage(_ customer: AnyTransactionID, revision: String? = nil) throws -> HistoryPage {
         let after = try revision.map { try PageCursor(revision: $0, order: .revokedDescending) }
-        try requireTransaction(transactionID)
+        try requireCustomer(customer)
         var page = PageSelection(order: .revokedDescending, after: after)
         try store.forEachSummary { summary in
             if summary.revocationDate != nil { page.consider(summary) }
@@ -150,21 +187,36 @@ extension StoreSession {
         return try page.result(store)
     }
 
-    /// Look Up Order ID: the transactions of the purchase `orderID` names (`Transaction.orderID`)
-    /// in identifier order, each in its latest version; empty when none has it.
+    /// Look Up Order ID: the transactions of the charge `orderID` names (`Transaction.orderID`:
+    /// a purchase, or a renewal), in their latest version; empty when the account has none.
     public func transactions(orderID: String) throws -> [Transaction] {
-        guard let originalID = OrderID.originalID(orderID) else { return [] }
-        _ = try snapshot()
-        return try store.chain(originalID)
+        guard let id = OrderID.transactionID(orderID) else { return [] }
+        guard try snapshot().state.hasTransaction(id), let transaction = try store.transaction(id) else { return [] }
+        return [transaction]
     }
 
-    /// Brings time up to date (and checks the index) under the lock, then makes sure `id` is
-    /// a transaction of the account.
-    private func requireTransaction(_ id: UInt64) throws {
-        _ = try snapshot()
-        var found = false
-        try store.forEachSummary(ids: [id]) { _ in found = true }
-        guard found else { throw SimulationError.unknownTransaction(id: id) }
+    /// Whether `text` is the account's `appTransactionId` (one per account and app, given
+    /// on first use). Read from the snapshot, without the lock.
+    public func isAppTransactionID(_ text: String) throws -> Bool {
+        guard let id = try store.readSnapshot().account.appTransactionID else { return false }
+        return id == text
+    }
+
+    /// Brings time up to date (and checks the index) under the lock, then makes sure
+    /// `customer` names this account: a transaction it has, or its `appTransactionId`.
+    /// - Returns: the state brought up to date.
+    @discardableResult
+    private func requireCustomer(_ customer: AnyTransactionID) throws -> PurchaseState {
+        let state = try snapshot().state
+        switch customer {
+        case .transaction(let id):
+            var found = false
+            try store.forEachSummary(ids: [id]) { _ in found = true }
+            guard found else { throw SimulationError.unknownTransaction(id: id) }
+        case .appTransaction(let id):
+            guard state.account.appTransactionID == id else { throw SimulationError.unknownTransaction(id: 0) }
+        }
+        return state
     }
 }
 
@@ -172,26 +224,38 @@ extension StoreSession {
 /// spells out.
 struct PageCursor: Equatable {
     enum Order: UInt8 {
-        case purchasedAscending = 1
-        case purchasedDescending = 2
+        // 1 and 2 were purchase-date orders, before Apple's order by modification: their
+        // revisions are refused as any other that is not one of these.
         case revokedDescending = 3
+        case modifiedAscending = 4
+        case modifiedDescending = 5
     }
 
     var order: Order
-    /// The date the order sorts by, and the identifier after it; nil before the first.
-    var date: Date?
-    var id: UInt64
+    /// The date or journal offset the order sorts by, and the identifier after it; nil
+    /// before the first.
+    var key: Key?
 
-    init(order: Order, date: Date?, id: UInt64) {
-        self.order = order
-        self.date = date
-        self.id = id
+    struct Key: Equatable {
+        var major: Double
+        var id: UInt64
     }
 
-    /// `r1.<order>.<date bits, hex>.<id>`, or `r1.<order>.start` before the first.
+    /// For the modification orders: the journal offset of the last change handed over.
+    var offset: UInt64? { key.map { UInt64($0.major) } }
+
+    init(order: Order, key: Key?) {
+        self.order = order
+        self.key = key
+    }
+
+    /// `r1.<order>.<date bits, hex>.<id>` (refunds), `r1.<order>.<journal offset>.<id>`
+    /// (history), or `r1.<order>.start` before the first.
     var revision: String {
-        let position = date.map { String($0.timeIntervalSince1970.bitPattern, radix: 16) + "." + String(id) } ?? "start"
-        return "r1.\(order.rawValue).\(position)"
+        guard let key else { return "r1.\(order.rawValue).start" }
+        let major =
+            order == .revokedDescending ? String(key.major.bitPattern, radix: 16) : String(UInt64(key.major))
+        return "r1.\(order.rawValue).\(major).\(key.id)"
     }
 
     init(revision: String, order: Order) throws(HistoryQueryError) {
@@ -201,30 +265,36 @@ struct PageCursor: Equatable {
         }
         self.order = order
         if parts.count == 3, parts[2] == "start" {
-            date = nil
-            id = 0
+            key = nil
             return
         }
-        guard parts.count == 4, let bits = UInt64(parts[2], radix: 16), let id = UInt64(parts[3]) else {
-            throw .invalidRevision(revision)
+        guard parts.count == 4, let id = UInt64(parts[3]) else { throw .invalidRevision(revision) }
+        let major: Double
+        if order == .revokedDescending {
+            guard let bits = UInt64(parts[2], radix: 16), Double(bitPattern: bits).isFinite else {
+                throw .invalidRevision(revision)
+            }
+            major = Double(bitPattern: bits)
+        } else {
+            // Offsets below 2⁵³, which a Double holds exactly (no journal is that long).
+            guard let offset = UInt64(parts[2]), offset < 1 << 53 else { throw .invalidRevision(revision) }
+            major = Double(offset)
         }
-        let seconds = Double(bitPattern: bits)
-        guard seconds.isFinite else { throw .invalidRevision(revision) }
-        date = Date(timeIntervalSince1970: seconds)
-        self.id = id
+        key = Key(major: major, id: id)
     }
 
-    /// Where `summary` sorts: by the order's date, then by identifier.
-    static func key(_ summary: TransactionSummary, _ order: Order) -> (Date, UInt64) {
-        (
-            order == .revokedDescending ? summary.revocationDate ?? summary.purchaseDate : summary.purchaseDate,
-            summary.id
-        )
+    /// Where `summary` sorts: by the order's date or journal offset, then by identifier.
+    static func key(_ summary: TransactionSummary, _ order: Order) -> (Double, UInt64) {
+        switch order {
+        case .revokedDescending:
+            ((summary.revocationDate ?? summary.purchaseDate).timeIntervalSince1970, summary.id)
+        case .modifiedAscending, .modifiedDescending: (Double(summary.modification), summary.id)
+        }
     }
 
     /// Whether `a` comes before `b` in `order`.
-    static func precedes(_ a: (Date, UInt64), _ b: (Date, UInt64), in order: Order) -> Bool {
-        order == .purchasedAscending ? a < b : a > b
+    static func precedes(_ a: (Double, UInt64), _ b: (Double, UInt64), in order: Order) -> Bool {
+        order == .modifiedAscending ? a < b : a > b
     }
 }
 
@@ -243,7 +313,7 @@ struct PageSelection {
 
     mutating func consider(_ summary: TransactionSummary) {
         let key = PageCursor.key(summary, order)
-        if let after, let date = after.date, !PageCursor.precedes((date, after.id), key, in: order) {
+        if let cursor = after?.key, !PageCursor.precedes((cursor.major, cursor.id), key, in: order) {
             return  // on an earlier page
         }
         let limit = StoreSession.historyPageSize + 1
@@ -261,8 +331,9 @@ struct PageSelection {
         var transactions: [Transaction] = []
         try store.forEachTransaction(ids: page.map(\.id)) { transactions.append($0) }
         let cursor =
-            page.last.map { PageCursor(order: order, date: PageCursor.key($0, order).0, id: $0.id) }
-            ?? after ?? PageCursor(order: order, date: nil, id: 0)
+            page.last.map {
+                PageCursor(order: order, key: PageCursor.Key(major: PageCursor.key($0, order).0, id: $0.id))
+            } ?? after ?? PageCursor(order: order, key: nil)
         return HistoryPage(transactions: transactions, revision: cursor.revision, hasMore: chosen.count > page.count)
     }
 }

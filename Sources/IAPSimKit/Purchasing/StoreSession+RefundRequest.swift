@@ -80,6 +80,8 @@ extension StoreSession {
             guard transaction.revocationDate != nil else { throw SimulationError.notRefunded(id: id) }
             transaction.revocationDate = nil
             transaction.revocationReason = nil
+            // Apple, "revocationPercentage": not there once the refund is reversed.
+            transaction.revocationPercentage = nil
             try state.account.record(transaction, isNew: false)
             switch transaction.productType {
             case .consumable:

@@ -39,7 +39,12 @@ extension StoreSession {
     }
 
     /// `refund`, with what the app's record did with the revoked transaction.
-    public func refundTransaction(_ id: UInt64, reason: Transaction.RevocationReason) throws -> Revocation {
+    /// - Parameter percentage: for a prorated refund (`REFUND_PRORATED`), the share given back;
+    ///   nil refunds the whole transaction (`REFUND_FULL`). Either way the transaction is revoked
+    ///   and the App Store sends `REFUND` (Apple, "revocationType").
+    public func refundTransaction(
+        _ id: UInt64, reason: Transaction.RevocationReason, percentage: RevocationPercentage? = nil
+    ) throws -> Revocation {
         try transact { state, moment in
             let transaction = try Self.transaction(id, in: state, store: store)
             // A refund answers the customer's request for it, when one waits: the App Store
@@ -47,7 +52,8 @@ extension StoreSession {
             let request = state.simulation.refundRequests.first { $0.transactionID == id }
             state.simulation.refundRequests.removeAll { $0.transactionID == id }
             var revocation = try Self.revoke(
-                transaction, reason: reason, notification: .refund, state: &state, moment: moment)
+                transaction, reason: reason, percentage: percentage, notification: .refund, state: &state,
+                moment: moment)
             revocation.request = request
             return revocation
         }
@@ -107,12 +113,13 @@ extension StoreSession {
     /// Only the chain's current period ends a subscription: an earlier period's revocation
     /// leaves its state, its renewals and the app's record alone.
     private static func revoke(
-        _ original: Transaction, reason: Transaction.RevocationReason?, notification: ServerNotification.Kind,
-        state: inout PurchaseState, moment: Moment
+        _ original: Transaction, reason: Transaction.RevocationReason?, percentage: RevocationPercentage? = nil,
+        notification: ServerNotification.Kind, state: inout PurchaseState, moment: Moment
     ) throws -> Revocation {
         var transaction = original
         transaction.revocationDate = moment.now
         transaction.revocationReason = reason
+        transaction.revocationPercentage = percentage?.value
         try state.account.record(transaction, isNew: false)
         var change = AppRecordChange.kept
         var status: ServerNotification.Status?

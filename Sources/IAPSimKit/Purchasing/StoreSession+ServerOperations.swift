@@ -8,9 +8,15 @@ extension StoreSession {
     public enum ExtensionRefusal: Error, Equatable, Sendable {
         /// No subscription chain has that original transaction identifier.
         case notFound
-        /// Apple, "Extend a Subscription Renewal Date": only active subscriptions (not in
-        /// billing retry, not revoked) can be extended, by 1–90 days.
+        /// Apple, "SubscriptionExtensionIneligibleError": only a paid, active subscription can
+        /// be extended — not one in a free offer period, in billing retry, past its grace
+        /// period's expiration, expired or revoked — by 1–90 days.
         case ineligible(String)
+        /// Apple, "SubscriptionMaxExtensionError": two extensions in the last 365 days already.
+        case maximumReached
+        /// Apple, "FamilySharedSubscriptionExtensionIneligibleError": the customer has the
+        /// subscription through Family Sharing; only the purchaser's can be extended.
+        case familyShared
     }
 
     /// The chain's new renewal date after an extension.
@@ -20,27 +26,67 @@ extension StoreSession {
         public var effectiveDate: Date
     }
 
+    /// Extensions a subscription may have in any 365 days (Apple, "Extending the renewal date
+    /// for auto-renewable subscriptions": "twice within a year (365 days)").
+    public static let extensionsPerYear = 2
+
     /// Extends the current period of the subscription chain `originalID` by `days` (1–90),
     /// as "Extend a Subscription Renewal Date" does; the App Store notifies `RENEWAL_EXTENDED`.
-    public func extendRenewalDate(originalID: UInt64, days: Int) throws -> Extension {
+    /// A `requestIdentifier` the chain was already extended with answers as it did then and
+    /// extends nothing: a retried request does not extend twice (Apple leaves repeats open;
+    /// this is iapsim's choice).
+    /// - Throws: `ExtensionRefusal`.
+    /// - Parameter sharedToo: extend a subscription the family organiser shares as well — the
+    ///   mass extension extends the organiser's, and with it the family's (Apple, "Extend a
+    ///   Subscription Renewal Date": extending a purchased subscription that supports Family
+    ///   Sharing "automatically extends the family members' subscriptions as well").
+    public func extendRenewalDate(
+        originalID: UInt64, days: Int, requestIdentifier: String = UUID().uuidString, sharedToo: Bool = false
+    ) throws -> Extension {
         try transact { state, moment in
-            guard let index = state.simulation.renewals.firstIndex(where: { $0.originalID == originalID }),
-                let latest = state.account.chainLatest(originalID)
-            else { throw ExtensionRefusal.notFound }
-            let info = state.simulation.renewals[index]
-            guard (1...90).contains(days) else { throw ExtensionRefusal.ineligible("extendByDays must be 1 to 90") }
-            let current = SubscriptionEngine.renewalState(info, latest: latest, at: moment.now)
-            guard current == .subscribed, let end = latest.expirationDate else {
-                throw ExtensionRefusal.ineligible("the subscription is \(current.rawValue), not active")
-            }
-            var extended = latest
-            extended.expirationDate = ISO8601Date.clamped(end.addingTimeInterval(Double(days) * 86_400))
-            try state.account.record(extended, isNew: false)
-            state.notify(.renewalExtended, at: moment.now, transaction: extended, renewal: info, status: .active)
-            return Extension(
-                originalID: originalID, webOrderLineItemID: extended.webOrderLineItemID ?? "",
-                effectiveDate: extended.expirationDate ?? end)
+            try Self.extend(
+                originalID: originalID, days: days, requestIdentifier: requestIdentifier, sharedToo: sharedToo,
+                in: &state, moment)
         }
+    }
+
+    private static func extend(
+        originalID: UInt64, days: Int, requestIdentifier: String, sharedToo: Bool, in state: inout PurchaseState,
+        _ moment: Moment
+    ) throws -> Extension {
+        guard let index = state.simulation.renewals.firstIndex(where: { $0.originalID == originalID }),
+            let latest = state.account.chainLatest(originalID)
+        else { throw ExtensionRefusal.notFound }
+        var info = state.simulation.renewals[index]
+        if let done = info.extensions.first(where: { $0.requestIdentifier == requestIdentifier }) {
+            return Extension(
+                originalID: originalID, webOrderLineItemID: done.webOrderLineItemID, effectiveDate: done.effectiveDate)
+        }
+        guard sharedToo || latest.ownershipType != .familyShared else { throw ExtensionRefusal.familyShared }
+        guard (1...90).contains(days) else { throw ExtensionRefusal.ineligible("extendByDays must be 1 to 90") }
+        let current = SubscriptionEngine.renewalState(info, latest: latest, at: moment.now)
+        guard current == .subscribed, let end = latest.expirationDate else {
+            throw ExtensionRefusal.ineligible("the subscription is \(current.rawValue), not active")
+        }
+        guard latest.offerPaymentMode != .freeTrial else {
+            throw ExtensionRefusal.ineligible("the subscription is in a free offer period")
+        }
+        let yearAgo = moment.now.addingTimeInterval(-365 * 86_400)
+        info.extensions.removeAll { $0.date <= yearAgo }
+        guard info.extensions.count < extensionsPerYear else { throw ExtensionRefusal.maximumReached }
+        var extended = latest
+        extended.expirationDate = ISO8601Date.clamped(end.addingTimeInterval(Double(days) * 86_400))
+        try state.account.record(extended, isNew: false)
+        let result = Extension(
+            originalID: originalID, webOrderLineItemID: extended.webOrderLineItemID ?? "",
+            effectiveDate: extended.expirationDate ?? end)
+        info.extensions.append(
+            RenewalExtension(
+                requestIdentifier: requestIdentifier, date: moment.now, webOrderLineItemID: result.webOrderLineItemID,
+                effectiveDate: result.effectiveDate))
+        state.simulation.renewals[index] = info
+        state.notify(.renewalExtended, at: moment.now, transaction: extended, renewal: info, status: .active)
+        return result
     }
 
     /// Extends every subscription to `productID` by `days`, as "Extend Subscription Renewal
@@ -66,7 +112,8 @@ extension StoreSession {
         var failed = 0
         for chain in chains {
             do {
-                _ = try extendRenewalDate(originalID: chain.originalID, days: days)
+                _ = try extendRenewalDate(
+                    originalID: chain.originalID, days: days, requestIdentifier: requestIdentifier, sharedToo: true)
                 succeeded += 1
             } catch is ExtensionRefusal {
                 failed += 1
@@ -89,15 +136,29 @@ extension StoreSession {
         return (succeeded, failed)
     }
 
+    /// Why the App Store refuses to set an app account token (Apple, "Set App Account Token").
+    public enum AppAccountTokenRefusal: Error, Equatable, Sendable {
+        /// The account has no transaction with that identifier.
+        case notFound
+        /// The identifier is a transaction's but not its chain's original one
+        /// (TransactionIdIsNotOriginalTransactionIdError).
+        case notOriginal
+        /// The customer has the purchase through Family Sharing (FamilyTransactionNotSupportedError).
+        case familyShared
+    }
+
     /// Ties `token` (a UUID) to the chain or purchase `originalID`, as "Set App Account Token"
     /// does: its transactions carry it as `appAccountToken` from now on.
-    /// - Returns: false when the account has no such original transaction.
-    public func setAppAccountToken(_ token: String, originalID: UInt64) throws -> Bool {
+    /// - Throws: `AppAccountTokenRefusal` for an identifier that is not an original
+    ///   transaction of the account's own purchases.
+    public func setAppAccountToken(_ token: String, originalID: UInt64) throws {
+        guard let named = try store.transaction(originalID) else { throw AppAccountTokenRefusal.notFound }
+        guard named.originalID == originalID else { throw AppAccountTokenRefusal.notOriginal }
+        guard named.ownershipType != .familyShared else { throw AppAccountTokenRefusal.familyShared }
         // The chain's members are found through the index before the lock (its chain look-up
         // is for outside a change); each is read again under the lock, in its latest version.
         let ids = try store.chain(originalID).map(\.id)
-        guard !ids.isEmpty else { return false }
-        return try transact { state, _ in
+        try transact { state, _ in
             for id in ids {
                 guard var updated = try state.account.current(id: id) ?? store.transaction(id),
                     updated.appAccountToken != token
@@ -105,7 +166,6 @@ extension StoreSession {
                 updated.appAccountToken = token
                 try state.account.record(updated, isNew: false)
             }
-            return true
         }
     }
 }

@@ -230,6 +230,7 @@ enum SubscriptionEngine {
             } else {
                 info.commitment?.paid += 1
             }
+            transaction.commitmentInfo = info.commitment?.paymentInfo(monthlyPrice: price)
         }
         if info.introductoryPeriodsRemaining == 0 {
             info.offerType = nil
@@ -371,6 +372,9 @@ enum SubscriptionEngine {
             autoRenewPrice: product.price, currency: transaction.currency,
             storefrontCountryCode: transaction.storefrontCountryCode, introductoryPeriodsRemaining: 0,
             introductoryPrice: nil, introductoryPeriod: nil, phase: .active, expirationReason: nil)
+        info.recentSubscriptionStartDate = RenewalInfo.recentSubscriptionStart(
+            previous: state.simulation.renewals.first { $0.originalID == info.originalID },
+            latest: state.account.chainLatest(info.originalID), at: date, lapse: settings.timeRate.subscriptionLapse)
         // An introductory offer is for a first subscription in the group only, and is the
         // buyer's: a shared subscription comes as the organiser pays for it. An offer the buyer
         // redeems takes its place, unless it stacks on it (an offer code) and follows it.
@@ -386,7 +390,9 @@ enum SubscriptionEngine {
             info.autoRenewPeriod = month
             info.autoRenewPrice = plan.price
             info.commitment = RenewalInfo.Commitment(
-                period: subscription.period, endDate: settings.timeRate.end(of: subscription.period, from: date))
+                period: subscription.period, endDate: settings.timeRate.end(of: subscription.period, from: date),
+                price: plan.commitmentPrice)
+            transaction.commitmentInfo = info.commitment?.paymentInfo(monthlyPrice: plan.price)
             state.simulation.renewals.removeAll { $0.originalID == info.originalID }
             state.simulation.renewals.append(info)
             return

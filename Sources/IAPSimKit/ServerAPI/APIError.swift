@@ -37,11 +37,21 @@ public struct APIError: Error, Equatable, Sendable {
     public static let invalidSubscriptionGroupIdentifier = APIError(4_000_024, "Invalid subscription group identifier.")
     public static let invalidInAppOwnershipType = APIError(4_000_026, "Invalid in-app ownership type.")
     public static let invalidEmptyStorefrontCountryCodeList = APIError(4_000_027, "Invalid empty storefront country code list.")
+    public static let invalidStorefrontCountryCode = APIError(4_000_028, "Invalid storefront country code.")
     public static let invalidRevoked = APIError(4_000_030, "Invalid revoked value.")
     public static let invalidStatus = APIError(4_000_031, "Invalid status.")
+    public static let appTransactionIdNotSupported = APIError(
+        4_000_048, "Invalid request. App transactionId not supported by this endpoint.")
     public static let invalidAppAccountToken = APIError(4_000_183, "Invalid app account token.")
+    public static let familyTransactionNotSupported = APIError(
+        4_000_185, "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+    public static let transactionIdIsNotOriginalTransactionId = APIError(
+        4_000_187, "Invalid request. The transaction ID provided is not an original transaction ID.")
     public static let subscriptionExtensionIneligible = APIError(4_030_004, "Subscription extension ineligible.")
     public static let subscriptionMaxExtension = APIError(4_030_005, "Subscription max extension.")
+    public static let familySharedSubscriptionExtensionIneligible = APIError(
+        4_030_007,
+        "Subscriptions that users obtain through Family Sharing can't get a renewal date extension directly.")
     public static let accountNotFound = APIError(4_040_001, "Account not found.")
     public static let originalTransactionIdNotFound = APIError(4_040_005, "Original transaction id not found.")
     public static let serverNotificationUrlNotFound = APIError(4_040_007, "No notification URL found.")

@@ -3,12 +3,28 @@ import IAPSimJSON
 
 /// The endpoints that look things up: transactions, history, statuses, refunds.
 extension AppStoreServerAPI {
-    /// The account's transaction named by a path segment, or Apple's error.
+    /// The account's transaction named by a path segment, or Apple's error: an endpoint that
+    /// takes a transaction identifier refuses the customer's `appTransactionId` with
+    /// AppTransactionIdNotSupportedError (Apple, "Error codes").
     func transaction(_ segment: String) throws -> Transaction {
+        try refuseAppTransactionID(segment)
         guard let id = UInt64(segment), id > 0, segment.allSatisfy(\.isASCII) else { throw APIError.invalidTransactionId }
         // The journal's index finds it without reading the history.
         guard let found = try session.store.transaction(id) else { throw APIError.transactionIdNotFound }
         return found
+    }
+
+    /// What a path segment an endpoint reads as "any transaction id" names: a transaction of
+    /// the account, or the customer's `appTransactionId` (Apple, "anyTransactionId"), or
+    /// Apple's error.
+    func anyTransaction(_ segment: String) throws -> AnyTransactionID {
+        if try session.isAppTransactionID(segment) { return .appTransaction(segment) }
+        return .transaction(try transaction(segment).id)
+    }
+
+    /// AppTransactionIdNotSupportedError for the customer's `appTransactionId`.
+    func refuseAppTransactionID(_ segment: String) throws {
+        if try session.isAppTransactionID(segment) { throw APIError.appTransactionIdNotSupported }
     }
 
     func jsonBody(_ request: APIRequest) throws -> JSONValue {
@@ -24,9 +40,13 @@ extension AppStoreServerAPI {
         return Date(timeIntervalSince1970: Double(value) / 1000)
     }
 
-    /// Get Transaction History: filtered and sorted through the journal's index, 20 a page.
-    func history(_ request: APIRequest, settings: SessionSettings, transactionID: UInt64) throws -> APIResponse {
+    /// Get Transaction History: filtered and sorted through the journal's index, 20 a page;
+    /// `version1`, Get Transaction History V1, leaves out finished consumables.
+    func history(_ request: APIRequest, settings: SessionSettings, customer: AnyTransactionID, version1: Bool) throws
+        -> APIResponse
+    {
         var query = HistoryQuery(revision: request.value("revision"))
+        query.excludesFinishedConsumables = version1
         query.startDate = try millisecondsDate(request.value("startDate"), .invalidStartDate)
         query.endDate = try millisecondsDate(request.value("endDate"), .invalidEndDate)
         if let start = query.startDate, let end = query.endDate, start > end { throw APIError.startDateAfterEndDate }
@@ -56,7 +76,7 @@ extension AppStoreServerAPI {
         query.subscriptionGroupIDs = request.values("subscriptionGroupIdentifier")
         let page: HistoryPage
         do {
-            page = try session.historyPage(transactionID: transactionID, query: query)
+            page = try session.historyPage(customer, query: query)
         } catch is HistoryQueryError {
             throw APIError.invalidRequestRevision
         }
@@ -119,10 +139,10 @@ extension AppStoreServerAPI {
     }
 
     /// Get Refund History: refunded transactions, the latest revocation first, 20 a page.
-    func refunds(_ request: APIRequest, transactionID: UInt64) throws -> APIResponse {
+    func refunds(_ request: APIRequest, customer: AnyTransactionID) throws -> APIResponse {
         let page: HistoryPage
         do {
-            page = try session.refundHistoryPage(transactionID: transactionID, revision: request.value("revision"))
+            page = try session.refundHistoryPage(customer, revision: request.value("revision"))
         } catch is HistoryQueryError {
             throw APIError.invalidRequestRevision
         }
@@ -132,5 +152,21 @@ extension AppStoreServerAPI {
                 ("signedTransactions", .array(page.transactions.compactMap { signed[$0.id] }.map(JSONValue.string))),
                 ("revision", .string(page.revision)), ("hasMore", .bool(page.hasMore)),
             ]))
+    }
+
+    /// Look Up Order ID. Apple, "OrderLookupResponse": an invalid order ID answers `status` 1
+    /// without a `signedTransactions` array; a valid one `status` 0 with at least one
+    /// transaction. Apple, "Look Up Order ID": "This endpoint isn't available in the sandbox
+    /// environment" — the sandbox emails no receipts, so no order ID is valid there, and in
+    /// Sandbox every order answers `status` 1 (the response codes Apple lists have no error
+    /// for it). Serve `--environment Production` (or `settings set environment Production`)
+    /// to look orders up.
+    func lookUpOrder(_ orderID: String, settings: SessionSettings) throws -> APIResponse {
+        let invalid = APIResponse.json(.object([("status", .int(1))]))
+        guard (signer.environment ?? settings.environment) != .sandbox else { return invalid }
+        let matches = try session.transactions(orderID: orderID)
+        guard !matches.isEmpty else { return invalid }
+        let signed = try matches.map { try session.signedTransaction($0.id, signer: signer).jws }
+        return .json(.object([("status", .int(0)), ("signedTransactions", .array(signed.map(JSONValue.string)))]))
     }
 }

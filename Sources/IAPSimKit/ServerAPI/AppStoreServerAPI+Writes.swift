@@ -16,7 +16,7 @@ extension AppStoreServerAPI {
             throw APIError.invalidRequestIdentifier
         }
         do {
-            let result = try session.extendRenewalDate(originalID: original, days: days)
+            let result = try session.extendRenewalDate(originalID: original, days: days, requestIdentifier: identifier)
             return .json(
                 .object([
                     ("originalTransactionId", .string(String(result.originalID))),
@@ -27,6 +27,10 @@ extension AppStoreServerAPI {
             throw APIError.originalTransactionIdNotFound
         } catch StoreSession.ExtensionRefusal.ineligible {
             throw APIError.subscriptionExtensionIneligible
+        } catch StoreSession.ExtensionRefusal.maximumReached {
+            throw APIError.subscriptionMaxExtension
+        } catch StoreSession.ExtensionRefusal.familyShared {
+            throw APIError.familySharedSubscriptionExtensionIneligible
         }
     }
 
@@ -40,16 +44,43 @@ extension AppStoreServerAPI {
             throw APIError.invalidRequestIdentifier
         }
         guard let productID = body["productId"]?.stringValue, !productID.isEmpty else { throw APIError.invalidProductId }
-        if let codes = body["storefrontCountryCodes"], codes.arrayValue?.isEmpty == true {
-            throw APIError.invalidEmptyStorefrontCountryCodeList
+        var storefronts: [String]?
+        if let codes = body["storefrontCountryCodes"], codes != .null {
+            guard let list = codes.arrayValue else { throw APIError.invalidStorefrontCountryCode }
+            if list.isEmpty { throw APIError.invalidEmptyStorefrontCountryCodeList }
+            storefronts = try list.map { code in
+                guard let storefront = code.stringValue.flatMap(Storefront.named) else {
+                    throw APIError.invalidStorefrontCountryCode
+                }
+                return storefront.countryCode
+            }
+        }
+        // The same request again (a retry) answers as the first did, extending nothing twice.
+        if let done = massExtensions.get(identifier), done.productID == productID {
+            return .json(.object([("requestIdentifier", .string(identifier))]))
         }
         let (succeeded, failed) = try session.extendAllRenewalDates(
-            productID: productID, days: days, requestIdentifier: identifier,
-            storefrontCountryCodes: body["storefrontCountryCodes"]?.arrayValue?.compactMap(\.stringValue))
+            productID: productID, days: days, requestIdentifier: identifier, storefrontCountryCodes: storefronts)
         massExtensions.set(
             identifier,
             MassExtensions.Record(productID: productID, date: try session.clockReading().now, succeeded: succeeded, failed: failed))
         return .json(.object([("requestIdentifier", .string(identifier))]))
+    }
+
+    /// Finish Transaction (App Store Server API 1.20): the server tells the App Store it has
+    /// delivered the purchase, as the app's `Transaction.finish()` does (`iapsim finish`), so
+    /// StoreKit stops re-delivering it. Finishing one already finished changes nothing and
+    /// answers 200 too: Apple's page lists no error for it, and a retried call must not fail.
+    func finish(_ segment: String) throws -> APIResponse {
+        let found = try transaction(segment)
+        do {
+            try session.finish(found.id)
+        } catch SimulationError.notUnfinished {
+            // Already finished.
+        } catch SimulationError.unknownTransaction {
+            throw APIError.transactionIdNotFound
+        }
+        return APIResponse(status: 200, body: [])
     }
 
     /// Get Notification History: filtered by the body, 20 a page.
@@ -63,6 +94,11 @@ extension AppStoreServerAPI {
         let start = Date(timeIntervalSince1970: Double(startMS) / 1000)
         let end = Date(timeIntervalSince1970: Double(endMS) / 1000)
         if start > end { throw APIError.startDateAfterEndDate }
+        // Apple, "NotificationHistoryRequest": "Notification history is available for the past
+        // 180 days" (on the simulated clock).
+        if start < (try session.clockReading().now).addingTimeInterval(-Self.notificationHistoryDays * 86_400) {
+            throw APIError.startDateTooFarInPast
+        }
         var filter = NotificationFilter(start: start, end: end)
         if let type = body["notificationType"]?.stringValue {
             guard let kind = ServerNotification.Kind(rawValue: type) else { throw APIError.invalidNotificationType }
@@ -72,13 +108,23 @@ extension AppStoreServerAPI {
             guard let value = ServerNotification.Subtype(rawValue: subtype) else { throw APIError.invalidNotificationType }
             filter.subtype = value
         }
+        // Apple, "Get Notification History": "to get the notification history for a single
+        // user, provide a transactionId" — any of the customer's. iapsim keeps one customer:
+        // an identifier of theirs selects every notification about their purchases (not a TEST
+        // notification, nor a mass extension's summary); any other, none.
+        var customer: Bool?
         if let id = body["transactionId"]?.stringValue {
-            guard let value = UInt64(id), value > 0 else { throw APIError.invalidTransactionId }
-            if filter.kind != nil { throw APIError.multipleFiltersSupplied }
-            filter.transactionID = value
+            if filter.kind != nil || filter.subtype != nil { throw APIError.multipleFiltersSupplied }
+            if try session.isAppTransactionID(id) {
+                customer = true
+            } else {
+                guard let value = UInt64(id), value > 0 else { throw APIError.invalidTransactionId }
+                customer = try session.store.transaction(value) != nil
+            }
         }
         filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
-        let entries = try session.notifications(filter)
+        var entries = try session.notifications(filter)
+        if let customer { entries = customer ? entries.filter { $0.notification.transaction != nil } : [] }
         let (page, token, hasMore) = try Self.page(entries, revision: request.value("paginationToken"))
         let items = try page.map { entry -> JSONValue in
             let signed = try session.notification(entry.notification.uuid, signer: signer).signed
@@ -89,6 +135,9 @@ extension AppStoreServerAPI {
                 ("paginationToken", .string(token)), ("hasMore", .bool(hasMore)), ("notificationHistory", .array(items)),
             ]))
     }
+
+    /// How far back the notification history reaches, in days.
+    static let notificationHistoryDays: Double = 180
 
     /// Twenty items from the position `token` names; the next token and whether more follow.
     static func page<Item>(_ items: [Item], revision token: String?) throws -> ([Item], String, Bool) {

@@ -113,7 +113,7 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "transactions", "appTransactions", "*") {
             let id = captured[0]
             try expect("GET")
-            _ = try transaction(id)
+            _ = try anyTransaction(id)
             let signed = try session.signedAppTransaction(signer: signer)
             return .json(.object([("signedAppTransactionInfo", .string(signed.jws))]))
         }
@@ -124,16 +124,28 @@ public struct AppStoreServerAPI: Sendable {
             guard let token = body["appAccountToken"]?.stringValue, UUID(uuidString: token) != nil else {
                 throw APIError.invalidAppAccountToken
             }
+            try refuseAppTransactionID(id)
             guard let original = UInt64(id), original > 0 else { throw APIError.invalidOriginalTransactionId }
-            guard try session.setAppAccountToken(token.lowercased(), originalID: original) else {
+            do {
+                try session.setAppAccountToken(token.lowercased(), originalID: original)
+            } catch StoreSession.AppAccountTokenRefusal.notFound {
                 throw APIError.originalTransactionIdNotFound
+            } catch StoreSession.AppAccountTokenRefusal.notOriginal {
+                throw APIError.transactionIdIsNotOriginalTransactionId
+            } catch StoreSession.AppAccountTokenRefusal.familyShared {
+                throw APIError.familyTransactionNotSupported
             }
             return APIResponse(status: 200, body: [])
+        }
+        if let captured = match("v1", "transactions", "*", "finish") {
+            try expect("POST")
+            return try finish(captured[0])
         }
         if let captured = match("v1", "transactions", "*") {
             let id = captured[0]
             try expect("GET")
             // The signer finds the transaction itself (in the snapshot, else through the index).
+            try refuseAppTransactionID(id)
             guard let number = UInt64(id), number > 0, id.allSatisfy(\.isASCII) else { throw APIError.invalidTransactionId }
             let signed: SignedData
             do {
@@ -146,7 +158,8 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "history", "*") ?? match("v2", "history", "*") {
             let id = captured[0]
             try expect("GET")
-            return try history(request, settings: settings, transactionID: try transaction(id).id)
+            return try history(
+                request, settings: settings, customer: try anyTransaction(id), version1: parts[1] == "v1")
         }
         if match("v1", "subscriptions", "extend", "mass") != nil {
             try expect("POST")
@@ -174,29 +187,23 @@ public struct AppStoreServerAPI: Sendable {
         if let captured = match("v1", "subscriptions", "*") {
             let id = captured[0]
             try expect("GET")
-            _ = try transaction(id)
+            _ = try anyTransaction(id)
             return try statuses(request, settings: settings)
         }
         if let captured = match("v1", "refund", "lookup", "*") ?? match("v2", "refund", "lookup", "*") {
             let id = captured[0]
             try expect("GET")
-            return try refunds(request, transactionID: try transaction(id).id)
+            return try refunds(request, customer: try anyTransaction(id))
         }
         if let captured = match("v1", "lookup", "*") {
-            let orderID = captured[0]
             try expect("GET")
-            let matches = try session.transactions(orderID: orderID)
-            let signed = try matches.map { try session.signedTransaction($0.id, signer: signer).jws }
-            return .json(.object([("status", .int(matches.isEmpty ? 1 : 0)), ("signedTransactions", .array(signed.map(JSONValue.string)))]))
+            return try lookUpOrder(captured[0], settings: settings)
         }
         if let captured = match("v1", "transactions", "consumption", "*") ?? match("v2", "transactions", "consumption", "*") {
             let id = captured[0]
             try expect("PUT")
-            _ = try transaction(id)
-            let body = try jsonBody(request)
-            guard body["customerConsented"]?.boolValue != nil else {
-                throw APIError(4_000_103, "Invalid customer consented.")
-            }
+            let found = try transaction(id)
+            _ = try ConsumptionInformation(try jsonBody(request), for: found)
             return APIResponse(status: 202, body: [])
         }
         if match("v1", "notifications", "test") != nil {

@@ -101,9 +101,19 @@ public enum SignedPayloads {
                 members.append(("revocationReason", .int(reason == .developerIssue ? 1 : 0)))
             }
             members.append(("revocationDate", milliseconds(revoked)))
-            // revocationType: FAMILY_REVOKE when the organiser stopped sharing.
-            let type = transaction.ownershipType == .familyShared && transaction.revocationReason == nil
-            members.append(("revocationType", .string(type ? "FAMILY_REVOKE" : "REFUND_FULL")))
+            // revocationType: FAMILY_REVOKE when the organiser stopped sharing; a refund is
+            // REFUND_PRORATED for part of the transaction, with its revocationPercentage, and
+            // REFUND_FULL (100000) for all of it (Apple, "revocationType",
+            // "revocationPercentage": present for refunded transactions).
+            if transaction.ownershipType == .familyShared && transaction.revocationReason == nil {
+                members.append(("revocationType", .string("FAMILY_REVOKE")))
+            } else if let percentage = transaction.revocationPercentage {
+                members.append(("revocationType", .string("REFUND_PRORATED")))
+                members.append(("revocationPercentage", milliunits(percentage)))
+            } else {
+                members.append(("revocationType", .string("REFUND_FULL")))
+                members.append(("revocationPercentage", .int(RevocationPercentage.fullMilliunits)))
+            }
         }
         if transaction.isUpgraded { members.append(("isUpgraded", .bool(true))) }
         if let offer = transaction.offerType {
@@ -125,6 +135,24 @@ public enum SignedPayloads {
             ("appTransactionId", .string(context.appTransactionID)),
         ]
         if let token = transaction.appAccountToken { members.append(("appAccountToken", .string(token))) }
+        if transaction.productType == .autoRenewable {
+            // App Store Server API 1.21 ("billingPlanType", "TransactionCommitmentInfo"): how
+            // this period is paid; a monthly payment says where it is in its commitment.
+            let plan = transaction.billingPlanType ?? .billedUpfront
+            members.append(("billingPlanType", .string(plan.rawValue)))
+            if let commitment = transaction.commitmentInfo {
+                members.append(
+                    (
+                        "commitmentInfo",
+                        .object([
+                            ("billingPeriodNumber", .int(commitment.billingPeriodNumber)),
+                            ("commitmentExpiresDate", milliseconds(commitment.expirationDate)),
+                            ("commitmentPrice", milliunits(commitment.price)),
+                            ("totalBillingPeriods", .int(commitment.totalBillingPeriods)),
+                        ])
+                    ))
+            }
+        }
         return .object(members)
     }
 
@@ -164,7 +192,39 @@ public enum SignedPayloads {
             ("eligibleWinBackOfferIds", .array(eligibleWinBackOfferIDs.map(JSONValue.string))),
             ("appTransactionId", .string(context.appTransactionID)),
         ]
+        // The token the app or its server tied to the purchase: the chain's (Apple,
+        // "JWSRenewalInfoDecodedPayload", appAccountToken).
+        if let token = latest.appAccountToken { members.append(("appAccountToken", .string(token))) }
+        members += commitmentMembers(info, autoRenews: facts.willAutoRenew)
         return .object(members)
+    }
+
+    /// App Store Server API 1.21: `renewalBillingPlanType`, how the next renewal is paid —
+    /// `MONTHLY` while the chain is in a commitment, `BILLED_UPFRONT` otherwise — and, in a
+    /// commitment, `commitmentInfo` (RenewalCommitmentInfo): the commitment that follows this
+    /// one at `commitmentRenewalDate` (this one's end), its product, whether it will start
+    /// (`commitmentAutoRenewStatus`, the chain's auto-renew status), its plan and its price.
+    static func commitmentMembers(_ info: RenewalInfo, autoRenews: Bool) -> [(String, JSONValue)] {
+        guard let commitment = info.commitment else {
+            return [("renewalBillingPlanType", .string(BillingPlanType.billedUpfront.rawValue))]
+        }
+        let monthly = BillingPlanType.monthly.rawValue
+        return [
+            ("renewalBillingPlanType", .string(monthly)),
+            (
+                "commitmentInfo",
+                .object([
+                    ("commitmentAutoRenewProductId", .string(info.autoRenewProductID)),
+                    ("commitmentAutoRenewStatus", .int(autoRenews ? 1 : 0)),
+                    ("commitmentRenewalBillingPlanType", .string(monthly)),
+                    ("commitmentRenewalDate", milliseconds(commitment.endDate)),
+                    (
+                        "commitmentRenewalPrice",
+                        milliunits(commitment.price ?? info.autoRenewPrice * Decimal(commitment.payments))
+                    ),
+                ])
+            ),
+        ]
     }
 
     /// `expirationIntent`: 1 the customer cancelled, 2 billing error, 3 no consent to a price

@@ -184,4 +184,9 @@ public enum TimeRate: Int, Sendable, CaseIterable {
     public var billingRetryPeriod: TimeInterval {
         fixedRenewalInterval.map { 2 * $0 } ?? renewalTable?.billingRetry ?? 60 * 86_400
     }
+
+    /// The lapse of paid service that starts a subscription's `recentSubscriptionStartDate`
+    /// again: 60 days in calendar time (Apple, "recentSubscriptionStartDate"), scaled as the
+    /// billing retry period's 60 days are, so a fast rate reaches it as quickly.
+    public var subscriptionLapse: TimeInterval { billingRetryPeriod }
 }

@@ -9,6 +9,8 @@ struct Finish: CLICommand {
                     Transaction.finish(). With 'settings set finish-transactions manual' new
                     transactions stay unfinished, and every launch (list, buy, restore, status)
                     notes on stderr that Transaction.updates re-delivered them, until they are finished.
+                    A backend finishes one the same way through the App Store Server API's Finish
+                    Transaction ('iapsim serve').
                     """,
         arguments: [.init("transaction-id", kind: .transactionID)],
         options: [

@@ -4,27 +4,32 @@ import IAPSimKit
 struct Refund: CLICommand, Equatable {
     static let spec = CommandSpec(
         name: "refund", abstract: "Refund a transaction, decline a refund request, or reverse a refund.",
-        synopsis: "<transaction-id> [--reason developerIssue|other | --decline | --reverse]",
+        synopsis: "<transaction-id> [--reason developerIssue|other] [--prorated PERCENT] | --decline | --reverse",
         discussion: """
                     SKTestSession.refundTransaction(identifier:): sets revocationDate and
-                    revocationReason (REFUND). A non-consumable leaves the app's record; a subscription is
-                    revoked and stops renewing; a consumable's quantity comes off its balance (not below
-                    zero). When the customer asked for the refund ('iapsim request-refund'), this grants
-                    the request. --decline declines the request instead (REFUND_DECLINED); --reverse
-                    reverses a refund granted before, after a customer's dispute (REFUND_REVERSED): the
-                    revocation is undone and the app's record gets the purchase back.
-                    revocationReason on that transaction only. StoreKit delivers the revoked transaction
-                    through Transaction.updates (a note says so) and the app reacts; iapsim's app record
-                    does what an app should: a non-consumable leaves it; a subscription's current period
-                    refunded revokes the subscription, which stops renewing, while an earlier period
-                    refunded leaves the subscription as it is; a consumable's quantity comes off its
-                    balance (not below zero).
+                    revocationReason on that transaction only, and the App Store sends REFUND. StoreKit
+                    delivers the revoked transaction through Transaction.updates (a note says so) and the
+                    app reacts; iapsim's app record does what an app should: a non-consumable leaves it; a
+                    subscription's current period refunded revokes the subscription, which stops renewing,
+                    while an earlier period refunded leaves the subscription as it is; a consumable's
+                    quantity comes off its balance (not below zero). The refund is of the whole
+                    transaction (revocationType REFUND_FULL, revocationPercentage 100000); --prorated
+                    PERCENT gives back part of it (REFUND_PRORATED, revocationPercentage PERCENT in
+                    milliunits, more than 0 and less than 100, up to three decimals), the transaction
+                    revoked all the same. When the customer asked for the refund ('iapsim
+                    request-refund'), this grants the request. --decline declines the request instead
+                    (REFUND_DECLINED); --reverse reverses a refund granted before, after a customer's
+                    dispute (REFUND_REVERSED): the revocation is undone and the app's record gets the
+                    purchase back.
                     """,
         arguments: [.init("transaction-id", kind: .transactionID)],
         options: [
             .value(
                 "reason", "REASON", help: "The transaction's revocationReason: developerIssue or other (default other).",
                 values: Transaction.RevocationReason.allCases.map(\.rawValue)),
+            .value(
+                "prorated", "PERCENT",
+                help: "Refund part of the transaction (REFUND_PRORATED): more than 0 and less than 100."),
             OptionSpec(name: "decline", help: "Decline the customer's refund request (REFUND_DECLINED)."),
             OptionSpec(name: "reverse", help: "Reverse a refund granted before (REFUND_REVERSED): the revocation is undone."),
         ],
@@ -33,14 +38,16 @@ struct Refund: CLICommand, Equatable {
                     "iapsim buy com.example.app.book && iapsim refund 2 --reason developerIssue --json",
                     "iapsim refund 2 --reverse",
                     "iapsim buy com.example.app.coins100 && iapsim request-refund 3 && iapsim refund 3 --decline",
+                    "iapsim buy com.example.app.pro.monthly && iapsim refund 4 --prorated 40",
                 ])
 
     let id: UInt64
     let action: Action
 
     enum Action: Equatable {
-        /// `SKTestSession.refundTransaction(identifier:)`, granting a pending request.
-        case grant(IAPSimKit.Transaction.RevocationReason)
+        /// `SKTestSession.refundTransaction(identifier:)`, granting a pending request; with a
+        /// percentage, a prorated refund.
+        case grant(IAPSimKit.Transaction.RevocationReason, RevocationPercentage?)
         /// `--decline`: the App Store declines the customer's refund request.
         case decline
         /// `--reverse`: the App Store reverses a refund it granted.
@@ -56,6 +63,9 @@ struct Refund: CLICommand, Equatable {
             if words.value("reason") != nil {
                 throw words.error("--reason does not go with --\(flag): only a refund granted has a reason")
             }
+            if words.value("prorated") != nil {
+                throw words.error("--prorated does not go with --\(flag): only a refund granted has a percentage")
+            }
         }
         if words.flag("decline") {
             action = .decline
@@ -66,13 +76,17 @@ struct Refund: CLICommand, Equatable {
             guard let reason = IAPSimKit.Transaction.RevocationReason(rawValue: text) else {
                 throw words.error("--reason \(text): expected developerIssue or other")
             }
-            action = .grant(reason)
+            do throws(InvalidRevocationPercentage) {
+                action = .grant(reason, try words.value("prorated").map(RevocationPercentage.init(text:)))
+            } catch {
+                throw words.error(error.errorDescription ?? "\(error)")
+            }
         }
     }
 
     func run(in context: CommandContext) throws -> Report {
         switch action {
-        case .grant(let reason): return try grant(reason, in: context)
+        case .grant(let reason, let percentage): return try grant(reason, percentage, in: context)
         case .decline: return try decline(in: context)
         case .reverse: return try reverse(in: context)
         }
@@ -82,9 +96,12 @@ struct Refund: CLICommand, Equatable {
 extension Refund {
     /// StoreKit delivers the revoked transaction through `Transaction.updates`; the note says
     /// so, and what the app's record did with it.
-    private func grant(_ reason: IAPSimKit.Transaction.RevocationReason, in context: CommandContext) throws -> Report {
+    private func grant(
+        _ reason: IAPSimKit.Transaction.RevocationReason, _ percentage: RevocationPercentage?,
+        in context: CommandContext
+    ) throws -> Report {
         let (_, session) = try context.catalogAndSession()
-        let revocation = try session.refundTransaction(id, reason: reason)
+        let revocation = try session.refundTransaction(id, reason: reason, percentage: percentage)
         let transaction = revocation.transaction
         let what: String
         switch (transaction.productType, revocation.appRecord) {
@@ -97,7 +114,9 @@ extension Refund {
         }
         let answered = revocation.request == nil ? "" : ", granting the customer's refund request"
         var report = try Report.revocation(
-            revocation, result: "refunded", line: "Refunded transaction \(id) (\(reason.rawValue))\(answered): \(what).",
+            revocation, result: "refunded",
+            line: "Refunded \(percentage.map { "\($0.value)% of " } ?? "")transaction \(id) (\(reason.rawValue))"
+                + "\(answered): \(what).",
             context: session.storeKitContext())
         if let request = revocation.request { report.addJSON("refundRequest", .refundRequest(request)) }
         return report

@@ -16,20 +16,21 @@ struct Serve: CLICommand {
                     Get All Subscription Statuses, Get Refund History, Look Up Order ID, Send Consumption
                     Information, Request a Test Notification and its status, Get Notification History,
                     Extend a Subscription Renewal Date (one, or all active subscribers and its status),
-                    Get App Transaction Info and Set App Account Token. A purchase made with 'iapsim buy'
-                    in another shell is visible to the next request. Signed items are signed as 'iapsim
-                    jws' signs them. Requests need 'Authorization: Bearer <ES256 JWT>' with aud
-                    appstoreconnect-v1, bid the bundle id and exp within the hour (an iat, if any, no
-                    later than a minute from now and at most an hour before exp); with --key-file (the
-                    .p8 App Store Connect gives), the signature must verify with that key, else any
-                    well-formed token is accepted and the server says so. It listens on loopback
-                    addresses only (127.0.0.1 by default; 'localhost', ::1): another --host is refused
-                    (exit 64) unless --insecure-remote is given with --key-file, since the API is
-                    plain HTTP and its writes change the state. It prints 'Listening on
-                    http://HOST:PORT' (--port 0, the default, picks a free port; --port-file writes
-                    it) and serves until SIGINT or SIGTERM, then exits 0. A request the server cannot
-                    answer (a state it cannot read) gets 500 with Apple's GeneralInternalError and no
-                    detail; the detail goes to standard error.
+                    Get App Transaction Info, Set App Account Token and Finish Transaction. A purchase
+                    made with 'iapsim buy' in another shell is visible to the next request. Look Up
+                    Order ID answers only outside Sandbox (--environment Production), as Apple's does.
+                    Signed items are signed as 'iapsim jws' signs them. Requests need 'Authorization:
+                    Bearer <ES256 JWT>' with aud appstoreconnect-v1, bid the bundle id and exp within
+                    the hour (an iat, if any, no later than a minute from now and at most an hour
+                    before exp); with --key-file (the .p8 App Store Connect gives), the signature must
+                    verify with that key, else any well-formed token is accepted and the server says
+                    so. It listens on loopback addresses only (127.0.0.1 by default; 'localhost',
+                    ::1): another --host is refused (exit 64) unless --insecure-remote is given with
+                    --key-file, since the API is plain HTTP and its writes change the state. It prints
+                    'Listening on http://HOST:PORT' (--port 0, the default, picks a free port;
+                    --port-file writes it) and serves until SIGINT or SIGTERM, then exits 0. A request
+                    the server cannot answer (a state it cannot read) gets 500 with Apple's
+                    GeneralInternalError and no detail; the detail goes to standard error.
                     """,
         arguments: [],
         options: [
