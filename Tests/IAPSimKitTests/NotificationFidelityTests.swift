@@ -106,14 +106,15 @@ import IAPSimJSON
     // MARK: 2. Mass renewal extension
 
     /// Apple, "summary": RENEWAL_EXTENSION / SUMMARY carries a `summary` object and no `data`.
+    /// (The yearly plan: no free trial, in which Apple extends nothing.)
     @Test func aMassExtensionSummaryCarriesASummaryAndNoData() throws {
-        try buy(monthly)
-        let counts = try session.extendAllRenewalDates(productID: monthly, days: 3)
+        try buy(yearly)
+        let counts = try session.extendAllRenewalDates(productID: yearly, days: 3)
         #expect(counts.succeeded == 1 && counts.failed == 0)
         let summary = try payload(try last("RENEWAL_EXTENSION/SUMMARY"))
         #expect(summary["data"] == nil)
         let body = try #require(summary["summary"])
-        #expect(body["productId"]?.stringValue == monthly)
+        #expect(body["productId"]?.stringValue == yearly)
         #expect(body["bundleId"]?.stringValue == "com.example.app")
         #expect(body["environment"]?.stringValue == "Sandbox")
         #expect(body["succeededCount"] == .int(1) && body["failedCount"] == .int(0))
@@ -122,9 +123,9 @@ import IAPSimJSON
 
     /// The summary names the request and the storefronts it was limited to.
     @Test func aMassExtensionSummaryNamesItsRequestAndStorefronts() throws {
-        try buy(monthly)
+        try buy(yearly)
         _ = try session.extendAllRenewalDates(
-            productID: monthly, days: 3, requestIdentifier: "fd6c6c5e-mass", storefrontCountryCodes: ["USA", "CAN"])
+            productID: yearly, days: 3, requestIdentifier: "fd6c6c5e-mass", storefrontCountryCodes: ["USA", "CAN"])
         let body = try #require(try payload(try last("RENEWAL_EXTENSION/SUMMARY"))["summary"])
         #expect(body["requestIdentifier"]?.stringValue == "fd6c6c5e-mass")
         #expect(body["storefrontCountryCodes"] == .array([.string("USA"), .string("CAN")]))
