@@ -25,6 +25,7 @@ release:
 # (Tests/e2e/lib.sh, and External in the Swift tests).
 test:
 	Tests/e2e/tools.sh
+	swift format lint --strict --recursive Sources Tests Package.swift
 	swift build --build-tests
 	swift test --skip-build
 	Tests/e2e/faults.sh .build/debug/iapsim
@@ -87,6 +88,10 @@ uninstall:
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift
+
+# The house style (.swift-format: 120 columns), as make test checks it.
+lint:
+	swift format lint --strict --recursive Sources Tests Package.swift
 
 clean:
 	rm -rf .build

@@ -95,7 +95,7 @@ public enum HTTPClient {
                 var one: Int32 = 1
                 setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
-            if Glibc_connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return .success(fd) }
+            if systemConnect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return .success(fd) }
             guard errno == EINPROGRESS else {
                 lastError = String(cString: strerror(errno))
                 close(fd)
@@ -186,7 +186,7 @@ public enum HTTPClient {
     }
 }
 
-private func Glibc_connect(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+private func systemConnect(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
     #if canImport(Glibc)
         Glibc.connect(fd, address, length)
     #else

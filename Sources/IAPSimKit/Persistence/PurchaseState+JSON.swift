@@ -318,7 +318,8 @@ extension SimulationState {
         self.init()
         // Each setting is checked as it is read: an unknown key or a value `settings set` would
         // refuse makes the file corrupt, never a silent default.
-        for (name, value) in try r.optional("settings")?.dictionary({ value throws(Reader.Failure) in try value.string() }) ?? [:] {
+        let texts = try r.optional("settings")?.dictionary { value throws(Reader.Failure) in try value.string() }
+        for (name, value) in texts ?? [:] {
             guard let key = SettingKey(rawValue: name) else {
                 throw Reader.Failure(message: "simulation.settings.\(name): not a setting iapsim knows")
             }

@@ -20,7 +20,7 @@ struct CommandContext {
 
     /// Runs `command` and adds the notes and warnings of what happened meanwhile.
     func run(_ command: any CLICommand) throws -> Report {
-        command.warnings.forEach(console.notice)
+        for warning in command.warnings { console.notice(warning) }
         var report = try command.run(in: self)
         report.notes = events.notes + report.notes
         report.warnings = events.warnings + report.warnings
@@ -103,7 +103,9 @@ struct CommandContext {
         }
         let (catalog, session) = try StoreSession.open(
             catalogSource(), store: try stateStore(), storefront: storefront, now: base.now, events: events.record)
-        catalog.store.settings.ignoredErrors.forEach { events.warn("Warning: \(catalog.source.storeKitPath): \($0)") }
+        for error in catalog.store.settings.ignoredErrors {
+            events.warn("Warning: \(catalog.source.storeKitPath): \(error)")
+        }
         return (catalog, session)
     }
 

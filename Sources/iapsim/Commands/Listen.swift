@@ -107,7 +107,8 @@ struct Listen: CLICommand {
         let deliverer = try NotificationDeliverer(
             session: session, endpoint: endpoint, headers: headers, timeout: timeout, signer: signer, kinds: kinds)
         while !ListenSignals.stopRequested {
-            let made = try deliverer.deliverDue(shouldStop: { ListenSignals.stopRequested }) {
+            let stop: @Sendable () -> Bool = { ListenSignals.stopRequested }
+            let made = try deliverer.deliverDue(shouldStop: stop) {
                 delivery, attempt, elapsed in
                 if attempt.result == .success { delivered += 1 } else { failed += 1 }
                 show(delivery, attempt, elapsed, in: context)

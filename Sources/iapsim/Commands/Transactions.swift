@@ -87,6 +87,8 @@ extension Transactions {
                 var prices: [Decimal: String] = [:]  // equal prices spell the same
                 stream.beginObject()
                 stream.beginArray("transactions")
+                // swift-format-ignore: ReplaceForEachWithForLoop
+                // (`history` streams the journal: it is no Sequence)
                 try history.forEach { entry in
                     let price = entry.transaction.price
                     let text = prices[price] ?? price.plainString
@@ -126,6 +128,7 @@ extension Transactions {
                 return [
                     .streamedTable(widths: widths) { emit in
                         emit(header)
+                        // swift-format-ignore: ReplaceForEachWithForLoop
                         try history.forEach { entry in
                             let transaction = entry.transaction
                             emit(

@@ -168,7 +168,7 @@ private final class StreamFailure: @unchecked Sendable {
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc_write(fd, base + offset, buffer.count - offset)
+                let written = systemWrite(fd, base + offset, buffer.count - offset)
                 if written >= 0 {
                     offset += written
                     continue
@@ -187,7 +187,7 @@ private final class StreamFailure: @unchecked Sendable {
     }
 }
 
-private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
         Glibc.write(fd, buffer, count)
     #else
