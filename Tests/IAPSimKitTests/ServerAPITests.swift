@@ -308,6 +308,26 @@ import Testing
         #expect(both.errorCode == 4_000_019)
     }
 
+    /// A page reads the notifications journal once, whatever its length: it used to be read
+    /// again for every item signed, so a page at 10,000 notifications took seconds.
+    @Test func aPageReadsTheJournalOnce() throws {
+        let h = try ServerAPIHarness()
+        let start = h.clock.now
+        for _ in 0..<45 { _ = try h.session.sendTestNotification() }
+        let end = h.clock.now.addingTimeInterval(60)
+        let before = h.session.store.cache.notificationJournalReads
+        let first = h.call("POST", "inApps/v1/notifications/history", body: Self.request(start: start, end: end))
+        #expect(try Self.kinds(first).count == 20)
+        #expect(h.session.store.cache.notificationJournalReads - before == 1)
+        let token = try #require(first.body?["paginationToken"]?.stringValue)
+        let middle = h.session.store.cache.notificationJournalReads
+        let second = h.call(
+            "POST", "inApps/v1/notifications/history", query: [("paginationToken", token)],
+            body: Self.request(start: start, end: end))
+        #expect(try Self.kinds(second).count == 20)
+        #expect(h.session.store.cache.notificationJournalReads - middle == 1)
+    }
+
     /// "Notification history is available for the past 180 days."
     @Test func aStartDateOlderThan180DaysIsRefused() throws {
         let h = try ServerAPIHarness()

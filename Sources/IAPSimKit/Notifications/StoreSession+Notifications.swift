@@ -84,6 +84,19 @@ extension StoreSession {
         return (entry, SignedData(jws: signed.jws, payload: signed.payload))
     }
 
+    /// `entries`, already read, each signed as it is delivered: one snapshot for them all and
+    /// no further read of the journal, so a page of history costs the same however long the
+    /// journal is beyond the one read that listed it.
+    public func signedNotifications(_ entries: [NotificationEntry], signer: Signer) throws -> [SignedData] {
+        guard !entries.isEmpty else { return [] }
+        let (state, moment) = try snapshot()
+        let context = signingContext(state, moment, signer)
+        return entries.map {
+            let signed = NotificationPayload.signedPayload($0.notification, context: context, identity: signer.identity)
+            return SignedData(jws: signed.jws, payload: signed.payload)
+        }
+    }
+
     /// `TEST`: what "Request a Test Notification" queues.
     public func sendTestNotification() throws -> ServerNotification {
         try transact { state, moment in

@@ -35,6 +35,13 @@ final class StateCache: @unchecked Sendable {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
+    private var notificationJournalReadCount = 0
+
+    /// How many times this process has read the notifications journal: tests count work with it.
+    var notificationJournalReads: Int { lock.withLock { notificationJournalReadCount } }
+
+    func countNotificationJournalRead() { lock.withLock { notificationJournalReadCount += 1 } }
+
     private var snapshotBytes: Data?
     private var snapshot: PurchaseState?
     /// The signature of the snapshot file, when it was settled as it was read.

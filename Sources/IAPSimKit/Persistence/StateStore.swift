@@ -197,6 +197,7 @@ public struct StateStore: Sendable {
     /// Calls `body` with each record of the notifications journal, oldest first, holding one
     /// at a time.
     public func forEachNotificationRecord(_ body: (Outbox.Record) -> Void) throws(StateError) {
+        cache.countNotificationJournalRead()
         try forEachLine(of: location.notificationsPath, from: 0, what: "a notification", parse: Outbox.Record.init) {
             record, _ in body(record)
         }

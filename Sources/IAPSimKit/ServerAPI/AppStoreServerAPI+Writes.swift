@@ -126,9 +126,12 @@ extension AppStoreServerAPI {
         var entries = try session.notifications(filter)
         if let customer { entries = customer ? entries.filter { $0.notification.transaction != nil } : [] }
         let (page, token, hasMore) = try Self.page(entries, revision: request.value("paginationToken"))
-        let items = try page.map { entry -> JSONValue in
-            let signed = try session.notification(entry.notification.uuid, signer: signer).signed
-            return .object([("signedPayload", .string(signed.jws)), ("sendAttempts", .array(entry.attempts.map(Self.attempt)))])
+        // The journal is read once, above; the page is signed from what that read returned.
+        let signed = try session.signedNotifications(page, signer: signer)
+        let items = zip(page, signed).map { entry, signed -> JSONValue in
+            .object([
+                ("signedPayload", .string(signed.jws)), ("sendAttempts", .array(entry.attempts.map(Self.attempt))),
+            ])
         }
         return .json(
             .object([
