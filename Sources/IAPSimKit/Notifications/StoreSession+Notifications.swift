@@ -57,8 +57,36 @@ extension StoreSession {
 
     /// Every notification with its attempts, oldest first, brought up to date (renewals
     /// caught up by the clock notify too).
+    ///
+    /// The journal is only appended to: what this process read of it is kept
+    /// (`NotificationJournalView`) and only lines added since are read, so in `serve` a page of
+    /// history costs the same however long the journal is.
     public func notifications(_ filter: NotificationFilter = NotificationFilter()) throws -> [NotificationEntry] {
         _ = try snapshot()  // time brought up to date, its notifications saved
+        let path = store.location.notificationsPath
+        for _ in 0..<3 {
+            let before = FileSignature.of(path)
+            var view = store.cache.notificationJournal ?? NotificationJournalView(device: 0, inode: 0)
+            if view.device != before.device || view.inode != before.inode || view.end > before.size {
+                view = NotificationJournalView(device: before.device, inode: before.inode)  // another file: from 0
+            }
+            try store.forEachNotificationRecord(from: view.end) { record, end in
+                switch record {
+                case .notification(let notification):
+                    view.positions[notification.uuid] = view.entries.count
+                    view.entries.append(NotificationEntry(notification: notification, attempts: []))
+                case .attempt(let attempt):
+                    if let position = view.positions[attempt.uuid] { view.entries[position].attempts.append(attempt) }
+                }
+                view.end = end
+            }
+            let after = FileSignature.of(path)
+            // Replaced while read (`reset`): read the new file from its start.
+            guard after.device == before.device, after.inode == before.inode else { continue }
+            store.cache.notificationJournal = view
+            return view.entries.filter(filter.matches)
+        }
+        store.cache.notificationJournal = nil
         var entries: [NotificationEntry] = []
         var index: [String: Int] = [:]
         for record in try store.notificationRecords() {

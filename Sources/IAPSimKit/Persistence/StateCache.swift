@@ -36,11 +36,23 @@ final class StateCache: @unchecked Sendable {
     }
 
     private var notificationJournalReadCount = 0
+    private var notificationLinesReadCount = 0
+    private var notificationView: NotificationJournalView?
 
-    /// How many times this process has read the notifications journal: tests count work with it.
+    /// How many times this process has read the notifications journal, and how many of its
+    /// lines it parsed: tests count work with them.
     var notificationJournalReads: Int { lock.withLock { notificationJournalReadCount } }
+    var notificationLinesRead: Int { lock.withLock { notificationLinesReadCount } }
 
     func countNotificationJournalRead() { lock.withLock { notificationJournalReadCount += 1 } }
+
+    func countNotificationLinesRead(_ lines: Int) { lock.withLock { notificationLinesReadCount += lines } }
+
+    /// The notifications journal as last read, to be read on from its `end`.
+    var notificationJournal: NotificationJournalView? {
+        get { lock.withLock { notificationView } }
+        set { lock.withLock { notificationView = newValue } }
+    }
 
     private var snapshotBytes: Data?
     private var snapshot: PurchaseState?
@@ -92,4 +104,15 @@ final class StateCache: @unchecked Sendable {
             transactions[transaction.id] = transaction
         }
     }
+}
+
+/// The notifications journal's entries, read up to `end`, of the file `device`/`inode`: the
+/// journal is only appended to, so the next read starts at `end` (Get Notification History).
+struct NotificationJournalView: Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var end: UInt64 = 0
+    var entries: [NotificationEntry] = []
+    /// Each notification's position in `entries`, by UUID.
+    var positions: [String: Int] = [:]
 }
