@@ -62,6 +62,12 @@ extension StoreSession {
     /// (`NotificationJournalView`) and only lines added since are read, so in `serve` a page of
     /// history costs the same however long the journal is.
     public func notifications(_ filter: NotificationFilter = NotificationFilter()) throws -> [NotificationEntry] {
+        try allNotifications().filter(filter.matches)
+    }
+
+    /// Every notification with its attempts, oldest first, as `notifications` reads them: a
+    /// caller that pages picks its page by position and copies only that.
+    func allNotifications() throws -> [NotificationEntry] {
         _ = try snapshot()  // time brought up to date, its notifications saved
         let path = store.location.notificationsPath
         for _ in 0..<3 {
@@ -84,7 +90,7 @@ extension StoreSession {
             // Replaced while read (`reset`): read the new file from its start.
             guard after.device == before.device, after.inode == before.inode else { continue }
             store.cache.notificationJournal = view
-            return view.entries.filter(filter.matches)
+            return view.entries
         }
         store.cache.notificationJournal = nil
         var entries: [NotificationEntry] = []
@@ -98,7 +104,7 @@ extension StoreSession {
                 if let position = index[attempt.uuid] { entries[position].attempts.append(attempt) }
             }
         }
-        return entries.filter(filter.matches)
+        return entries
     }
 
     /// The notification `uuid`, signed as it is delivered.
