@@ -48,11 +48,16 @@ final class StateCache: @unchecked Sendable {
 
     func countNotificationLinesRead(_ lines: Int) { lock.withLock { notificationLinesReadCount += lines } }
 
-    /// The notifications journal as last read, to be read on from its `end`.
-    var notificationJournal: NotificationJournalView? {
-        get { lock.withLock { notificationView } }
-        set { lock.withLock { notificationView = newValue } }
+    /// The notifications journal as last read, to be read on from its `end`, taken out so
+    /// that appending to it copies nothing; `keep` puts it back.
+    func takeNotificationJournal() -> NotificationJournalView? {
+        lock.withLock {
+            defer { notificationView = nil }
+            return notificationView
+        }
     }
+
+    func keepNotificationJournal(_ view: NotificationJournalView?) { lock.withLock { notificationView = view } }
 
     private var snapshotBytes: Data?
     private var snapshot: PurchaseState?
@@ -113,6 +118,42 @@ struct NotificationJournalView: Sendable {
     var inode: UInt64
     var end: UInt64 = 0
     var entries: [NotificationEntry] = []
+    /// What a filter looks at of each entry, in the same order: scanning these copies no
+    /// strings, so a page's filter over 100,000 notifications takes a few hundred microseconds.
+    var keys: [NotificationKey] = []
     /// Each notification's position in `entries`, by UUID.
     var positions: [String: Int] = [:]
+
+    mutating func append(_ record: Outbox.Record) {
+        switch record {
+        case .notification(let notification):
+            positions[notification.uuid] = entries.count
+            entries.append(NotificationEntry(notification: notification, attempts: []))
+            keys.append(NotificationKey(notification))
+        case .attempt(let attempt):
+            guard let position = positions[attempt.uuid] else { return }
+            entries[position].attempts.append(attempt)
+            keys[position].attempted = true
+            if attempt.result == .success { keys[position].delivered = true }
+        }
+    }
+}
+
+/// The fields of a notification entry that `NotificationFilter` matches, all plain values.
+struct NotificationKey: Sendable {
+    var kind: ServerNotification.Kind
+    var subtype: ServerNotification.Subtype?
+    var date: Date
+    var transactionID: UInt64?
+    var originalID: UInt64?
+    var attempted = false
+    var delivered = false
+
+    init(_ notification: ServerNotification) {
+        kind = notification.kind
+        subtype = notification.subtype
+        date = notification.date
+        transactionID = notification.transaction?.id
+        originalID = notification.transaction?.originalID
+    }
 }

@@ -124,11 +124,11 @@ extension AppStoreServerAPI {
         }
         filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
         // Positions into one read of the journal: only the page's entries are copied.
-        let all = try session.allNotifications()
-        var matches = all.indices.filter { filter.matches(all[$0]) }
-        if let customer { matches = customer ? matches.filter { all[$0].notification.transaction != nil } : [] }
+        let journal = try session.notificationJournalView()
+        var matches = journal.keys.indices.filter { filter.matches(journal.keys[$0]) }
+        if let customer { matches = customer ? matches.filter { journal.keys[$0].transactionID != nil } : [] }
         let (positions, token, hasMore) = try Self.page(matches, revision: request.value("paginationToken"))
-        let page = positions.map { all[$0] }
+        let page = positions.map { journal.entries[$0] }
         // The journal is read once, above; the page is signed from what that read returned.
         let signed = try session.signedNotifications(page, signer: signer)
         let items = zip(page, signed).map { entry, signed -> JSONValue in
