@@ -38,7 +38,9 @@ public struct HTTPEndpoint: Sendable, Equatable {
             guard let close = host.firstIndex(of: "]") else { throw .malformed("unclosed [ in \(text)") }
             let after = host[host.index(after: close)...]
             if after.hasPrefix(":") {
-                guard let number = UInt16(after.dropFirst()), number > 0 else { throw .malformed("bad port in \(text)") }
+                guard let number = UInt16(after.dropFirst()), number > 0 else {
+                    throw .malformed("bad port in \(text)")
+                }
                 port = number
             } else if !after.isEmpty {
                 throw .malformed("bad host in \(text)")

@@ -23,7 +23,8 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
             "Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted)."
         case .lockTimeout:
             "Seconds to wait for another iapsim's lock (default \(Int(StateLocation.defaultLockTimeout)))."
-        case .certsDirectory: "Test certificates to sign with, when --certs is not given (default: the state folder's certs)."
+        case .certsDirectory:
+            "Test certificates to sign with, when --certs is not given (default: the state folder's certs)."
         case .xdgConfigHome:
             "On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it is an absolute path,"
         case .home: "else $HOME/.config/iapsim (macOS: ~/Library/Application Support/iapsim)."

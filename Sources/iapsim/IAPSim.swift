@@ -25,7 +25,8 @@ enum IAPSim {
         // with a status of its own, so a script does not take it for a failed purchase.
         if let reason = console.outputFailure() {
             console.error(
-                "Error: could not write to standard output: \(reason); what the command did is saved (see 'iapsim status')")
+                "Error: could not write to standard output: \(reason); what the command did is saved (see 'iapsim status')"
+            )
             return ExitCode.ioError.rawValue
         }
         return status.rawValue

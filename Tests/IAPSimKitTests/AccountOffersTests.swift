@@ -1,8 +1,8 @@
 import Foundation
+import IAPSimJSON
 import Testing
 
 @testable import IAPSimKit
-import IAPSimJSON
 
 /// A session over a fresh state on the fixture catalog, with a clock the test moves.
 private struct Fixture {

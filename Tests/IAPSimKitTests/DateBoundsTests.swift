@@ -141,7 +141,8 @@ import Testing
             state.simulation.clock = SimulatedClock(base: date(), anchor: date(), frozen: random.next() % 2 == 0)
             state.simulation.pending = [
                 PendingPurchase(
-                    id: UInt64.max - 1, productID: "c", productType: .consumable, purchasedQuantity: 10, reason: .askToBuy,
+                    id: UInt64.max - 1, productID: "c", productType: .consumable, purchasedQuantity: 10,
+                    reason: .askToBuy,
                     requestDate: date())
             ]
             state.simulation.unfinishedTransactionIDs = [UInt64.max, 0]

@@ -24,9 +24,11 @@ import Testing
     @Test func eachAttemptIsRecordedBeforeTheNextPost() throws {
         let seen = Seen()
         let box = FixtureBox()
-        let fixture = try DeliveryFixture(environment: .sandbox, observe: { _ in
-            seen.append((try? box.fixture?.recordedAttempts().count) ?? -1)
-        })
+        let fixture = try DeliveryFixture(
+            environment: .sandbox,
+            observe: { _ in
+                seen.append((try? box.fixture?.recordedAttempts().count) ?? -1)
+            })
         box.fixture = fixture
         try fixture.raise(5)
         #expect(try fixture.drain().count == 5)
@@ -53,11 +55,13 @@ import Testing
     /// the write): the POST just made is the only one.
     @Test func aFailedRecordStopsDeliveringAtOnce() throws {
         let box = FixtureBox()
-        let fixture = try DeliveryFixture(environment: .sandbox, observe: { number in
-            guard number == 1, let path = box.fixture?.store.location.notificationsPath else { return }
-            unlink(path)
-            mkdir(path, 0o700)
-        })
+        let fixture = try DeliveryFixture(
+            environment: .sandbox,
+            observe: { number in
+                guard number == 1, let path = box.fixture?.store.location.notificationsPath else { return }
+                unlink(path)
+                mkdir(path, 0o700)
+            })
         box.fixture = fixture
         try fixture.raise(3)
         #expect {
@@ -73,12 +77,14 @@ import Testing
     /// history, whose first notification has the same UUID, and which is delivered in turn.
     @Test func aResetWhileDeliveringRecordsNothingAgainstTheNewHistory() throws {
         let box = FixtureBox()
-        let fixture = try DeliveryFixture(environment: .sandbox, observe: { number in
-            guard number == 1, let fixture = box.fixture else { return }
-            _ = try? fixture.store.erase()
-            fixture.clock.advance(seconds: 10)
-            _ = try? fixture.session.sendTestNotification()
-        })
+        let fixture = try DeliveryFixture(
+            environment: .sandbox,
+            observe: { number in
+                guard number == 1, let fixture = box.fixture else { return }
+                _ = try? fixture.store.erase()
+                fixture.clock.advance(seconds: 10)
+                _ = try? fixture.session.sendTestNotification()
+            })
         box.fixture = fixture
         try fixture.raise(2)
         let made = try fixture.drain()

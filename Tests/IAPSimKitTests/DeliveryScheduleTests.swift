@@ -68,7 +68,8 @@ import Testing
         let delays = StoreSession.retryDelays(.production)
         let dates = Self.schedule(from: start, count: 6)
         var entry = DeliveryQueue.Pending(
-            notification: ServerNotification(uuid: "u", kind: .test, subtype: nil, date: start, transaction: nil,
+            notification: ServerNotification(
+                uuid: "u", kind: .test, subtype: nil, date: start, transaction: nil,
                 renewal: nil, status: nil),
             number: 1, line: StateStore.NotificationLine(offset: 0, length: 1, checksum: 0))
         entry.failures = failures
@@ -82,7 +83,8 @@ import Testing
     @Test func anEventAfterNowIsDueNow() {
         let now = Support.fixedDate
         let entry = DeliveryQueue.Pending(
-            notification: ServerNotification(uuid: "u", kind: .test, subtype: nil, date: now + 86_400, transaction: nil,
+            notification: ServerNotification(
+                uuid: "u", kind: .test, subtype: nil, date: now + 86_400, transaction: nil,
                 renewal: nil, status: nil),
             number: 1, line: StateStore.NotificationLine(offset: 0, length: 1, checksum: 0))
         #expect(entry.dueDate(delays: [], now: now) == now)

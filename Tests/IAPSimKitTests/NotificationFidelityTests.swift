@@ -1,8 +1,8 @@
 import Foundation
+import IAPSimJSON
 import Testing
 
 @testable import IAPSimKit
-import IAPSimJSON
 
 /// Which notification each event raises, and what it carries, read against Apple's pages
 /// ("notificationType", "subtype", "responseBodyV2DecodedPayload", "summary",

@@ -1,8 +1,8 @@
 import Foundation
+import IAPSimJSON
 import Testing
 
 @testable import IAPSimKit
-import IAPSimJSON
 
 /// A subscription's renewal phase: one value, moved between its cases in one place each, and
 /// kept in the state file in the four fields it had before it was one value.

@@ -233,8 +233,9 @@ import Testing
     }
 
     @Test func aValidRequestIsAccepted() {
-        #expect(send(1, [("consumptionPercentage", .int(25_000)), ("refundPreference", .string("GRANT_PRORATED"))])
-            .status == 202)
+        #expect(
+            send(1, [("consumptionPercentage", .int(25_000)), ("refundPreference", .string("GRANT_PRORATED"))])
+                .status == 202)
         #expect(send(2, [("refundPreference", .string("DECLINE"))]).status == 202)
     }
 
@@ -255,8 +256,9 @@ import Testing
         let undelivered = send(
             1, [("deliveryStatus", .string("UNDELIVERED_OTHER")), ("consumptionPercentage", .int(10_000))])
         #expect(undelivered.body?["errorMessage"]?.stringValue?.hasPrefix("UndeliveredConsumptionPercentage") == true)
-        #expect(send(1, [("deliveryStatus", .string("UNDELIVERED_OTHER")), ("consumptionPercentage", .int(0))])
-            .status == 202)
+        #expect(
+            send(1, [("deliveryStatus", .string("UNDELIVERED_OTHER")), ("consumptionPercentage", .int(0))])
+                .status == 202)
         let prorated = send(1, [("refundPreference", .string("GRANT_PRORATED")), ("consumptionPercentage", .int(0))])
         #expect(prorated.body?["errorMessage"]?.stringValue?.hasPrefix("ConsumptionPercentageOutOfRange") == true)
         #expect(send(2, [("consumptionPercentage", .int(50_000))]).errorCode == 4_000_209)

@@ -40,7 +40,10 @@ import Testing
         #expect(try server.read().app.purchasedProductIdentifiers == ["a.one"])
         // The same number of bytes, written at once: perhaps in the same clock tick, with the
         // inode of the file it replaces.
-        try cli.update { $0.app = PurchaseState().app; _ = $0.app.deliver("a.two") }
+        try cli.update {
+            $0.app = PurchaseState().app
+            _ = $0.app.deliver("a.two")
+        }
         #expect(try server.read().app.purchasedProductIdentifiers == ["a.two"])
         try cli.update { _ = $0.app.deliver("a.three") }
         #expect(try server.read().app.purchasedProductIdentifiers == ["a.three", "a.two"])
@@ -55,7 +58,10 @@ import Testing
         try cli.update { _ = $0.app.deliver("a.one") }
         #expect(try server.read().app.purchasedProductIdentifiers == ["a.one"])
         #expect(try server.read().app.purchasedProductIdentifiers == ["a.one"])  // from memory
-        try cli.update { $0.app = PurchaseState().app; _ = $0.app.deliver("a.two") }
+        try cli.update {
+            $0.app = PurchaseState().app
+            _ = $0.app.deliver("a.two")
+        }
         #expect(try server.read().app.purchasedProductIdentifiers == ["a.two"])
         // Same inode, same size, same modification time: only the change time tells.
         try editInPlace(location.statePath) { $0.replacingOccurrences(of: "a.two", with: "a.six") }
@@ -87,7 +93,8 @@ import Testing
         try verifier.verify(authorization: token, bundleID: "com.example.app", now: before)
         try verifier.verify(authorization: token, bundleID: "com.example.app", now: before)  // remembered
         #expect(throws: BearerTokenVerifier.Refusal.rejected("the token has expired")) {
-            try verifier.verify(authorization: token, bundleID: "com.example.app", now: Date(timeIntervalSince1970: Double(exp + 1)))
+            try verifier.verify(
+                authorization: token, bundleID: "com.example.app", now: Date(timeIntervalSince1970: Double(exp + 1)))
         }
         #expect(throws: BearerTokenVerifier.Refusal.rejected("bid is not com.example.other")) {
             try verifier.verify(authorization: token, bundleID: "com.example.other", now: before)

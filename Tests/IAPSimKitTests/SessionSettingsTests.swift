@@ -1,8 +1,8 @@
 import Foundation
+import IAPSimJSON
 import Testing
 
 @testable import IAPSimKit
-import IAPSimJSON
 
 /// The session settings are typed fields; `SettingKey` reads a value's text into its field and
 /// shows it back, and the state file keeps each set key's text as iapsim always wrote it.

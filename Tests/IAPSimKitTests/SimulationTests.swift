@@ -277,8 +277,10 @@ import Testing
         let rate = TimeRate.monthlyRenewalEveryThirtySeconds
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let periods: [(SubscriptionPeriod, TimeInterval)] = [
-            (.init(value: 1, unit: .week), 10), (.init(value: 1, unit: .month), 30), (.init(value: 2, unit: .month), 60),
-            (.init(value: 3, unit: .month), 90), (.init(value: 6, unit: .month), 180), (.init(value: 1, unit: .year), 360),
+            (.init(value: 1, unit: .week), 10), (.init(value: 1, unit: .month), 30),
+            (.init(value: 2, unit: .month), 60),
+            (.init(value: 3, unit: .month), 90), (.init(value: 6, unit: .month), 180),
+            (.init(value: 1, unit: .year), 360),
         ]
         for (period, seconds) in periods { #expect(rate.end(of: period, from: start) == start + seconds, "\(period)") }
         #expect(rate.gracePeriod(for: .init(value: 1, unit: .week)) == 9)
@@ -370,7 +372,8 @@ extension SimulationTests {
     @Test func eachAPITakesOnlyTheErrorsAppleAllowsIt() throws {
         // Purchase: StoreKitError, Product.PurchaseError, and failureError's SKError codes.
         #expect(try SettingKey.purchaseError.canonicalValue("networkError") == "StoreKitError.networkError")
-        #expect(try SettingKey.purchaseError.canonicalValue("invalidQuantity") == "Product.PurchaseError.invalidQuantity")
+        #expect(
+            try SettingKey.purchaseError.canonicalValue("invalidQuantity") == "Product.PurchaseError.invalidQuantity")
         #expect(try SettingKey.purchaseError.canonicalValue("0") == "SKError.unknown")
         #expect(throws: SettingsError.self) { try SettingKey.purchaseError.canonicalValue("SKError.paymentInvalid") }
         // Load Products: StoreKitError only; a bare `unknown` is StoreKitError's.
@@ -433,6 +436,7 @@ extension SimulationTests {
         #expect(settings.value(for: .loadProductsError) == nil)
         #expect(settings.value(for: .verificationError) == "none")
         #expect(settings.ignoredErrors.count == 2)
-        #expect(settings.ignoredErrors.contains { $0.hasPrefix("Manage Subscriptions Sheet: iapsim has no such sheet") })
+        #expect(
+            settings.ignoredErrors.contains { $0.hasPrefix("Manage Subscriptions Sheet: iapsim has no such sheet") })
     }
 }

@@ -84,6 +84,7 @@ import Testing
     static func transaction(_ id: UInt64) -> Transaction {
         Transaction(
             id: id, originalID: id, productID: "p", productType: .nonConsumable, purchaseDate: Support.fixedDate,
-            originalPurchaseDate: Support.fixedDate, price: Decimal(string: "0.99")!, currency: "USD", storefrontCountryCode: "USA")
+            originalPurchaseDate: Support.fixedDate, price: Decimal(string: "0.99")!, currency: "USD",
+            storefrontCountryCode: "USA")
     }
 }

@@ -80,8 +80,9 @@ import Testing
         let chain = try #require(status.subscriptions.first)
         let signed = SignedPayloads.renewalInfo(
             chain.renewalInfo, latest: chain.transaction, state: chain.state, context: try signing(status.now))
-        #expect(info["renewalDate"]?.stringValue.flatMap(ISO8601Date.date).map(SignedPayloads.milliseconds)
-            == signed["renewalDate"])
+        #expect(
+            info["renewalDate"]?.stringValue.flatMap(ISO8601Date.date).map(SignedPayloads.milliseconds)
+                == signed["renewalDate"])
         // Cancelled: it will not renew, but has not expired yet, so says no reason; the
         // renewal date stays (Apple, "renewalDate", "expirationReason").
         _ = try session.cancelSubscription("fx.plus.yearly")

@@ -77,7 +77,9 @@ import Testing
         }
         func buy(_ signature: PromotionalOfferSignature) throws -> StoreSession.PurchaseResult {
             let offer = OfferRequest.offer(id: "pro.monthly.comeback", signature: signature)
-            return try session.purchase(try session.quote(PurchaseRequest(productID: monthly, offer: offer), in: catalog), in: catalog).result
+            return try session.purchase(
+                try session.quote(PurchaseRequest(productID: monthly, offer: offer), in: catalog), in: catalog
+            ).result
         }
         try lapse()
         let first = try sign()
@@ -103,7 +105,9 @@ import Testing
         let other = StoreSession(store: StateStore(location: session.store.location), now: { [clock] in clock.now })
         let replay = OfferRequest.offer(id: "pro.monthly.comeback", signature: again)
         #expect(
-            try other.purchase(try other.quote(PurchaseRequest(productID: monthly, offer: replay), in: catalog), in: catalog).result
+            try other.purchase(
+                try other.quote(PurchaseRequest(productID: monthly, offer: replay), in: catalog), in: catalog
+            ).result
                 == .failed(.purchase("invalidOfferSignature")))
         // A day later, the first nonces are forgotten as a new one is recorded: they are too old
         // to be accepted anyway.
@@ -132,7 +136,9 @@ import Testing
             return
         }
         #expect(transaction.offerType == .winBack && transaction.price == 0)
-        #expect(transaction.expirationDate == Calendar(identifier: .gregorian).date(byAdding: .month, value: 1, to: transaction.purchaseDate))
+        #expect(
+            transaction.expirationDate
+                == Calendar(identifier: .gregorian).date(byAdding: .month, value: 1, to: transaction.purchaseDate))
     }
 
     /// Apple, "Supporting offer codes in your app": an existing subscriber's code starts at the
@@ -274,7 +280,8 @@ import Testing
                 var catalog = try Catalog.load(
                     CatalogSource(storeKitPath: root + "/" + folder + "/" + name, productIDsPath: nil))
                 let key = OfferSigningKey(
-                    id: "TESTONLY", privateKey: Data(try P256PrivateKey.generate().derRepresentation).base64EncodedString())
+                    id: "TESTONLY",
+                    privateKey: Data(try P256PrivateKey.generate().derRepresentation).base64EncodedString())
                 catalog.store.offerSigningKey = key
                 for product in catalog.products {
                     guard let subscription = product.subscription else { continue }

@@ -14,8 +14,10 @@ import Testing
         #expect(
             try parsed(["price-increase", "com.x.pro", "12", "--notify-only"], as: PriceIncrease.self).action
                 == .announce(productID: "com.x.pro", newPrice: 12, requiresConsent: false))
-        #expect(try parsed(["price-increase", "consent", "p"], as: PriceIncrease.self).action == .consent(productID: "p"))
-        #expect(try parsed(["price-increase", "decline", "p"], as: PriceIncrease.self).action == .decline(productID: "p"))
+        #expect(
+            try parsed(["price-increase", "consent", "p"], as: PriceIncrease.self).action == .consent(productID: "p"))
+        #expect(
+            try parsed(["price-increase", "decline", "p"], as: PriceIncrease.self).action == .decline(productID: "p"))
         let request = try parsed(["request-refund", "3", "--reason", "LEGAL"], as: RequestRefund.self)
         #expect(request.id == 3 && request.reason == .legal)
         #expect(try parsed(["refund", "3", "--decline"], as: Refund.self).action == .decline)

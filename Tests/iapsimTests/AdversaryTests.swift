@@ -3,13 +3,13 @@ import IAPSimCrypto
 import IAPSimKit
 import Testing
 
+@testable import iapsim
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-@testable import iapsim
 
 /// What an adversary found against `serve`, `listen` and the commands that write or read
 /// outside the state (issue 22): each refusal as a user meets it, its exit code and message.

@@ -33,11 +33,17 @@ import Testing
         let invocation = try ArgumentParser.parse(["--json", "ping", "hi", "--loud"], commands: commands)
         let ping = try #require(invocation.command as? Ping)
         #expect(ping.word == "hi" && ping.loud && invocation.options.json)
-        let context = CommandContext(options: invocation.options, context: Context(currentDirectory: "/", now: { Date(timeIntervalSince1970: 0) }), console: Console(
-            writeOut: { _ in }, writeError: { _ in }, readLine: { nil }, inputIsTerminal: false,
-            outputIsTerminal: false, errorIsTerminal: false))
+        let context = CommandContext(
+            options: invocation.options,
+            context: Context(currentDirectory: "/", now: { Date(timeIntervalSince1970: 0) }),
+            console: Console(
+                writeOut: { _ in }, writeError: { _ in }, readLine: { nil }, inputIsTerminal: false,
+                outputIsTerminal: false, errorIsTerminal: false))
         let report = try context.run(ping)
-        guard case .value(let json)? = report.json else { Issue.record("no JSON"); return }
+        guard case .value(let json)? = report.json else {
+            Issue.record("no JSON")
+            return
+        }
         #expect(json == .object([("word", .string("HI"))]))
         let page = HelpText.command(Ping.spec)
         #expect(page.contains("USAGE: iapsim ping [<word>] [options]"))

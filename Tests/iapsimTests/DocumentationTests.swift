@@ -46,7 +46,8 @@ import Testing
         var linked = 0
         for page in try Self.markdownPages() {
             let folder = (root + "/" + page as NSString).deletingLastPathComponent
-            for target in Self.linkTargets(in: try ReadmeTests.read(page)) where !target.isEmpty && !target.contains(":") {
+            for target in Self.linkTargets(in: try ReadmeTests.read(page))
+            where !target.isEmpty && !target.contains(":") {
                 linked += 1
                 if !FileManager().fileExists(atPath: folder + "/" + target) {
                     Issue.record("\(page) links to \(target), which does not exist")

@@ -31,7 +31,8 @@ import Testing
         let id = "fx.\u{1B}[31mevil"
         var outputs: [Harness.Result] = []
         for arguments in [
-            ["list"], ["buy", id], ["status"], ["transactions"], ["refund", "1"], ["buy", id, "--outcome", "ask-to-buy"],
+            ["list"], ["buy", id], ["status"], ["transactions"], ["refund", "1"],
+            ["buy", id, "--outcome", "ask-to-buy"],
             ["approve", "2"], ["buy", id, "--outcome", "interrupted"], ["decline", "3"], ["resolve", "3"],
             ["buy", "\u{1B}[2Jwiped"], ["expire", id], ["renew", id], ["cancel-subscription", id],
             ["help", "\u{1B}[31m"], ["--\u{1B}[31m"], ["check"],

@@ -67,7 +67,8 @@ import Testing
         #expect(header["typ"] as? String == "JWT")
         #expect((header["x5c"] as? [String])?.count == 1)
         #expect(try payload(jws)["receiptType"] as? String == "Xcode")
-        #expect(harness.run("jws", "decode", jws.trimmingCharacters(in: .newlines)).stdout.contains("Xcode certificate"))
+        #expect(
+            harness.run("jws", "decode", jws.trimmingCharacters(in: .newlines)).stdout.contains("Xcode certificate"))
     }
 
     @Test func renewalInfoAndTheEnvironmentSetting() throws {

@@ -44,7 +44,9 @@ public enum CatalogCheck {
         do {
             let data = try CatalogFile.read(storePath)
             guard let root = try? StoreKitConfiguration.document(data, path: storePath), root.objectValue != nil else {
-                report(storePath, "-", .notStoreKitFile, "not a StoreKit configuration file (malformed JSON or plist, or not an object)")
+                report(
+                    storePath, "-", .notStoreKitFile,
+                    "not a StoreKit configuration file (malformed JSON or plist, or not an object)")
                 return findings
             }
             storeIDs = checkStore(root, path: storePath, report: report)
@@ -60,20 +62,27 @@ public enum CatalogCheck {
                 let requested = try ProductIdentifierList.load(path: plistPath)
                 var seen = Set<String>()
                 for identifier in requested {
-                    if !seen.insert(identifier).inserted { report(plistPath, identifier, .duplicateIdentifier, "listed more than once") }
+                    if !seen.insert(identifier).inserted {
+                        report(plistPath, identifier, .duplicateIdentifier, "listed more than once")
+                    }
                     if !isValidIdentifier(identifier) {
                         report(
                             plistPath, identifier,
-                            .invalidIdentifier, "has characters App Store Connect refuses (only letters, digits, _ and .)")
+                            .invalidIdentifier,
+                            "has characters App Store Connect refuses (only letters, digits, _ and .)")
                     }
                 }
                 let inStore = Set(storeIDs)
                 for identifier in requested where !inStore.contains(identifier) && seen.remove(identifier) != nil {
-                    report(plistPath, identifier, .invalidProductIdentifier, "not in \(storePath) (invalidProductIdentifiers)")
+                    report(
+                        plistPath, identifier, .invalidProductIdentifier,
+                        "not in \(storePath) (invalidProductIdentifiers)")
                 }
                 let asked = Set(requested)
                 for identifier in storeIDs where !asked.contains(identifier) {
-                    report(storePath, identifier, .notRequested, "in the store but not in \(plistPath), so the app never asks for it")
+                    report(
+                        storePath, identifier, .notRequested,
+                        "in the store but not in \(plistPath), so the app never asks for it")
                 }
             } catch {
                 report(
@@ -108,7 +117,9 @@ public enum CatalogCheck {
             if let code = code.stringValue, let named = Storefront.named(code) {
                 storefront = named
             } else {
-                report(path, "-", .unknownStorefront, "settings._storefront \(code.serialized()) is not an App Store storefront")
+                report(
+                    path, "-", .unknownStorefront,
+                    "settings._storefront \(code.serialized()) is not an App Store storefront")
             }
         }
         var defaultLocale = storefront.localeIdentifier
@@ -133,7 +144,8 @@ public enum CatalogCheck {
             if let groups = groups.arrayValue {
                 for (groupIndex, group) in groups.enumerated() {
                     guard let subscriptions = group["subscriptions"]?.arrayValue else {
-                        report(path, "-", .malformedFile, "subscriptionGroups[\(groupIndex)] has no subscriptions array")
+                        report(
+                            path, "-", .malformedFile, "subscriptionGroups[\(groupIndex)] has no subscriptions array")
                         continue
                     }
                     entries += subscriptions.enumerated().map {
@@ -158,16 +170,22 @@ public enum CatalogCheck {
                 continue
             }
             identifiers.append(productID)
-            if !seen.insert(productID).inserted { report(path, productID, .duplicateIdentifier, "defined more than once") }
+            if !seen.insert(productID).inserted {
+                report(path, productID, .duplicateIdentifier, "defined more than once")
+            }
             if !isValidIdentifier(productID) {
-                report(path, productID, .invalidIdentifier, "has characters App Store Connect refuses (only letters, digits, _ and .)")
+                report(
+                    path, productID, .invalidIdentifier,
+                    "has characters App Store Connect refuses (only letters, digits, _ and .)")
             }
             let type = entry["type"]?.stringValue ?? "(none)"
             let productType = ProductType(storeKitConfigurationName: type)
             if productType == nil {
                 report(path, productID, .unknownType, "unknown type \"\(type)\"")
             } else if (productType == .autoRenewable) != (group != nil) {
-                report(path, productID, .misplacedType, "type \(type) does not belong in \(location.split(separator: "[").first ?? "")")
+                report(
+                    path, productID, .misplacedType,
+                    "type \(type) does not belong in \(location.split(separator: "[").first ?? "")")
             }
             switch entry["displayPrice"]?.stringValue {
             case let text? where text.isEmpty:
@@ -177,10 +195,12 @@ public enum CatalogCheck {
                     if !Currency.isValid(price, in: storefront.currencyCode) {
                         report(
                             path, productID,
-                            .fractionalPrice, "price \(text) is not valid in \(storefront.currencyCode), which has no decimals")
+                            .fractionalPrice,
+                            "price \(text) is not valid in \(storefront.currencyCode), which has no decimals")
                     }
                 } else {
-                    report(path, productID, .malformedPrice, "price \"\(text)\" is not a plain decimal such as \"0.99\"")
+                    report(
+                        path, productID, .malformedPrice, "price \"\(text)\" is not a plain decimal such as \"0.99\"")
                 }
             default:
                 report(path, productID, .missingPrice, "displayPrice is missing or not a string")
@@ -194,7 +214,8 @@ public enum CatalogCheck {
             }
             for localization in localizations where (localization["displayName"]?.stringValue ?? "").isEmpty {
                 report(
-                    path, productID, .emptyDisplayName, "empty displayName in \(localization["locale"]?.stringValue ?? "a localization")")
+                    path, productID, .emptyDisplayName,
+                    "empty displayName in \(localization["locale"]?.stringValue ?? "a localization")")
             }
             if productType == .autoRenewable {
                 let period = entry["recurringSubscriptionPeriod"]?.stringValue ?? ""
@@ -214,7 +235,8 @@ public enum CatalogCheck {
     /// monthly and yearly of one tier — is Apple's own pattern, and fine.) A subscription
     /// without a level is a clash too.
     private static func checkLevels(
-        _ subscriptions: [JSONValue], group: JSONValue, path: String, report: (String, String, Finding.Code, String) -> Void
+        _ subscriptions: [JSONValue], group: JSONValue, path: String,
+        report: (String, String, Finding.Code, String) -> Void
     ) {
         var seen: [String: String] = [:]
         let name = group["name"]?.stringValue ?? group["id"]?.stringValue ?? "?"
@@ -226,7 +248,8 @@ public enum CatalogCheck {
             }
             let key = "\(level) \(subscription["recurringSubscriptionPeriod"]?.stringValue ?? "")"
             if let other = seen[key] {
-                report(path, id, .clashingLevels, "clashes with \(other): same level \(level) and period in group \(name)")
+                report(
+                    path, id, .clashingLevels, "clashes with \(other): same level \(level) and period in group \(name)")
             } else {
                 seen[key] = id
             }

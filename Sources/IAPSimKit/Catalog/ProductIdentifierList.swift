@@ -89,7 +89,8 @@ public enum ProductIdentifierList {
         return identifiers
     }
 
-    private static func strings(in array: [JSONValue], path: String, location: String?) throws(CatalogError) -> [String] {
+    private static func strings(in array: [JSONValue], path: String, location: String?) throws(CatalogError) -> [String]
+    {
         var result: [String] = []
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {

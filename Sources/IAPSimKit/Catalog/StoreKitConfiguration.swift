@@ -77,7 +77,9 @@ public struct StoreKitConfiguration: Sendable {
         self.settings = CatalogSettings(
             file: settings, locale: settings?.locale != nil ? localeIdentifier : nil,
             storefront: settings?.storefront != nil ? storefront : nil)
-        self.offerSigningKey = file.subscriptionOffersKeyPair.map { OfferSigningKey(id: $0.id, privateKey: $0.privateKey) }
+        self.offerSigningKey = file.subscriptionOffersKeyPair.map {
+            OfferSigningKey(id: $0.id, privateKey: $0.privateKey)
+        }
 
         var products: [Product] = []
         for entry in (file.products ?? []) + (file.nonRenewingSubscriptions ?? []) {
@@ -120,7 +122,8 @@ public struct StoreKitConfiguration: Sendable {
                 groupLevel: entry.groupNumber ?? 1,
                 period: period,
                 // Format 5 lists introductory offers per billing plan: the one paid up front.
-                introductoryOffer: try (entry.introductoryOffer
+                introductoryOffer: try
+                    (entry.introductoryOffer
                     ?? entry.introductoryOffers?.first { ($0.billingPlanType ?? "BILLED_UPFRONT") == "BILLED_UPFRONT" }
                     ?? entry.introductoryOffers?.first).map(offer),
                 promotionalOffers: try (entry.adHocOffers ?? []).map(offer),
@@ -134,7 +137,8 @@ public struct StoreKitConfiguration: Sendable {
                 winBackOffers: try (entry.winbackOffers ?? []).map(offer))
             subscription?.billingPlans = try (entry.billingPlans ?? []).map { plan throws(CatalogError) in
                 BillingPlan(
-                    type: plan.billingPlanType, price: try Self.price(plan.displayPrice, productID: entry.productID, path: path),
+                    type: plan.billingPlanType,
+                    price: try Self.price(plan.displayPrice, productID: entry.productID, path: path),
                     commitmentPrice: try Self.price(
                         plan.commitmentDisplayPrice ?? plan.displayPrice, productID: entry.productID, path: path),
                     isEnabled: plan.isEnabled ?? true)
@@ -172,7 +176,8 @@ public struct StoreKitConfiguration: Sendable {
         var result = SubscriptionOffer(
             id: offer.offerID, paymentMode: mode, period: period,
             periodCount: offer.numberOfPeriods ?? 1, price: mode == .freeTrial ? 0 : price)
-        result.eligibility = Set((offer.eligibility ?? []).compactMap(SubscriptionOffer.CodeEligibility.init(rawValue:)))
+        result.eligibility = Set(
+            (offer.eligibility ?? []).compactMap(SubscriptionOffer.CodeEligibility.init(rawValue:)))
         result.isStackable = offer.isStackable ?? false
         result.isEligible = offer.isEligible ?? true
         return result

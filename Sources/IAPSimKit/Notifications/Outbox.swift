@@ -98,7 +98,8 @@ extension PurchaseState {
     }
 
     /// The notification `data.status` of the chain `info` whose newest transaction is `latest`.
-    static func notificationStatus(_ info: RenewalInfo, latest: Transaction, at date: Date) -> ServerNotification.Status {
+    static func notificationStatus(_ info: RenewalInfo, latest: Transaction, at date: Date) -> ServerNotification.Status
+    {
         ServerNotification.Status(SubscriptionEngine.renewalState(info, latest: latest, at: date))
     }
 }
@@ -143,18 +144,18 @@ extension Outbox.Record {
         if let n = try r.optional("notification") {
             let status = try n.optional("status")?.int()
             var notification = ServerNotification(
-                    uuid: try n.required("notificationUUID").string(),
-                    kind: try n.required("notificationType").raw(ServerNotification.Kind.self),
-                    subtype: try n.optional("subtype")?.raw(ServerNotification.Subtype.self),
-                    date: try seconds(try n.required("date")),
-                    transaction: try n.optional("transaction").map { t throws(Reader.Failure) in try Transaction(t) },
-                    renewal: try n.optional("renewal").map { i throws(Reader.Failure) in try RenewalInfo(i) },
-                    status: try status.map { s throws(Reader.Failure) in
-                        guard let value = ServerNotification.Status(rawValue: s) else {
-                            throw Reader.Failure(message: "status \(s) is not 1–5")
-                        }
-                        return value
-                    })
+                uuid: try n.required("notificationUUID").string(),
+                kind: try n.required("notificationType").raw(ServerNotification.Kind.self),
+                subtype: try n.optional("subtype")?.raw(ServerNotification.Subtype.self),
+                date: try seconds(try n.required("date")),
+                transaction: try n.optional("transaction").map { t throws(Reader.Failure) in try Transaction(t) },
+                renewal: try n.optional("renewal").map { i throws(Reader.Failure) in try RenewalInfo(i) },
+                status: try status.map { s throws(Reader.Failure) in
+                    guard let value = ServerNotification.Status(rawValue: s) else {
+                        throw Reader.Failure(message: "status \(s) is not 1–5")
+                    }
+                    return value
+                })
             notification.consumptionRequestReason = try n.optional("consumptionRequestReason")?.raw(
                 RefundRequest.Reason.self)
             notification.latest = try n.optional("latest").map { t throws(Reader.Failure) in try Transaction(t) }

@@ -58,7 +58,8 @@ public struct ServerNotification: Sendable, Equatable {
     /// `data.status` for subscriptions: 1 active, 2 expired, 3 billing retry, 4 grace
     /// period, 5 revoked.
     public enum Status: Int, Sendable {
-        case active = 1, expired, billingRetry, gracePeriod, revoked
+        case active = 1
+        case expired, billingRetry, gracePeriod, revoked
     }
 
     /// `notificationUUID`: the same on every delivery attempt.

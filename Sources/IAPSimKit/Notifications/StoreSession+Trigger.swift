@@ -84,7 +84,9 @@ extension StoreSession {
                 }
                 return product
             }
-            guard let product = catalog.products.first(where: matching) else { throw fail("the catalog has no \(what)") }
+            guard let product = catalog.products.first(where: matching) else {
+                throw fail("the catalog has no \(what)")
+            }
             return product
         }
         func buy(_ product: Product) throws {
@@ -114,7 +116,11 @@ extension StoreSession {
             _ = try setSetting(.gracePeriod, to: grace ? "true" : "false")
             defer {
                 for key in [SettingKey.billingRetry, .gracePeriod] {
-                    if let value = overrides[key] { _ = try? setSetting(key, to: value) } else { _ = try? resetSettings(key) }
+                    if let value = overrides[key] {
+                        _ = try? setSetting(key, to: value)
+                    } else {
+                        _ = try? resetSettings(key)
+                    }
                 }
             }
             try body()
@@ -222,14 +228,18 @@ extension StoreSession {
         case .refund:
             let target = try product({ _ in true }, "a product")
             try buy(target)
-            guard let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction.id
+            guard
+                let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction
+                    .id
             else { throw fail("no transaction of \(target.id) to refund") }
             _ = try refund(id, reason: .other)
         case .consumptionRequest, .refundDeclined, .refundReversed:
             // A consumable: Apple asks for consumption information when its refund is requested.
             let target = try product({ $0.type == .consumable }, "a consumable")
             try buy(target)
-            guard let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction.id
+            guard
+                let id = try history(productID: target.id).entries().last(where: { $0.state != .revoked })?.transaction
+                    .id
             else { throw fail("no transaction of \(target.id)") }
             if wanted == .refundReversed {
                 _ = try refund(id, reason: .other)
@@ -274,9 +284,11 @@ extension StoreSession {
             _ = try revokeFamilySharing(transaction.id)
         case .oneTimeCharge:
             guard try settings().oneTimeChargeNotifications else {
-                throw fail("one-time-charge-notifications is false ('iapsim settings set one-time-charge-notifications true')")
+                throw fail(
+                    "one-time-charge-notifications is false ('iapsim settings set one-time-charge-notifications true')")
             }
-            try buy(try product({ $0.subscription == nil }, "a consumable, non-consumable or non-renewing subscription"))
+            try buy(
+                try product({ $0.subscription == nil }, "a consumable, non-consumable or non-renewing subscription"))
         case .test:
             _ = try sendTestNotification()
         case .renewalExtended, .renewalExtensionSummary:

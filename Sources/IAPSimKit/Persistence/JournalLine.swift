@@ -182,7 +182,9 @@ struct JournalLine {
         case 11: equals(name, "productType") ? .productType : equals(name, "offerPeriod") ? .offerPeriod : nil
         case 12: equals(name, "purchaseDate") ? .purchaseDate : equals(name, "deletionDate") ? .deletionDate : nil
         case 13: equals(name, "ownershipType") ? .ownershipType : nil
-        case 15: equals(name, "appAccountToken") ? .appAccountToken : equals(name, "billingPlanType") ? .billingPlanType : nil
+        case 15:
+            equals(name, "appAccountToken")
+                ? .appAccountToken : equals(name, "billingPlanType") ? .billingPlanType : nil
         case 14:
             equals(name, "expirationDate") ? .expirationDate : equals(name, "revocationDate") ? .revocationDate : nil
         case 16:

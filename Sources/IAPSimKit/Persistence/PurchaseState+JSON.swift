@@ -112,7 +112,11 @@ extension PendingPurchase {
 
     init(_ r: Reader) throws(Reader.Failure) {
         let quantity: Reader
-        if let current = try r.optional("purchasedQuantity") { quantity = current } else { quantity = try r.required("quantity") }
+        if let current = try r.optional("purchasedQuantity") {
+            quantity = current
+        } else {
+            quantity = try r.required("quantity")
+        }
         self.init(
             id: try r.required("id").uint64(), productID: try r.required("productID").string(),
             productType: try r.required("productType").raw(ProductType.self),
@@ -256,7 +260,8 @@ extension RenewalInfo.PendingOffer {
     var json: JSONValue {
         .object([
             ("type", .string(type.rawValue)), ("id", .optional(id)), ("paymentMode", .string(paymentMode.rawValue)),
-            ("period", .string(period.iso8601)), ("periodCount", .int(periodCount)), ("price", .string(price.plainString)),
+            ("period", .string(period.iso8601)), ("periodCount", .int(periodCount)),
+            ("price", .string(price.plainString)),
         ])
     }
 
@@ -318,7 +323,9 @@ extension SimulationState {
         self.init()
         // Each setting is checked as it is read: an unknown key or a value `settings set` would
         // refuse makes the file corrupt, never a silent default.
-        for (name, value) in try r.optional("settings")?.dictionary({ value throws(Reader.Failure) in try value.string() }) ?? [:] {
+        for (name, value) in try r.optional("settings")?.dictionary({ value throws(Reader.Failure) in try value.string()
+            }) ?? [:]
+        {
             guard let key = SettingKey(rawValue: name) else {
                 throw Reader.Failure(message: "simulation.settings.\(name): not a setting iapsim knows")
             }

@@ -10,12 +10,13 @@ extension StateStore {
     public func transaction(_ id: UInt64) throws -> Transaction? {
         let signature = FileSignature.of(location.journalPath)
         if let known = cache.transaction(id, journal: signature) { return known }
-        let found: Transaction? = try withIndex(repairing: false) { index, journal -> Transaction? in
-            guard let position = try index.position(of: id) else { return nil }
-            let record = try index.record(at: position)
-            guard !record.isDeleted else { return nil }
-            return try Self.transaction(at: record, index: index, journal: journal)
-        } ?? nil
+        let found: Transaction? =
+            try withIndex(repairing: false) { index, journal -> Transaction? in
+                guard let position = try index.position(of: id) else { return nil }
+                let record = try index.record(at: position)
+                guard !record.isDeleted else { return nil }
+                return try Self.transaction(at: record, index: index, journal: journal)
+            } ?? nil
         if let found { cache.remember(found, journal: signature) }
         return found
     }
@@ -121,7 +122,8 @@ extension StateStore {
         _ = try withIndex(repairing: true) { index, file in
             let names = try index.names().names
             let journal = index.header.journal
-            var order = try cache.lastModificationOrder?.updated(for: index, journal: journal, file: file)
+            var order =
+                try cache.lastModificationOrder?.updated(for: index, journal: journal, file: file)
                 ?? ModificationOrder(index, journal: journal)
             var rebuilt = false
             var next = order.start(after: resume, descending: descending)

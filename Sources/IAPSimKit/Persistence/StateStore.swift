@@ -208,7 +208,8 @@ public struct StateStore: Sendable {
         cache.countNotificationJournalRead()
         var lines = 0
         defer { cache.countNotificationLinesRead(lines) }
-        try forEachLine(of: location.notificationsPath, from: offset, what: "a notification", parse: Outbox.Record.init) {
+        try forEachLine(of: location.notificationsPath, from: offset, what: "a notification", parse: Outbox.Record.init)
+        {
             record, end in
             lines += 1
             body(record, end)

@@ -93,7 +93,8 @@ extension StoreSession {
         try transact { state, moment in
             var transaction = try Self.transaction(id, in: state, store: store)
             guard transaction.ownershipType == .familyShared else { throw SimulationError.notFamilyShared(id: id) }
-            if transaction.productType == .autoRenewable, let latest = state.account.chainLatest(transaction.originalID) {
+            if transaction.productType == .autoRenewable, let latest = state.account.chainLatest(transaction.originalID)
+            {
                 transaction = latest
             }
             return try Self.revoke(transaction, reason: nil, notification: .revoke, state: &state, moment: moment)

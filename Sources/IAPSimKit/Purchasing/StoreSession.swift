@@ -403,7 +403,9 @@ public struct StoreSession: Sendable {
         }
         try state.account.record(transaction, isNew: true)
         if let (kind, subtype) = notification {
-            let renewal = state.simulation.renewals.first { $0.originalID == transaction.originalID && product.subscription != nil }
+            let renewal = state.simulation.renewals.first {
+                $0.originalID == transaction.originalID && product.subscription != nil
+            }
             state.notify(
                 kind, subtype, at: moment.now, transaction: transaction, renewal: renewal,
                 status: renewal == nil ? nil : .active)

@@ -343,7 +343,6 @@ enum SubscriptionEngine {
         state.account.groupOrigin(group) == nil
     }
 
-
     /// Fills in a new subscription transaction and its renewal info.
     static func start(
         _ transaction: inout Transaction, product: Product, subscription: SubscriptionInfo,

@@ -120,7 +120,8 @@ extension SimulationState {
     /// refused from now on, and forgets the nonces of signatures too old to be accepted again:
     /// any whose timestamp is more than the lifetime (and the skew) before this one's.
     mutating func redeem(_ signature: PromotionalOfferSignature) {
-        let horizon = Double(signature.timestamp)
+        let horizon =
+            Double(signature.timestamp)
             - (StoreSession.offerSignatureLifetime + StoreSession.offerSignatureClockSkew) * 1000
         usedOfferNonces.removeAll { Double($0.timestamp) < horizon }
         usedOfferNonces.append(OfferNonce(nonce: signature.nonce, timestamp: signature.timestamp))
@@ -144,7 +145,8 @@ extension StoreSession {
         for status: AccountStatus.SubscriptionStatus, among all: [AccountStatus.SubscriptionStatus]
     ) -> [String] {
         let groupActive = all.contains {
-            $0.subscriptionGroupID == status.subscriptionGroupID && ($0.state == .subscribed || $0.state == .inGracePeriod)
+            $0.subscriptionGroupID == status.subscriptionGroupID
+                && ($0.state == .subscribed || $0.state == .inGracePeriod)
         }
         return eligibleWinBackOfferIDs(
             productID: status.productID, state: status.state, ownership: status.transaction.ownershipType,

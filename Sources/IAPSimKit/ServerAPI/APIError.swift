@@ -36,7 +36,8 @@ public struct APIError: Error, Equatable, Sendable {
     public static let invalidProductId = APIError(4_000_023, "Invalid product id.")
     public static let invalidSubscriptionGroupIdentifier = APIError(4_000_024, "Invalid subscription group identifier.")
     public static let invalidInAppOwnershipType = APIError(4_000_026, "Invalid in-app ownership type.")
-    public static let invalidEmptyStorefrontCountryCodeList = APIError(4_000_027, "Invalid empty storefront country code list.")
+    public static let invalidEmptyStorefrontCountryCodeList = APIError(
+        4_000_027, "Invalid empty storefront country code list.")
     public static let invalidStorefrontCountryCode = APIError(4_000_028, "Invalid storefront country code.")
     public static let invalidRevoked = APIError(4_000_030, "Invalid revoked value.")
     public static let invalidStatus = APIError(4_000_031, "Invalid status.")

@@ -8,7 +8,9 @@ extension AppStoreServerAPI {
     /// AppTransactionIdNotSupportedError (Apple, "Error codes").
     func transaction(_ segment: String) throws -> Transaction {
         try refuseAppTransactionID(segment)
-        guard let id = UInt64(segment), id > 0, segment.allSatisfy(\.isASCII) else { throw APIError.invalidTransactionId }
+        guard let id = UInt64(segment), id > 0, segment.allSatisfy(\.isASCII) else {
+            throw APIError.invalidTransactionId
+        }
         // The journal's index finds it without reading the history.
         guard let found = try session.store.transaction(id) else { throw APIError.transactionIdNotFound }
         return found
@@ -59,7 +61,9 @@ extension AppStoreServerAPI {
             default: throw APIError.invalidProductType
             }
         }
-        guard let sort = HistoryQuery.Sort(rawValue: request.value("sort") ?? "ASCENDING") else { throw APIError.invalidSort }
+        guard let sort = HistoryQuery.Sort(rawValue: request.value("sort") ?? "ASCENDING") else {
+            throw APIError.invalidSort
+        }
         query.sort = sort
         query.revoked = try request.value("revoked").map { text -> Bool in
             switch text.lowercased() {
@@ -69,7 +73,9 @@ extension AppStoreServerAPI {
             }
         }
         if let text = request.value("inAppOwnershipType") {
-            guard let ownership = HistoryQuery.Ownership(rawValue: text) else { throw APIError.invalidInAppOwnershipType }
+            guard let ownership = HistoryQuery.Ownership(rawValue: text) else {
+                throw APIError.invalidInAppOwnershipType
+            }
             query.ownership = ownership
         }
         query.productIDs = request.values("productId")
@@ -88,7 +94,10 @@ extension AppStoreServerAPI {
                     ("bundleId", .string(settings.bundleID)),
                 ] + appAppleID(settings) + [
                     ("environment", .string((signer.environment ?? settings.environment).rawValue)),
-                    ("signedTransactions", .array(page.transactions.compactMap { signed[$0.id] }.map(JSONValue.string))),
+                    (
+                        "signedTransactions",
+                        .array(page.transactions.compactMap { signed[$0.id] }.map(JSONValue.string))
+                    ),
                 ]))
     }
 
@@ -126,13 +135,19 @@ extension AppStoreServerAPI {
         }
         return .json(
             .object(
-                [("environment", .string((signer.environment ?? settings.environment).rawValue)), ("bundleId", .string(settings.bundleID))]
+                [
+                    ("environment", .string((signer.environment ?? settings.environment).rawValue)),
+                    ("bundleId", .string(settings.bundleID)),
+                ]
                     + appAppleID(settings) + [
                         (
                             "data",
                             .array(
                                 groups.map {
-                                    .object([("subscriptionGroupIdentifier", .string($0.0)), ("lastTransactions", .array($0.1))])
+                                    .object([
+                                        ("subscriptionGroupIdentifier", .string($0.0)),
+                                        ("lastTransactions", .array($0.1)),
+                                    ])
                                 })
                         )
                     ]))

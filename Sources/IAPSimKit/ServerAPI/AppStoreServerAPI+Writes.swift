@@ -8,11 +8,14 @@ extension AppStoreServerAPI {
     func extend(_ segment: String, _ request: APIRequest) throws -> APIResponse {
         guard let original = UInt64(segment), original > 0 else { throw APIError.invalidOriginalTransactionId }
         let body = try jsonBody(request)
-        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else { throw APIError.invalidExtendByDays }
+        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else {
+            throw APIError.invalidExtendByDays
+        }
         guard let reason = body["extendReasonCode"]?.intValue, (0...3).contains(reason) else {
             throw APIError.invalidExtendReasonCode
         }
-        guard let identifier = body["requestIdentifier"]?.stringValue, !identifier.isEmpty, identifier.count <= 128 else {
+        guard let identifier = body["requestIdentifier"]?.stringValue, !identifier.isEmpty, identifier.count <= 128
+        else {
             throw APIError.invalidRequestIdentifier
         }
         do {
@@ -36,14 +39,19 @@ extension AppStoreServerAPI {
 
     func massExtend(_ request: APIRequest) throws -> APIResponse {
         let body = try jsonBody(request)
-        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else { throw APIError.invalidExtendByDays }
+        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else {
+            throw APIError.invalidExtendByDays
+        }
         guard let reason = body["extendReasonCode"]?.intValue, (0...3).contains(reason) else {
             throw APIError.invalidExtendReasonCode
         }
-        guard let identifier = body["requestIdentifier"]?.stringValue, !identifier.isEmpty, identifier.count <= 128 else {
+        guard let identifier = body["requestIdentifier"]?.stringValue, !identifier.isEmpty, identifier.count <= 128
+        else {
             throw APIError.invalidRequestIdentifier
         }
-        guard let productID = body["productId"]?.stringValue, !productID.isEmpty else { throw APIError.invalidProductId }
+        guard let productID = body["productId"]?.stringValue, !productID.isEmpty else {
+            throw APIError.invalidProductId
+        }
         var storefronts: [String]?
         if let codes = body["storefrontCountryCodes"], codes != .null {
             guard let list = codes.arrayValue else { throw APIError.invalidStorefrontCountryCode }
@@ -63,7 +71,8 @@ extension AppStoreServerAPI {
             productID: productID, days: days, requestIdentifier: identifier, storefrontCountryCodes: storefronts)
         massExtensions.set(
             identifier,
-            MassExtensions.Record(productID: productID, date: try session.clockReading().now, succeeded: succeeded, failed: failed))
+            MassExtensions.Record(
+                productID: productID, date: try session.clockReading().now, succeeded: succeeded, failed: failed))
         return .json(.object([("requestIdentifier", .string(identifier))]))
     }
 
@@ -86,7 +95,8 @@ extension AppStoreServerAPI {
     /// Get Notification History: filtered by the body, 20 a page.
     func notificationHistory(_ request: APIRequest) throws -> APIResponse {
         let body = try jsonBody(request)
-        guard let startText = body["startDate"], case .number(let startNumber) = startText, let startMS = Int64(startNumber)
+        guard let startText = body["startDate"], case .number(let startNumber) = startText,
+            let startMS = Int64(startNumber)
         else { throw APIError.invalidStartDate }
         guard let endText = body["endDate"], case .number(let endNumber) = endText, let endMS = Int64(endNumber) else {
             throw APIError.invalidEndDate
@@ -105,7 +115,9 @@ extension AppStoreServerAPI {
             filter.kind = kind
         }
         if let subtype = body["notificationSubtype"]?.stringValue {
-            guard let value = ServerNotification.Subtype(rawValue: subtype) else { throw APIError.invalidNotificationType }
+            guard let value = ServerNotification.Subtype(rawValue: subtype) else {
+                throw APIError.invalidNotificationType
+            }
             filter.subtype = value
         }
         // Apple, "Get Notification History": "to get the notification history for a single
@@ -138,7 +150,8 @@ extension AppStoreServerAPI {
         }
         return .json(
             .object([
-                ("paginationToken", .string(token)), ("hasMore", .bool(hasMore)), ("notificationHistory", .array(items)),
+                ("paginationToken", .string(token)), ("hasMore", .bool(hasMore)),
+                ("notificationHistory", .array(items)),
             ]))
     }
 

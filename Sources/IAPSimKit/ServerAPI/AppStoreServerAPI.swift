@@ -146,7 +146,9 @@ public struct AppStoreServerAPI: Sendable {
             try expect("GET")
             // The signer finds the transaction itself (in the snapshot, else through the index).
             try refuseAppTransactionID(id)
-            guard let number = UInt64(id), number > 0, id.allSatisfy(\.isASCII) else { throw APIError.invalidTransactionId }
+            guard let number = UInt64(id), number > 0, id.allSatisfy(\.isASCII) else {
+                throw APIError.invalidTransactionId
+            }
             let signed: SignedData
             do {
                 signed = try session.signedTransaction(number, signer: signer)
@@ -199,7 +201,9 @@ public struct AppStoreServerAPI: Sendable {
             try expect("GET")
             return try lookUpOrder(captured[0], settings: settings)
         }
-        if let captured = match("v1", "transactions", "consumption", "*") ?? match("v2", "transactions", "consumption", "*") {
+        if let captured = match("v1", "transactions", "consumption", "*")
+            ?? match("v2", "transactions", "consumption", "*")
+        {
             let id = captured[0]
             try expect("PUT")
             let found = try transaction(id)
@@ -215,10 +219,16 @@ public struct AppStoreServerAPI: Sendable {
             let token = captured[0]
             try expect("GET")
             guard UUID(uuidString: token) != nil else { throw APIError.invalidTestNotificationToken }
-            guard let entry = try session.notifications(NotificationFilter(kind: .test)).first(where: { $0.notification.uuid == token.lowercased() })
+            guard
+                let entry = try session.notifications(NotificationFilter(kind: .test)).first(where: {
+                    $0.notification.uuid == token.lowercased()
+                })
             else { throw APIError.testNotificationNotFound }
             let signed = try session.notification(entry.notification.uuid, signer: signer).signed
-            return .json(.object([("signedPayload", .string(signed.jws)), ("sendAttempts", .array(entry.attempts.map(Self.attempt)))]))
+            return .json(
+                .object([
+                    ("signedPayload", .string(signed.jws)), ("sendAttempts", .array(entry.attempts.map(Self.attempt))),
+                ]))
         }
         if match("v1", "notifications", "history") != nil {
             try expect("POST")

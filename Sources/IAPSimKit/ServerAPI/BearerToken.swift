@@ -60,14 +60,17 @@ public struct BearerTokenVerifier: Sendable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("not a JWT") }
         func object(_ part: Substring) throws(Refusal) -> JSONValue {
-            guard let bytes = try? Base64URL.decode(part), let value = try? JSONValue.parse(bytes), value.objectValue != nil
+            guard let bytes = try? Base64URL.decode(part), let value = try? JSONValue.parse(bytes),
+                value.objectValue != nil
             else { throw .malformed("a segment is not base64url JSON") }
             return value
         }
         let head = try object(parts[0])
         let claims = try object(parts[1])
         guard head["alg"]?.stringValue == ES256.algorithm else { throw .rejected("alg is not ES256") }
-        guard claims["aud"]?.stringValue == "appstoreconnect-v1" else { throw .rejected("aud is not appstoreconnect-v1") }
+        guard claims["aud"]?.stringValue == "appstoreconnect-v1" else {
+            throw .rejected("aud is not appstoreconnect-v1")
+        }
         guard let bid = claims["bid"]?.stringValue else { throw .rejected("no bid") }
         guard let issuer = claims["iss"]?.stringValue, !issuer.isEmpty else { throw .rejected("no iss") }
         if let issuerID, issuer != issuerID { throw .rejected("iss is not \(issuerID)") }

@@ -39,7 +39,8 @@ public struct JWSInspection: Sendable {
     /// Decodes and checks `jws` against `identity`.
     /// - Throws: `SigningError.malformedJWS` when it is not three base64url segments of JSON;
     ///   `.jwsTooLarge` when it is longer than `maximumLength` bytes.
-    public static func inspect(_ jws: String, trusting identity: SigningIdentity?) throws(SigningError) -> JWSInspection {
+    public static func inspect(_ jws: String, trusting identity: SigningIdentity?) throws(SigningError) -> JWSInspection
+    {
         guard jws.utf8.count <= maximumLength else { throw .jwsTooLarge(limit: maximumLength) }
         let text = jws.trimmingCharacters(in: .whitespacesAndNewlines)
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -49,7 +50,9 @@ public struct JWSInspection: Sendable {
         func json(_ segment: Substring, _ name: String) throws(SigningError) -> JSONValue {
             do {
                 let value = try JSONValue.parse(try Base64URL.decode(segment))
-                guard value.objectValue != nil else { throw SigningError.malformedJWS(detail: "the \(name) is not a JSON object") }
+                guard value.objectValue != nil else {
+                    throw SigningError.malformedJWS(detail: "the \(name) is not a JSON object")
+                }
                 return value
             } catch let error as SigningError {
                 throw error

@@ -95,8 +95,11 @@ public struct PromotionalOfferSignature: Sendable, Equatable {
     ) -> [UInt8] {
         let separator = "\u{2063}"
         return Array(
-            [bundleID, keyID, productID, offerID, appAccountToken?.lowercased() ?? "", nonce.lowercased(), String(timestamp)]
-                .joined(separator: separator).utf8)
+            [
+                bundleID, keyID, productID, offerID, appAccountToken?.lowercased() ?? "", nonce.lowercased(),
+                String(timestamp),
+            ]
+            .joined(separator: separator).utf8)
     }
 
     /// Signs an offer as a developer's server does.

@@ -83,7 +83,9 @@ public enum SignedPayloads {
             ("bundleId", .string(context.bundleID)),
             ("productId", .string(transaction.productID)),
         ]
-        if let group = transaction.subscriptionGroupID { members.append(("subscriptionGroupIdentifier", .string(group))) }
+        if let group = transaction.subscriptionGroupID {
+            members.append(("subscriptionGroupIdentifier", .string(group)))
+        }
         members += [
             ("purchaseDate", milliseconds(transaction.purchaseDate)),
             ("originalPurchaseDate", milliseconds(transaction.originalPurchaseDate)),

@@ -85,7 +85,8 @@ public struct SigningIdentity: Sendable {
             let chain = try TestCertificateChain.generate()
             let xcodeKey = try P256PrivateKey.generate()
             let name = DistinguishedName(
-                commonName: "StoreKit Testing in Xcode (iapsim TEST ONLY)", organization: TestCertificateChain.organization)
+                commonName: "StoreKit Testing in Xcode (iapsim TEST ONLY)",
+                organization: TestCertificateChain.organization)
             let xcode = try X509CertificateBuilder(
                 serialNumber: [0x40] + Array(SHA256.hash(xcodeKey.publicKey.x963Representation).prefix(15)),
                 issuer: name, subject: name, notBefore: TestCertificateChain.defaultNotBefore,

@@ -85,7 +85,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
             ["true", "false"]
         case .purchaseError, .loadProductsError, .appStoreSyncError, .verificationError, .subscriptionStatusError,
             .appTransactionError, .refundRequestError, .offerCodeRedeemError:
-            ["none"] + SimulatedError.all.filter { StoreKitTestAPI(settingKey: self)?.allows($0) ?? false }.map(\.qualifiedName)
+            ["none"]
+                + SimulatedError.all.filter { StoreKitTestAPI(settingKey: self)?.allows($0) ?? false }.map(
+                    \.qualifiedName)
         case .finishTransactions: ["auto", "manual"]
         case .timeRate: TimeRate.allCases.map(\.name)
         case .locale:

@@ -117,7 +117,8 @@ public enum TimeRate: Int, Sendable, CaseIterable {
                 annual: 12 * hour, weeklyGrace: 12 * minute + 51, grace: 30 * minute, billingRetry: 2 * hour)
         case .monthlyRenewalEveryThirtyMinutes:
             return RenewalTable(
-                weekly: 10 * minute, monthly: 30 * minute, bimonthly: hour, quarterly: 90 * minute, semiannual: 3 * hour,
+                weekly: 10 * minute, monthly: 30 * minute, bimonthly: hour, quarterly: 90 * minute,
+                semiannual: 3 * hour,
                 annual: 6 * hour, weeklyGrace: 8 * minute + 34, grace: 15 * minute, billingRetry: hour)
         case .monthlyRenewalEveryFifteenMinutes:
             return RenewalTable(

@@ -6,14 +6,13 @@ struct Approve: CLICommand {
         name: "approve", abstract: "Approve an Ask to Buy purchase: it completes.",
         synopsis: "<transaction-id>",
         discussion: """
-                    SKTestSession.approveAskToBuyTransaction(identifier:): the pending purchase completes
-                    with that identifier and is delivered. What it buys is decided now: a non-consumable
-                    or subscription the account has by then is not charged again. A request expires
-                    unanswered after 24 hours of simulated time and can no longer be approved.
-                    """,
+            SKTestSession.approveAskToBuyTransaction(identifier:): the pending purchase completes
+            with that identifier and is delivered. What it buys is decided now: a non-consumable
+            or subscription the account has by then is not charged again. A request expires
+            unanswered after 24 hours of simulated time and can no longer be approved.
+            """,
         arguments: [.init("transaction-id", kind: .transactionID)],
-        options: [
-        ],
+        options: [],
         examples: ["iapsim buy com.example.app.book --outcome ask-to-buy; iapsim approve 1"])
 
     let id: UInt64

@@ -1,26 +1,26 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct CancelSubscription: CLICommand {
     static let spec = CommandSpec(
         name: "cancel-subscription", abstract: "Turn auto-renew off: the subscription expires at its period's end.",
         synopsis: "<product-id> [--undo]",
         discussion: """
-                    disableAutoRenewForTransaction(identifier:): DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED,
-                    and the subscription expires at its period's end (EXPIRED/VOLUNTARY). In billing retry
-                    it ends the retry: the subscription expires at the end of its grace period, or at
-                    once past it. --undo turns it back on (enableAutoRenewForTransaction,
-                    AUTO_RENEW_ENABLED); within the grace period billing retry goes on.
-                    """,
+            disableAutoRenewForTransaction(identifier:): DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED,
+            and the subscription expires at its period's end (EXPIRED/VOLUNTARY). In billing retry
+            it ends the retry: the subscription expires at the end of its grace period, or at
+            once past it. --undo turns it back on (enableAutoRenewForTransaction,
+            AUTO_RENEW_ENABLED); within the grace period billing retry goes on.
+            """,
         arguments: [.init("product-id", kind: .productID)],
         options: [
-            OptionSpec(name: "undo", help: "Turn auto-renew back on."),
+            OptionSpec(name: "undo", help: "Turn auto-renew back on.")
         ],
         examples: [
-                    "iapsim buy com.example.app.pro.monthly", "iapsim cancel-subscription com.example.app.pro.monthly",
-                    "iapsim cancel-subscription com.example.app.pro.monthly --undo",
-                ])
+            "iapsim buy com.example.app.pro.monthly", "iapsim cancel-subscription com.example.app.pro.monthly",
+            "iapsim cancel-subscription com.example.app.pro.monthly --undo",
+        ])
 
     let productID: String
     let undo: Bool

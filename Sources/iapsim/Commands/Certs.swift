@@ -7,20 +7,22 @@ struct Certs: CLICommand {
         name: "certs", abstract: "Show, export or replace the test certificates signed data uses.",
         synopsis: "[export DIR | rotate] [--certs DIR]",
         discussion: """
-                    A root CA, an intermediate (OID 1.2.840.113635.100.6.2.1) and a leaf (OID
-                    1.2.840.113635.100.6.11.1), P-256, valid 1970–9999, plus an Xcode-style self-signed
-                    certificate: made on first use in the state folder's certs (or --certs DIR,
-                    IAPSIM_CERTS_DIR, to pin one chain across CI jobs), keys mode 0600. Every subject says
-                    iapsim TEST ONLY: they protect nothing. 'export DIR' writes root.pem, root.der,
-                    intermediate.pem, leaf.pem and xcode.pem for a backend's tests to trust, each
-                    through a new file renamed into place: a symlink at DIR or at one of them is refused
-                    (exit 73), never written through; 'rotate' makes a new chain.
-                    """,
+            A root CA, an intermediate (OID 1.2.840.113635.100.6.2.1) and a leaf (OID
+            1.2.840.113635.100.6.11.1), P-256, valid 1970–9999, plus an Xcode-style self-signed
+            certificate: made on first use in the state folder's certs (or --certs DIR,
+            IAPSIM_CERTS_DIR, to pin one chain across CI jobs), keys mode 0600. Every subject says
+            iapsim TEST ONLY: they protect nothing. 'export DIR' writes root.pem, root.der,
+            intermediate.pem, leaf.pem and xcode.pem for a backend's tests to trust, each
+            through a new file renamed into place: a symlink at DIR or at one of them is refused
+            (exit 73), never written through; 'rotate' makes a new chain.
+            """,
         arguments: [.init("action", kind: .word(["export", "rotate"]))],
         options: [
-            .certs,
+            .certs
         ],
-        examples: ["iapsim certs", "iapsim certs export ./trusted && openssl x509 -in trusted/root.pem -noout -subject"])
+        examples: [
+            "iapsim certs", "iapsim certs export ./trusted && openssl x509 -in trusted/root.pem -noout -subject",
+        ])
 
     let action: Action
 
@@ -55,7 +57,9 @@ struct Certs: CLICommand {
         case .rotate:
             let identity = try SigningIdentity.create(in: directory, replacing: true, lockTimeout: lockTimeout)
             var report = Self.describe(identity)
-            report.notes = ["Note: a backend that trusted the old root must trust the new one (iapsim certs export DIR)."]
+            report.notes = [
+                "Note: a backend that trusted the old root must trust the new one (iapsim certs export DIR)."
+            ]
             return report
         case .export(let target):
             let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: lockTimeout)
@@ -71,7 +75,8 @@ struct Certs: CLICommand {
 extension Certs {
     private static func describe(_ identity: SigningIdentity) -> Report {
         let certificates: [(String, X509Certificate, String)] = [
-            ("root", identity.chain.root, "root.pem"), ("intermediate", identity.chain.intermediate, "intermediate.pem"),
+            ("root", identity.chain.root, "root.pem"),
+            ("intermediate", identity.chain.intermediate, "intermediate.pem"),
             ("leaf", identity.chain.leaf, "leaf.pem"), ("xcode", identity.xcodeCertificate, "xcode.pem"),
         ]
         func fingerprint(_ certificate: X509Certificate) -> String {
@@ -85,7 +90,8 @@ extension Certs {
                     .array(
                         certificates.map { role, certificate, file in
                             .object([
-                                ("role", .string(role)), ("subject", .string((try? certificate.subject())?.description ?? "?")),
+                                ("role", .string(role)),
+                                ("subject", .string((try? certificate.subject())?.description ?? "?")),
                                 ("sha256", .string(fingerprint(certificate))),
                                 ("path", .string(identity.directory + "/" + file)),
                             ])

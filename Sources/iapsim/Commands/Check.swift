@@ -6,20 +6,20 @@ struct Check: CLICommand {
         name: "check", abstract: "Lint the app's catalog, for CI.",
         synopsis: "[--catalog DIR | --storekit FILE --product-ids FILE]",
         discussion: """
-                    Reads the catalog leniently and reports every problem, one line each as
-                    'file: product: problem': identifiers with characters App Store Connect refuses,
-                    duplicates, identifiers in the plist missing from the store and the reverse,
-                    products without a localization for the default locale, prices that are not plain
-                    decimals or not valid for the currency (JPY, KRW, … have no decimals), subscriptions
-                    of one group on the same level, unknown types, and pricing-file entries for products
-                    the store lacks. Exit 0 when clean, 65 otherwise.
-                    """,
+            Reads the catalog leniently and reports every problem, one line each as
+            'file: product: problem': identifiers with characters App Store Connect refuses,
+            duplicates, identifiers in the plist missing from the store and the reverse,
+            products without a localization for the default locale, prices that are not plain
+            decimals or not valid for the currency (JPY, KRW, … have no decimals), subscriptions
+            of one group on the same level, unknown types, and pricing-file entries for products
+            the store lacks. Exit 0 when clean, 65 otherwise.
+            """,
         arguments: [],
-        options: [
-        ],
+        options: [],
         examples: [
-                    "iapsim check", "iapsim check --storekit catalog/Products.storekit --product-ids catalog/IAPProductIDs.plist --json",
-                ])
+            "iapsim check",
+            "iapsim check --storekit catalog/Products.storekit --product-ids catalog/IAPProductIDs.plist --json",
+        ])
 
     init(_ words: ParsedWords) throws(UsageError) {
         try words.expect(count: 0)

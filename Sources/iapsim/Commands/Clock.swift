@@ -1,28 +1,31 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct Clock: CLICommand {
     static let spec = CommandSpec(
         name: "clock", abstract: "Show or move the simulated clock.",
         synopsis: "[advance DURATION | advance --to DATE | set DATE | freeze | run | reset]",
         discussion: """
-                    The simulator keeps its own clock in the state. It runs at real speed, or fast
-                    under the deprecated ...IsOneDay time rates, unless frozen; under the
-                    monthlyRenewalEvery... rates each subscription period lasts what Apple's table
-                    gives (a month 30 s at monthlyRenewalEveryThirtySeconds). 'advance P1M' or
-                    'advance --to 2027-01-01T00:00:00Z' moves it forward (ISO 8601), and subscriptions
-                    renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
-                    check exact dates), 'run' restarts it, 'reset' returns to real time.
-                    """,
-        arguments: [.init("action", kind: .word(["advance", "set", "freeze", "run", "reset"])), .init("duration", kind: .duration)],
+            The simulator keeps its own clock in the state. It runs at real speed, or fast
+            under the deprecated ...IsOneDay time rates, unless frozen; under the
+            monthlyRenewalEvery... rates each subscription period lasts what Apple's table
+            gives (a month 30 s at monthlyRenewalEveryThirtySeconds). 'advance P1M' or
+            'advance --to 2027-01-01T00:00:00Z' moves it forward (ISO 8601), and subscriptions
+            renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
+            check exact dates), 'run' restarts it, 'reset' returns to real time.
+            """,
+        arguments: [
+            .init("action", kind: .word(["advance", "set", "freeze", "run", "reset"])),
+            .init("duration", kind: .duration),
+        ],
         options: [
-            OptionSpec(name: "to", valueName: "DATE", help: "With advance: move to this ISO 8601 date."),
+            OptionSpec(name: "to", valueName: "DATE", help: "With advance: move to this ISO 8601 date.")
         ],
         examples: [
-                    "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2099-01-01T00:00:00Z",
-                    "iapsim clock freeze",
-                ])
+            "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2099-01-01T00:00:00Z",
+            "iapsim clock freeze",
+        ])
 
     let action: Action
 

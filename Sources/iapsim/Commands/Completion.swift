@@ -6,17 +6,16 @@ struct Completion: CLICommand {
         name: "completion", abstract: "Print a shell completion script: bash, zsh or fish.",
         synopsis: "bash|zsh|fish",
         discussion: """
-                    Completes commands, options and their values, and product identifiers from the
-                    current catalog. 'make install' installs all three; to try one now:
-                    source <(iapsim completion bash)
-                    """,
+            Completes commands, options and their values, and product identifiers from the
+            current catalog. 'make install' installs all three; to try one now:
+            source <(iapsim completion bash)
+            """,
         arguments: [.init("shell", kind: .word(Shell.allCases.map(\.rawValue)))],
-        options: [
-        ],
+        options: [],
         examples: [
-                    "source <(iapsim completion bash)",
-                    "mkdir -p ~/.config/fish/completions && iapsim completion fish > ~/.config/fish/completions/iapsim.fish",
-                ])
+            "source <(iapsim completion bash)",
+            "mkdir -p ~/.config/fish/completions && iapsim completion fish > ~/.config/fish/completions/iapsim.fish",
+        ])
 
     let shell: Shell?
 
@@ -32,7 +31,9 @@ struct Completion: CLICommand {
             shell = nil
             return
         }
-        guard let shell = Shell(rawValue: word) else { throw words.error("completion \(word): expected bash, zsh or fish") }
+        guard let shell = Shell(rawValue: word) else {
+            throw words.error("completion \(word): expected bash, zsh or fish")
+        }
         self.shell = shell
     }
 

@@ -7,8 +7,7 @@ struct Expire: CLICommand {
         synopsis: "<product-id>",
         discussion: "SKTestSession.expireSubscription(productIdentifier:): it ends now and does not renew.",
         arguments: [.init("product-id", kind: .productID)],
-        options: [
-        ],
+        options: [],
         examples: ["iapsim buy com.example.app.pro.monthly && iapsim expire com.example.app.pro.monthly"])
 
     let productID: String

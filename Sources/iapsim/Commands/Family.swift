@@ -6,19 +6,18 @@ struct Family: CLICommand {
         name: "family", abstract: "Family Sharing: the organiser stops sharing a purchase.",
         synopsis: "revoke <transaction-id>",
         discussion: """
-                    A purchase shared with this account ('iapsim buy ID --as-family-member',
-                    ownershipType familyShared) stops being shared, as when the organiser turns sharing
-                    off or leaves the family: the transaction (for a subscription, its current period) is
-                    revoked, the entitlement goes, Transaction.updates delivers the revoked transaction,
-                    and the App Store sends a REVOKE notification. A transaction this account bought
-                    itself is refused (exit 64): refund it instead.
-                    """,
+            A purchase shared with this account ('iapsim buy ID --as-family-member',
+            ownershipType familyShared) stops being shared, as when the organiser turns sharing
+            off or leaves the family: the transaction (for a subscription, its current period) is
+            revoked, the entitlement goes, Transaction.updates delivers the revoked transaction,
+            and the App Store sends a REVOKE notification. A transaction this account bought
+            itself is refused (exit 64): refund it instead.
+            """,
         arguments: [.init("action", kind: .word(["revoke"])), .init("transaction-id", kind: .transactionID)],
-        options: [
-        ],
+        options: [],
         examples: [
-                    "iapsim buy com.example.app.book --as-family-member", "iapsim family revoke 1",
-                ])
+            "iapsim buy com.example.app.book --as-family-member", "iapsim family revoke 1",
+        ])
 
     let id: UInt64
 

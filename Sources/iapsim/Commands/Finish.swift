@@ -6,19 +6,18 @@ struct Finish: CLICommand {
         name: "finish", abstract: "Finish a transaction the app left unfinished.",
         synopsis: "<transaction-id>",
         discussion: """
-                    Transaction.finish(). With 'settings set finish-transactions manual' new
-                    transactions stay unfinished, and every launch (list, buy, restore, status)
-                    notes on stderr that Transaction.updates re-delivered them, until they are finished.
-                    A backend finishes one the same way through the App Store Server API's Finish
-                    Transaction ('iapsim serve').
-                    """,
+            Transaction.finish(). With 'settings set finish-transactions manual' new
+            transactions stay unfinished, and every launch (list, buy, restore, status)
+            notes on stderr that Transaction.updates re-delivered them, until they are finished.
+            A backend finishes one the same way through the App Store Server API's Finish
+            Transaction ('iapsim serve').
+            """,
         arguments: [.init("transaction-id", kind: .transactionID)],
-        options: [
-        ],
+        options: [],
         examples: [
-                    "iapsim settings set finish-transactions manual", "iapsim buy com.example.app.book",
-                    "iapsim transactions --unfinished", "iapsim finish 1",
-                ])
+            "iapsim settings set finish-transactions manual", "iapsim buy com.example.app.book",
+            "iapsim transactions --unfinished", "iapsim finish 1",
+        ])
 
     let id: UInt64
 

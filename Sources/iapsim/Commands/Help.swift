@@ -7,8 +7,7 @@ struct Help: CLICommand {
         synopsis: "[<command> | exit-codes | environment | errors | settings-keys]",
         discussion: "Shows help. 'iapsim help <command>' and 'iapsim <command> --help' agree.",
         arguments: [.init("topic", kind: .helpTopic)],
-        options: [
-        ],
+        options: [],
         examples: ["iapsim help buy", "iapsim help exit-codes"])
 
     let topic: HelpTopic?

@@ -6,29 +6,29 @@ struct JWS: CLICommand {
         name: "jws", abstract: "Signed data as the App Store signs it (JWS), and a decoder that checks it.",
         synopsis: "transaction <id> | renewal <product-id|original-id> | app-transaction | decode [JWS]",
         discussion: """
-                    Prints a compact JWS (ES256) exactly as Apple's servers and StoreKit's
-                    jwsRepresentation give it: JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload
-                    or the AppTransaction, dated now on the simulated clock. Sandbox, Production and
-                    LocalTesting data carry a three-certificate chain to iapsim's test root in x5c, so
-                    Apple's SignedDataVerifier accepts it when it trusts that root ('iapsim certs export');
-                    Xcode data is signed as Xcode does, with one self-signed certificate.
-                    The environment is --environment, else 'settings set environment' (default Sandbox);
-                    bundleId comes from 'settings set bundle-id', appAppleId from 'settings set app-apple-id'.
-                    'decode' prints header and payload and whether the signature and chain verify against
-                    this state's certificates (exit 0), or not (exit 65); the JWS may come on stdin. A
-                    JWS longer than 1 MiB (1048576 bytes) is refused at once (exit 65): signed data
-                    from the App Store is a few kilobytes.
-                    """,
+            Prints a compact JWS (ES256) exactly as Apple's servers and StoreKit's
+            jwsRepresentation give it: JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload
+            or the AppTransaction, dated now on the simulated clock. Sandbox, Production and
+            LocalTesting data carry a three-certificate chain to iapsim's test root in x5c, so
+            Apple's SignedDataVerifier accepts it when it trusts that root ('iapsim certs export');
+            Xcode data is signed as Xcode does, with one self-signed certificate.
+            The environment is --environment, else 'settings set environment' (default Sandbox);
+            bundleId comes from 'settings set bundle-id', appAppleId from 'settings set app-apple-id'.
+            'decode' prints header and payload and whether the signature and chain verify against
+            this state's certificates (exit 0), or not (exit 65); the JWS may come on stdin. A
+            JWS longer than 1 MiB (1048576 bytes) is refused at once (exit 65): signed data
+            from the App Store is a few kilobytes.
+            """,
         arguments: [.init("action", kind: .word(["transaction", "renewal", "app-transaction", "decode"]))],
         options: [
             .certs,
             .environment,
         ],
         examples: [
-                    "iapsim buy com.example.app.pro.monthly && iapsim jws transaction 1",
-                    "iapsim jws renewal com.example.app.pro.monthly --environment Production --json",
-                    "iapsim jws app-transaction | iapsim jws decode",
-                ])
+            "iapsim buy com.example.app.pro.monthly && iapsim jws transaction 1",
+            "iapsim jws renewal com.example.app.pro.monthly --environment Production --json",
+            "iapsim jws app-transaction | iapsim jws decode",
+        ])
 
     let action: Action
 

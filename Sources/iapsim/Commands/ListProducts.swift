@@ -6,14 +6,13 @@ struct ListProducts: CLICommand, Equatable {
         name: "list-products", aliases: ["list"], abstract: "List the app's products with localized prices.",
         synopsis: "",
         discussion: """
-                    What an app's SKProductsRequest returns: each identifier in IAPProductIDs.plist that
-                    the store has, in the plist's order, with its type, title, price in the storefront's
-                    currency formatted for the locale, and whether the app owns it. Identifiers the
-                    store lacks are reported on stderr as invalidProductIdentifiers; the rest still list.
-                    """,
+            What an app's SKProductsRequest returns: each identifier in IAPProductIDs.plist that
+            the store has, in the plist's order, with its type, title, price in the storefront's
+            currency formatted for the locale, and whether the app owns it. Identifiers the
+            store lacks are reported on stderr as invalidProductIdentifiers; the rest still list.
+            """,
         arguments: [],
-        options: [
-        ],
+        options: [],
         examples: ["iapsim list", "iapsim list --locale de_DE", "iapsim list --json | jq '.products[].id'"])
 
     init(_ words: ParsedWords) throws(UsageError) {

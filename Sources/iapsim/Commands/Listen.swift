@@ -1,33 +1,34 @@
 import Foundation
+import IAPSimHTTP
+import IAPSimJSON
+import IAPSimKit
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import IAPSimKit
-import IAPSimJSON
-import IAPSimHTTP
 
 struct Listen: CLICommand {
     static let spec = CommandSpec(
-        name: "listen", abstract: "Deliver notifications to a webhook, as the App Store does (stripe listen for Apple).",
+        name: "listen",
+        abstract: "Deliver notifications to a webhook, as the App Store does (stripe listen for Apple).",
         synopsis: "--forward-to URL [--drain] [--events TYPE,…] [--timeout S] [--header 'K: V']",
         discussion: """
-                    POSTs each due notification, in order, as {"signedPayload": "<JWS>"} (Content-Type:
-                    application/json) to URL, and prints one line per attempt. HTTP 200-206 is success;
-                    any other status, a timeout or a refused connection is a failed attempt, recorded
-                    with Apple's sendAttemptResult and retried on Apple's schedule on the simulated clock:
-                    in Production 1, 12, 24, 48 and 72 hours after the previous attempt, in the sandbox
-                    never. Each attempt is dated when it fell due, so after 'clock advance P3D' a drain
-                    makes every retry Apple would have made by then. Each attempt is recorded before the
-                    next POST: a listen killed at any moment posts again at most the one in flight. One
-                    listen delivers a state's notifications: another waits up to IAPSIM_LOCK_TIMEOUT, then
-                    exits 75. Without --drain it runs until SIGINT or SIGTERM, picking up what other
-                    iapsim processes append and waking when a retry falls due; with --drain it delivers
-                    what is due and exits, for scripts and CI. Plain http:// only: the static build has
-                    no TLS. Payloads are signed at delivery with the test certificates ('iapsim certs').
-                    """,
+            POSTs each due notification, in order, as {"signedPayload": "<JWS>"} (Content-Type:
+            application/json) to URL, and prints one line per attempt. HTTP 200-206 is success;
+            any other status, a timeout or a refused connection is a failed attempt, recorded
+            with Apple's sendAttemptResult and retried on Apple's schedule on the simulated clock:
+            in Production 1, 12, 24, 48 and 72 hours after the previous attempt, in the sandbox
+            never. Each attempt is dated when it fell due, so after 'clock advance P3D' a drain
+            makes every retry Apple would have made by then. Each attempt is recorded before the
+            next POST: a listen killed at any moment posts again at most the one in flight. One
+            listen delivers a state's notifications: another waits up to IAPSIM_LOCK_TIMEOUT, then
+            exits 75. Without --drain it runs until SIGINT or SIGTERM, picking up what other
+            iapsim processes append and waking when a retry falls due; with --drain it delivers
+            what is due and exits, for scripts and CI. Plain http:// only: the static build has
+            no TLS. Payloads are signed at delivery with the test certificates ('iapsim certs').
+            """,
         arguments: [],
         options: [
             .certs,
@@ -37,15 +38,16 @@ struct Listen: CLICommand {
                 help: "The webhook to POST notifications to: an http:// URL; a warning when not loopback."),
             OptionSpec(name: "drain", help: "Deliver what is due, retries included, then exit."),
             OptionSpec(name: "events", valueName: "TYPES", help: "Only these notification types, comma-separated."),
-            OptionSpec(name: "timeout", valueName: "SECONDS", help: "Give up on a delivery after this long (default 10)."),
+            OptionSpec(
+                name: "timeout", valueName: "SECONDS", help: "Give up on a delivery after this long (default 10)."),
             OptionSpec(
                 name: "header", valueName: "'NAME: VALUE'",
                 help: "Add this header to each POST (repeatable); not Host, Content-Length, Connection or the like.",
                 repeatable: true),
         ],
         examples: [
-                    "iapsim buy com.example.app.book; iapsim listen --forward-to http://127.0.0.1:9/hook --drain --timeout 1"
-                ])
+            "iapsim buy com.example.app.book; iapsim listen --forward-to http://127.0.0.1:9/hook --drain --timeout 1"
+        ])
 
     let endpoint: HTTPEndpoint
     /// Deliver what is due, then exit.
@@ -84,7 +86,8 @@ struct Listen: CLICommand {
         if let text = words.value("events") {
             kinds = []
             for word in text.split(separator: ",") {
-                guard let kind = ServerNotification.Kind(rawValue: word.trimmingCharacters(in: .whitespaces).uppercased())
+                guard
+                    let kind = ServerNotification.Kind(rawValue: word.trimmingCharacters(in: .whitespaces).uppercased())
                 else {
                     throw words.error("--events \(word): not a notification type; expected e.g. DID_RENEW,EXPIRED")
                 }
@@ -102,7 +105,8 @@ struct Listen: CLICommand {
         var delivered = 0
         var failed = 0
         if !drain, !context.options.json {
-            context.console.out("Forwarding notifications to http://\(endpoint.host):\(endpoint.port)\(endpoint.path) (Ctrl-C stops)")
+            context.console.out(
+                "Forwarding notifications to http://\(endpoint.host):\(endpoint.port)\(endpoint.path) (Ctrl-C stops)")
         }
         let deliverer = try NotificationDeliverer(
             session: session, endpoint: endpoint, headers: headers, timeout: timeout, signer: signer, kinds: kinds)

@@ -1,42 +1,49 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct Notifications: CLICommand {
     static let spec = CommandSpec(
-        name: "notifications", abstract: "List the App Store Server Notifications the account raised, and their deliveries.",
-        synopsis: "[--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--since DATE] [--until DATE] | show <uuid>",
+        name: "notifications",
+        abstract: "List the App Store Server Notifications the account raised, and their deliveries.",
+        synopsis:
+            "[--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--since DATE] [--until DATE] | show <uuid>",
         discussion: """
-                    Every event the App Store notifies a backend of is recorded as it happens, on the
-                    simulated clock and in the same locked write as the change: SUBSCRIBED (INITIAL_BUY,
-                    RESUBSCRIBE), DID_RENEW (BILLING_RECOVERY), DID_FAIL_TO_RENEW (GRACE_PERIOD),
-                    GRACE_PERIOD_EXPIRED, EXPIRED (VOLUNTARY, BILLING_RETRY, PRICE_INCREASE),
-                    DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_ENABLED, AUTO_RENEW_DISABLED),
-                    DID_CHANGE_RENEWAL_PREF (UPGRADE, DOWNGRADE), OFFER_REDEEMED (UPGRADE, DOWNGRADE),
-                    PRICE_INCREASE (PENDING, ACCEPTED), REFUND, REFUND_DECLINED, REFUND_REVERSED,
-                    CONSUMPTION_REQUEST, REVOKE, ONE_TIME_CHARGE, RENEWAL_EXTENDED, RENEWAL_EXTENSION
-                    (SUMMARY, FAILURE) and TEST; 'iapsim trigger --list' names the ones it can make
-                    happen. Renewals caught up by 'clock advance' each get their own, at their own time;
-                    each notification's signedDate is its event's moment, and its transaction and
-                    renewal info are those of that moment. appAppleId is in Production data only, as
-                    Apple sends it. The list shows each one's delivery attempts ('iapsim listen' makes
-                    them); 'show' prints the signed payload as it is POSTed and its decoded form.
-                    """,
+            Every event the App Store notifies a backend of is recorded as it happens, on the
+            simulated clock and in the same locked write as the change: SUBSCRIBED (INITIAL_BUY,
+            RESUBSCRIBE), DID_RENEW (BILLING_RECOVERY), DID_FAIL_TO_RENEW (GRACE_PERIOD),
+            GRACE_PERIOD_EXPIRED, EXPIRED (VOLUNTARY, BILLING_RETRY, PRICE_INCREASE),
+            DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_ENABLED, AUTO_RENEW_DISABLED),
+            DID_CHANGE_RENEWAL_PREF (UPGRADE, DOWNGRADE), OFFER_REDEEMED (UPGRADE, DOWNGRADE),
+            PRICE_INCREASE (PENDING, ACCEPTED), REFUND, REFUND_DECLINED, REFUND_REVERSED,
+            CONSUMPTION_REQUEST, REVOKE, ONE_TIME_CHARGE, RENEWAL_EXTENDED, RENEWAL_EXTENSION
+            (SUMMARY, FAILURE) and TEST; 'iapsim trigger --list' names the ones it can make
+            happen. Renewals caught up by 'clock advance' each get their own, at their own time;
+            each notification's signedDate is its event's moment, and its transaction and
+            renewal info are those of that moment. appAppleId is in Production data only, as
+            Apple sends it. The list shows each one's delivery attempts ('iapsim listen' makes
+            them); 'show' prints the signed payload as it is POSTed and its decoded form.
+            """,
         arguments: [.init("action", kind: .word(["show"]))],
         options: [
             .certs,
             .environment,
-            OptionSpec(name: "type", valueName: "TYPE", help: "Only notifications of this TYPE or TYPE/SUBTYPE, e.g. DID_RENEW.", values: ServerNotification.Kind.allCases.map(\.rawValue)),
-            OptionSpec(name: "transaction", valueName: "ID", help: "Only notifications about this transaction or its subscription."),
+            OptionSpec(
+                name: "type", valueName: "TYPE",
+                help: "Only notifications of this TYPE or TYPE/SUBTYPE, e.g. DID_RENEW.",
+                values: ServerNotification.Kind.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "transaction", valueName: "ID",
+                help: "Only notifications about this transaction or its subscription."),
             OptionSpec(name: "only-failures", help: "Only notifications not delivered."),
             OptionSpec(name: "since", valueName: "DATE", help: "Only notifications from this date on."),
             OptionSpec(name: "until", valueName: "DATE", help: "Only notifications before this date."),
         ],
         examples: [
-                    "iapsim buy com.example.app.pro.monthly && iapsim clock advance P1M && iapsim notifications",
-                    "iapsim notifications --type DID_RENEW --json",
-                    "iapsim notifications show \"$(iapsim notifications --json | jq -r '.notifications[0].notificationUUID')\"",
-                ])
+            "iapsim buy com.example.app.pro.monthly && iapsim clock advance P1M && iapsim notifications",
+            "iapsim notifications --type DID_RENEW --json",
+            "iapsim notifications show \"$(iapsim notifications --json | jq -r '.notifications[0].notificationUUID')\"",
+        ])
 
     let action: Action
 

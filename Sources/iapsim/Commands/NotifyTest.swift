@@ -6,12 +6,11 @@ struct NotifyTest: CLICommand {
         name: "notify-test", abstract: "Queue a TEST notification (Request a Test Notification).",
         synopsis: "",
         discussion: """
-                    Queues a TEST notification, whose data holds only the app and the environment, and
-                    prints its token (its notificationUUID); 'iapsim listen' delivers it.
-                    """,
+            Queues a TEST notification, whose data holds only the app and the environment, and
+            prints its token (its notificationUUID); 'iapsim listen' delivers it.
+            """,
         arguments: [],
-        options: [
-        ],
+        options: [],
         examples: ["iapsim notify-test && iapsim notifications --type TEST"])
 
     init(_ words: ParsedWords) throws(UsageError) {
@@ -22,7 +21,10 @@ struct NotifyTest: CLICommand {
         let (_, session) = try context.catalogAndSession()
         let test = try session.sendTestNotification()
         return Report(
-            json: .object([("testNotificationToken", .string(test.uuid)), ("notification", NotificationRendering.notificationJSON(test))]),
+            json: .object([
+                ("testNotificationToken", .string(test.uuid)),
+                ("notification", NotificationRendering.notificationJSON(test)),
+            ]),
             lines: ["Queued TEST notification \(test.uuid); 'iapsim listen --forward-to URL' delivers it."])
     }
 }

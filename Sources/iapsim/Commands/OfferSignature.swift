@@ -6,20 +6,22 @@ struct OfferSignature: CLICommand {
         name: "offer-signature", abstract: "Sign a promotional offer as a developer's server does.",
         synopsis: "<product-id> <offer-id> [--nonce UUID] [--timestamp MS] [--app-account-token UUID]",
         discussion: """
-                    Apple's "Generating a signature for promotional offers": ECDSA P-256 with SHA-256
-                    over the bundle identifier, key identifier, product, offer, app account token (empty
-                    without --app-account-token, which must then be the purchase's),
-                    nonce and timestamp joined by U+2063, with the .storekit file's
-                    subscriptionOffersKeyPair (the key Xcode checks promotional offers with locally).
-                    Prints KEY_ID:NONCE:TIMESTAMP:SIGNATURE for 'buy --offer ID --offer-signature',
-                    so a backend's own signer can be compared with it (same nonce and timestamp, same
-                    payload). A catalog without a key pair is a usage error (64). 'buy' redeems a
-                    signature once: give each purchase a new nonce (the default).
-                    """,
+            Apple's "Generating a signature for promotional offers": ECDSA P-256 with SHA-256
+            over the bundle identifier, key identifier, product, offer, app account token (empty
+            without --app-account-token, which must then be the purchase's),
+            nonce and timestamp joined by U+2063, with the .storekit file's
+            subscriptionOffersKeyPair (the key Xcode checks promotional offers with locally).
+            Prints KEY_ID:NONCE:TIMESTAMP:SIGNATURE for 'buy --offer ID --offer-signature',
+            so a backend's own signer can be compared with it (same nonce and timestamp, same
+            payload). A catalog without a key pair is a usage error (64). 'buy' redeems a
+            signature once: give each purchase a new nonce (the default).
+            """,
         arguments: [.init("product-id", kind: .productID), .init("offer-id", kind: .text)],
         options: [
             OptionSpec(name: "nonce", valueName: "UUID", help: "The signature's nonce (default: a new UUID)."),
-            OptionSpec(name: "timestamp", valueName: "MS", help: "The signature's time in milliseconds since 1970 (default: now)."),
+            OptionSpec(
+                name: "timestamp", valueName: "MS",
+                help: "The signature's time in milliseconds since 1970 (default: now)."),
             .appAccountToken,
         ],
         examples: [])

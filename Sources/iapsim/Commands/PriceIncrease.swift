@@ -1,51 +1,53 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct PriceIncrease: CLICommand, Equatable {
     static let spec = CommandSpec(
         name: "price-increase", abstract: "Raise a subscription's renewal price; the subscriber consents or declines.",
         synopsis: "<product-id> <new-price> [--consent-required | --notify-only]\nconsent|decline <product-id>",
         discussion: """
-                    A price increase for the active subscription that renews to the product, as App Store
-                    Connect makes one and Xcode tests it (SKTestSession's
-                    requestPriceIncreaseConsentForProduct(identifier:)). The new price is in the
-                    subscription's currency and must be above its renewal price (and at most
-                    1000000000000, which signed data's 64-bit milliunits can carry). With
-                    --consent-required (the default) the subscriber must agree: PRICE_INCREASE/PENDING,
-                    renewal info priceIncreaseStatus 0 (StoreKit 2: pending); 'consent' agrees
-                    (PRICE_INCREASE/ACCEPTED, status 1, agreed) and the next renewal charges the new
-                    price; 'decline', or no answer by the renewal, ends the subscription at its period's
-                    end: EXPIRED/PRICE_INCREASE, expirationReason didNotConsentToPriceIncrease
-                    (expirationIntent 3); declining turns auto-renew off at once
-                    (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED), and consenting before the period
-                    ends turns it back on. With --notify-only the increase needs no consent:
-                    PRICE_INCREASE/ACCEPTED, and it applies at the next renewal. New purchases pay the
-                    catalog's price, as in Xcode.
+            A price increase for the active subscription that renews to the product, as App Store
+            Connect makes one and Xcode tests it (SKTestSession's
+            requestPriceIncreaseConsentForProduct(identifier:)). The new price is in the
+            subscription's currency and must be above its renewal price (and at most
+            1000000000000, which signed data's 64-bit milliunits can carry). With
+            --consent-required (the default) the subscriber must agree: PRICE_INCREASE/PENDING,
+            renewal info priceIncreaseStatus 0 (StoreKit 2: pending); 'consent' agrees
+            (PRICE_INCREASE/ACCEPTED, status 1, agreed) and the next renewal charges the new
+            price; 'decline', or no answer by the renewal, ends the subscription at its period's
+            end: EXPIRED/PRICE_INCREASE, expirationReason didNotConsentToPriceIncrease
+            (expirationIntent 3); declining turns auto-renew off at once
+            (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED), and consenting before the period
+            ends turns it back on. With --notify-only the increase needs no consent:
+            PRICE_INCREASE/ACCEPTED, and it applies at the next renewal. New purchases pay the
+            catalog's price, as in Xcode.
 
-                    Which of the two an increase is, is not the developer's switch in App Store
-                    Connect: Apple decides it by the size of the increase and the subscriber's country
-                    or region. It lets an increase go with a notice only if it is at most 50% of the
-                    price and at most US$5 (US$50 for a yearly subscription), at most once a year, where
-                    local law allows. --notify-only simulates an increase Apple let go; iapsim warns
-                    when it is one Apple asks consent for by its size: more than 50% of the renewal
-                    price, or, in US dollars, more than $5 ($50 for a yearly subscription). It does not
-                    know Apple's limits in other currencies, the regions whose law requires consent,
-                    or earlier increases.
-                    """,
+            Which of the two an increase is, is not the developer's switch in App Store
+            Connect: Apple decides it by the size of the increase and the subscriber's country
+            or region. It lets an increase go with a notice only if it is at most 50% of the
+            price and at most US$5 (US$50 for a yearly subscription), at most once a year, where
+            local law allows. --notify-only simulates an increase Apple let go; iapsim warns
+            when it is one Apple asks consent for by its size: more than 50% of the renewal
+            price, or, in US dollars, more than $5 ($50 for a yearly subscription). It does not
+            know Apple's limits in other currencies, the regions whose law requires consent,
+            or earlier increases.
+            """,
         arguments: [.init("product-id", kind: .productID)],
         options: [
-            OptionSpec(name: "consent-required", help: "The increase needs the subscriber's consent (the default): PRICE_INCREASE/PENDING."),
+            OptionSpec(
+                name: "consent-required",
+                help: "The increase needs the subscriber's consent (the default): PRICE_INCREASE/PENDING."),
             OptionSpec(
                 name: "notify-only",
                 help: "The increase needs no consent (Apple decides by size and region): PRICE_INCREASE/ACCEPTED."),
         ],
         examples: [
-                    "iapsim buy com.example.app.pro.monthly --yes",
-                    "iapsim price-increase com.example.app.pro.monthly 14.99",
-                    "iapsim price-increase consent com.example.app.pro.monthly",
-                    "iapsim price-increase com.example.app.pro.monthly 19.99 --notify-only --json",
-                ])
+            "iapsim buy com.example.app.pro.monthly --yes",
+            "iapsim price-increase com.example.app.pro.monthly 14.99",
+            "iapsim price-increase consent com.example.app.pro.monthly",
+            "iapsim price-increase com.example.app.pro.monthly 19.99 --notify-only --json",
+        ])
 
     let action: Action
 

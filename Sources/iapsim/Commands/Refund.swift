@@ -6,40 +6,42 @@ struct Refund: CLICommand, Equatable {
         name: "refund", abstract: "Refund a transaction, decline a refund request, or reverse a refund.",
         synopsis: "<transaction-id> [--reason developerIssue|other] [--prorated PERCENT] | --decline | --reverse",
         discussion: """
-                    SKTestSession.refundTransaction(identifier:): sets revocationDate and
-                    revocationReason on that transaction only, and the App Store sends REFUND. StoreKit
-                    delivers the revoked transaction through Transaction.updates (a note says so) and the
-                    app reacts; iapsim's app record does what an app should: a non-consumable leaves it; a
-                    subscription's current period refunded revokes the subscription, which stops renewing,
-                    while an earlier period refunded leaves the subscription as it is; a consumable's
-                    quantity comes off its balance (not below zero). The refund is of the whole
-                    transaction (revocationType REFUND_FULL, revocationPercentage 100000); --prorated
-                    PERCENT gives back part of it (REFUND_PRORATED, revocationPercentage PERCENT in
-                    milliunits, more than 0 and less than 100, up to three decimals), the transaction
-                    revoked all the same. When the customer asked for the refund ('iapsim
-                    request-refund'), this grants the request. --decline declines the request instead
-                    (REFUND_DECLINED); --reverse reverses a refund granted before, after a customer's
-                    dispute (REFUND_REVERSED): the revocation is undone and the app's record gets the
-                    purchase back.
-                    """,
+            SKTestSession.refundTransaction(identifier:): sets revocationDate and
+            revocationReason on that transaction only, and the App Store sends REFUND. StoreKit
+            delivers the revoked transaction through Transaction.updates (a note says so) and the
+            app reacts; iapsim's app record does what an app should: a non-consumable leaves it; a
+            subscription's current period refunded revokes the subscription, which stops renewing,
+            while an earlier period refunded leaves the subscription as it is; a consumable's
+            quantity comes off its balance (not below zero). The refund is of the whole
+            transaction (revocationType REFUND_FULL, revocationPercentage 100000); --prorated
+            PERCENT gives back part of it (REFUND_PRORATED, revocationPercentage PERCENT in
+            milliunits, more than 0 and less than 100, up to three decimals), the transaction
+            revoked all the same. When the customer asked for the refund ('iapsim
+            request-refund'), this grants the request. --decline declines the request instead
+            (REFUND_DECLINED); --reverse reverses a refund granted before, after a customer's
+            dispute (REFUND_REVERSED): the revocation is undone and the app's record gets the
+            purchase back.
+            """,
         arguments: [.init("transaction-id", kind: .transactionID)],
         options: [
             .value(
-                "reason", "REASON", help: "The transaction's revocationReason: developerIssue or other (default other).",
+                "reason", "REASON",
+                help: "The transaction's revocationReason: developerIssue or other (default other).",
                 values: Transaction.RevocationReason.allCases.map(\.rawValue)),
             .value(
                 "prorated", "PERCENT",
                 help: "Refund part of the transaction (REFUND_PRORATED): more than 0 and less than 100."),
             OptionSpec(name: "decline", help: "Decline the customer's refund request (REFUND_DECLINED)."),
-            OptionSpec(name: "reverse", help: "Reverse a refund granted before (REFUND_REVERSED): the revocation is undone."),
+            OptionSpec(
+                name: "reverse", help: "Reverse a refund granted before (REFUND_REVERSED): the revocation is undone."),
         ],
         examples: [
-                    "iapsim buy com.example.app.coins100", "iapsim refund 1",
-                    "iapsim buy com.example.app.book && iapsim refund 2 --reason developerIssue --json",
-                    "iapsim refund 2 --reverse",
-                    "iapsim buy com.example.app.coins100 && iapsim request-refund 3 && iapsim refund 3 --decline",
-                    "iapsim buy com.example.app.pro.monthly && iapsim refund 4 --prorated 40",
-                ])
+            "iapsim buy com.example.app.coins100", "iapsim refund 1",
+            "iapsim buy com.example.app.book && iapsim refund 2 --reason developerIssue --json",
+            "iapsim refund 2 --reverse",
+            "iapsim buy com.example.app.coins100 && iapsim request-refund 3 && iapsim refund 3 --decline",
+            "iapsim buy com.example.app.pro.monthly && iapsim refund 4 --prorated 40",
+        ])
 
     let id: UInt64
     let action: Action

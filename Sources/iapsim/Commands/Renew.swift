@@ -1,15 +1,15 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct Renew: CLICommand {
     static let spec = CommandSpec(
         name: "renew", abstract: "Renew a subscription now.",
         synopsis: "<product-id>",
-        discussion: "SKTestSession.forceRenewalOfSubscription(productIdentifier:): a renewal transaction now, one period long.",
+        discussion:
+            "SKTestSession.forceRenewalOfSubscription(productIdentifier:): a renewal transaction now, one period long.",
         arguments: [.init("product-id", kind: .productID)],
-        options: [
-        ],
+        options: [],
         examples: ["iapsim buy com.example.app.pro.monthly && iapsim renew com.example.app.pro.monthly"])
 
     let productID: String

@@ -3,31 +3,32 @@ import IAPSimKit
 
 struct RequestRefund: CLICommand, Equatable {
     static let spec = CommandSpec(
-        name: "request-refund", abstract: "Ask for a refund as the customer: pending until refund grants or declines it.",
+        name: "request-refund",
+        abstract: "Ask for a refund as the customer: pending until refund grants or declines it.",
         synopsis: "<transaction-id> [--reason REASON]",
         discussion: """
-                    Transaction.beginRefundRequest(in:): the customer asks the App Store for a refund,
-                    which stays pending ('status' lists it). For a consumable or an auto-renewable
-                    subscription the App Store asks the developer for consumption information first:
-                    a CONSUMPTION_REQUEST notification, with --reason as its consumptionRequestReason
-                    (UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER).
-                    For a subscription the App Store also turns auto-renew off
-                    (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED); a declined request leaves it off.
-                    'iapsim refund ID' grants it (REFUND), 'iapsim refund ID --decline' declines it
-                    (REFUND_DECLINED). A second request while one is pending fails as
-                    Transaction.RefundRequestError.duplicateRequest does (exit 64).
-                    """,
+            Transaction.beginRefundRequest(in:): the customer asks the App Store for a refund,
+            which stays pending ('status' lists it). For a consumable or an auto-renewable
+            subscription the App Store asks the developer for consumption information first:
+            a CONSUMPTION_REQUEST notification, with --reason as its consumptionRequestReason
+            (UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER).
+            For a subscription the App Store also turns auto-renew off
+            (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED); a declined request leaves it off.
+            'iapsim refund ID' grants it (REFUND), 'iapsim refund ID --decline' declines it
+            (REFUND_DECLINED). A second request while one is pending fails as
+            Transaction.RefundRequestError.duplicateRequest does (exit 64).
+            """,
         arguments: [.init("transaction-id", kind: .transactionID)],
         options: [
             .value(
                 "reason", "REASON", help: "The request's consumptionRequestReason, e.g. UNINTENDED_PURCHASE.",
-                values: RefundRequest.Reason.allCases.map(\.rawValue)),
+                values: RefundRequest.Reason.allCases.map(\.rawValue))
         ],
         examples: [
-                    "iapsim buy com.example.app.coins100 --yes",
-                    "iapsim request-refund 1 --reason UNINTENDED_PURCHASE",
-                    "iapsim notifications --type CONSUMPTION_REQUEST", "iapsim refund 1",
-                ])
+            "iapsim buy com.example.app.coins100 --yes",
+            "iapsim request-refund 1 --reason UNINTENDED_PURCHASE",
+            "iapsim notifications --type CONSUMPTION_REQUEST", "iapsim refund 1",
+        ])
 
     let id: UInt64
     let reason: RefundRequest.Reason?

@@ -6,29 +6,32 @@ struct Reset: CLICommand, Equatable {
         name: "reset", abstract: "Reset the app's record, the transactions, the settings, or everything.",
         synopsis: "[--local | --transactions | --settings | --all] [--yes]",
         discussion: """
-                    --local forgets the app's record, as deleting and reinstalling the app does; the
-                    account keeps its history, so 'iapsim restore' has work to do.
-                    --transactions is SKTestSession.clearTransactions(): every transaction, pending
-                    request, subscription and notification goes, with the app's record; the settings
-                    and the clock stay, and identifiers go on from where they were.
-                    --settings is SKTestSession.resetToDefaultState(): the settings go back to the
-                    catalog's and iapsim's defaults; the transactions stay.
-                    --all, and a bare 'reset' as before these options, erases the purchases file
-                    entirely: history, settings and clock.
-                    --transactions and --all ask first on a terminal unless --yes.
-                    """,
+            --local forgets the app's record, as deleting and reinstalling the app does; the
+            account keeps its history, so 'iapsim restore' has work to do.
+            --transactions is SKTestSession.clearTransactions(): every transaction, pending
+            request, subscription and notification goes, with the app's record; the settings
+            and the clock stay, and identifiers go on from where they were.
+            --settings is SKTestSession.resetToDefaultState(): the settings go back to the
+            catalog's and iapsim's defaults; the transactions stay.
+            --all, and a bare 'reset' as before these options, erases the purchases file
+            entirely: history, settings and clock.
+            --transactions and --all ask first on a terminal unless --yes.
+            """,
         arguments: [],
         options: [
             .yes,
             OptionSpec(name: "local", help: "Forget only the app's record (a reinstall); keep the account."),
-            OptionSpec(name: "transactions", help: "Delete every transaction (clearTransactions); keep the settings and the clock."),
-            OptionSpec(name: "settings", help: "Settings back to their defaults (resetToDefaultState); keep the transactions."),
+            OptionSpec(
+                name: "transactions",
+                help: "Delete every transaction (clearTransactions); keep the settings and the clock."),
+            OptionSpec(
+                name: "settings", help: "Settings back to their defaults (resetToDefaultState); keep the transactions."),
             OptionSpec(name: "all", help: "Erase everything: transactions, settings, clock (what a bare reset does)."),
         ],
         examples: [
-                    "iapsim reset --local", "iapsim reset --transactions --yes", "iapsim reset --settings",
-                    "iapsim reset --all --yes",
-                ])
+            "iapsim reset --local", "iapsim reset --transactions --yes", "iapsim reset --settings",
+            "iapsim reset --all --yes",
+        ])
 
     let scope: Scope
     let assumeYes: Bool
@@ -76,7 +79,9 @@ struct Reset: CLICommand, Equatable {
                 json: .object([("reset", .string("settings")), ("stateFile", .string(path))]),
                 lines: ["Settings are back to their defaults ('iapsim settings' shows them); the transactions stay."])
         case .transactions:
-            guard context.confirm("Delete every transaction in \(path)? The settings and the clock stay.", assumeYes: assumeYes)
+            guard
+                context.confirm(
+                    "Delete every transaction in \(path)? The settings and the clock stay.", assumeYes: assumeYes)
             else {
                 return Report(status: .cancelled, notes: ["Cancelled: nothing was deleted."])
             }

@@ -1,21 +1,20 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct Resolve: CLICommand {
     static let spec = CommandSpec(
         name: "resolve", abstract: "Resolve an interrupted purchase or a billing issue.",
         synopsis: "<transaction-id>",
         discussion: """
-                    SKTestSession.resolveIssueForTransaction(identifier:): an interrupted purchase
-                    completes as a new transaction, which the app's next launch (list, buy, restore,
-                    status) receives through Transaction.updates; a subscription in billing retry
-                    renews (within its grace period it keeps its billing date, after it a new period
-                    starts now).
-                    """,
+            SKTestSession.resolveIssueForTransaction(identifier:): an interrupted purchase
+            completes as a new transaction, which the app's next launch (list, buy, restore,
+            status) receives through Transaction.updates; a subscription in billing retry
+            renews (within its grace period it keeps its billing date, after it a new period
+            starts now).
+            """,
         arguments: [.init("transaction-id", kind: .transactionID)],
-        options: [
-        ],
+        options: [],
         examples: ["iapsim buy com.example.app.book --outcome interrupted; iapsim resolve 1"])
 
     let id: UInt64
@@ -39,7 +38,9 @@ struct Resolve: CLICommand {
                 json: .object([
                     ("id", .int(id)), ("result", .string("renewed")), ("transaction", .transaction(renewal, storeKit)),
                 ]),
-                lines: ["Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."])
+                lines: [
+                    "Resolved the billing issue: \(renewal.productID) renewed as transaction \(renewal.id)\(until)."
+                ])
         }
     }
 }

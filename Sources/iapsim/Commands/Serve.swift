@@ -1,7 +1,7 @@
 import Foundation
-import IAPSimKit
-import IAPSimHTTP
 import IAPSimCrypto
+import IAPSimHTTP
+import IAPSimKit
 
 struct Serve: CLICommand {
     static let spec = CommandSpec(
@@ -10,28 +10,28 @@ struct Serve: CLICommand {
             "[--port N] [--host ADDRESS [--insecure-remote]] [--port-file FILE] "
             + "[--key-file FILE --key-id ID --issuer-id ID]",
         discussion: """
-                    Answers Apple's App Store Server API (paths, bodies and error codes as Apple's) from
-                    the state the CLI writes, so a backend's tests run Apple's own client against a
-                    local, scriptable App Store: Get Transaction Info, Get Transaction History (v1, v2),
-                    Get All Subscription Statuses, Get Refund History, Look Up Order ID, Send Consumption
-                    Information, Request a Test Notification and its status, Get Notification History,
-                    Extend a Subscription Renewal Date (one, or all active subscribers and its status),
-                    Get App Transaction Info, Set App Account Token and Finish Transaction. A purchase
-                    made with 'iapsim buy' in another shell is visible to the next request. Look Up
-                    Order ID answers only outside Sandbox (--environment Production), as Apple's does.
-                    Signed items are signed as 'iapsim jws' signs them. Requests need 'Authorization:
-                    Bearer <ES256 JWT>' with aud appstoreconnect-v1, bid the bundle id and exp within
-                    the hour (an iat, if any, no later than a minute from now and at most an hour
-                    before exp); with --key-file (the .p8 App Store Connect gives), the signature must
-                    verify with that key, else any well-formed token is accepted and the server says
-                    so. It listens on loopback addresses only (127.0.0.1 by default; 'localhost',
-                    ::1): another --host is refused (exit 64) unless --insecure-remote is given with
-                    --key-file, since the API is plain HTTP and its writes change the state. It prints
-                    'Listening on http://HOST:PORT' (--port 0, the default, picks a free port;
-                    --port-file writes it) and serves until SIGINT or SIGTERM, then exits 0. A request
-                    the server cannot answer (a state it cannot read) gets 500 with Apple's
-                    GeneralInternalError and no detail; the detail goes to standard error.
-                    """,
+            Answers Apple's App Store Server API (paths, bodies and error codes as Apple's) from
+            the state the CLI writes, so a backend's tests run Apple's own client against a
+            local, scriptable App Store: Get Transaction Info, Get Transaction History (v1, v2),
+            Get All Subscription Statuses, Get Refund History, Look Up Order ID, Send Consumption
+            Information, Request a Test Notification and its status, Get Notification History,
+            Extend a Subscription Renewal Date (one, or all active subscribers and its status),
+            Get App Transaction Info, Set App Account Token and Finish Transaction. A purchase
+            made with 'iapsim buy' in another shell is visible to the next request. Look Up
+            Order ID answers only outside Sandbox (--environment Production), as Apple's does.
+            Signed items are signed as 'iapsim jws' signs them. Requests need 'Authorization:
+            Bearer <ES256 JWT>' with aud appstoreconnect-v1, bid the bundle id and exp within
+            the hour (an iat, if any, no later than a minute from now and at most an hour
+            before exp); with --key-file (the .p8 App Store Connect gives), the signature must
+            verify with that key, else any well-formed token is accepted and the server says
+            so. It listens on loopback addresses only (127.0.0.1 by default; 'localhost',
+            ::1): another --host is refused (exit 64) unless --insecure-remote is given with
+            --key-file, since the API is plain HTTP and its writes change the state. It prints
+            'Listening on http://HOST:PORT' (--port 0, the default, picks a free port;
+            --port-file writes it) and serves until SIGINT or SIGTERM, then exits 0. A request
+            the server cannot answer (a state it cannot read) gets 500 with Apple's
+            GeneralInternalError and no detail; the detail goes to standard error.
+            """,
         arguments: [],
         options: [
             .certs,
@@ -45,7 +45,9 @@ struct Serve: CLICommand {
             OptionSpec(
                 name: "port-file", valueName: "FILE",
                 help: "Write the port there once listening, for scripts; a symlink there is refused (exit 73)."),
-            OptionSpec(name: "key-file", valueName: "FILE", help: "The developer's .p8 key: bearer tokens must be signed with it."),
+            OptionSpec(
+                name: "key-file", valueName: "FILE",
+                help: "The developer's .p8 key: bearer tokens must be signed with it."),
             OptionSpec(name: "key-id", valueName: "ID", help: "With --key-file: the key's id (kid)."),
             OptionSpec(name: "issuer-id", valueName: "ID", help: "With --key-file: the issuer id (iss)."),
         ],
@@ -103,7 +105,9 @@ struct Serve: CLICommand {
             } else if let key = try? P256PublicKey(pemRepresentation: text) {
                 publicKey = key
             } else {
-                throw UsageError("--key-file \(file): not a P-256 key in PEM (an App Store Connect .p8 file)", command: Self.spec.name)
+                throw UsageError(
+                    "--key-file \(file): not a P-256 key in PEM (an App Store Connect .p8 file)",
+                    command: Self.spec.name)
             }
             verifier = BearerTokenVerifier(publicKey: publicKey, keyID: keyID, issuerID: issuerID)
         }

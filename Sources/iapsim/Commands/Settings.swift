@@ -6,18 +6,20 @@ struct Settings: CLICommand {
         name: "settings", abstract: "Show or change the session settings (SKTestSession controls).",
         synopsis: "[set KEY VALUE | reset [KEY]]",
         discussion: """
-                    The settings persist in the state folder. Defaults come from the .storekit file's
-                    settings block (_askToBuyEnabled, _storeKitErrors, _timeRate, …) where it has them.
-                    'iapsim help settings-keys' lists the keys and values; 'settings reset' is
-                    SKTestSession.resetToDefaultState().
-                    """,
-        arguments: [.init("action", kind: .word(["set", "reset"])), .init("key", kind: .settingKey), .init("value", kind: .settingValue)],
-        options: [
+            The settings persist in the state folder. Defaults come from the .storekit file's
+            settings block (_askToBuyEnabled, _storeKitErrors, _timeRate, …) where it has them.
+            'iapsim help settings-keys' lists the keys and values; 'settings reset' is
+            SKTestSession.resetToDefaultState().
+            """,
+        arguments: [
+            .init("action", kind: .word(["set", "reset"])), .init("key", kind: .settingKey),
+            .init("value", kind: .settingValue),
         ],
+        options: [],
         examples: [
-                    "iapsim settings", "iapsim settings set ask-to-buy true",
-                    "iapsim settings set error.purchase StoreKitError.networkError", "iapsim settings reset",
-                ])
+            "iapsim settings", "iapsim settings set ask-to-buy true",
+            "iapsim settings set error.purchase StoreKitError.networkError", "iapsim settings reset",
+        ])
 
     let action: Action
 
@@ -59,9 +61,11 @@ struct Settings: CLICommand {
         case .set(let key, _):
             return Report(json: json, lines: ["\(key.rawValue) = \(settings[key])"])
         case .reset(let key?):
-            return Report(json: json, lines: ["\(key.rawValue) = \(settings[key]) (\(settings.source(of: key).rawValue))"])
+            return Report(
+                json: json, lines: ["\(key.rawValue) = \(settings[key]) (\(settings.source(of: key).rawValue))"])
         default:
-            let rows = [["SETTING", "VALUE", "FROM"]]
+            let rows =
+                [["SETTING", "VALUE", "FROM"]]
                 + SettingKey.allCases.map { [$0.rawValue, settings[$0], settings.source(of: $0).rawValue] }
             return Report(json: .value(json)) { [.table(rows: rows)] }
         }

@@ -1,17 +1,17 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct Status: CLICommand, Equatable {
     static let spec = CommandSpec(
         name: "status", abstract: "Show what is owned: products, consumables, subscriptions, pending.",
         synopsis: "",
         discussion: """
-                    Shows the app's purchased product identifiers and consumable balances, each
-                    auto-renewable subscription's state (subscribed, expired, inBillingRetryPeriod,
-                    inGracePeriod, revoked) with its expiry and whether it will renew, the purchases
-                    still pending, and the transactions the app has not finished.
-                    """,
+            Shows the app's purchased product identifiers and consumable balances, each
+            auto-renewable subscription's state (subscribed, expired, inBillingRetryPeriod,
+            inGracePeriod, revoked) with its expiry and whether it will renew, the purchases
+            still pending, and the transactions the app has not finished.
+            """,
         arguments: [],
         options: [
             .certs,
@@ -42,7 +42,8 @@ struct Status: CLICommand, Equatable {
             .array(
                 statuses.map {
                     $0.storeKitJSON(
-                        status.storeKitContext, eligibleWinBackOfferIDs: session.eligibleWinBackOfferIDs(
+                        status.storeKitContext,
+                        eligibleWinBackOfferIDs: session.eligibleWinBackOfferIDs(
                             for: $0, among: status.subscriptions))
                 })
         }
@@ -63,7 +64,8 @@ struct Status: CLICommand, Equatable {
                     ),
                     (
                         "subscriptions",
-                        status.subscriptionStatusError == nil ? .array(status.subscriptions.map(JSON.subscription)) : .null
+                        status.subscriptionStatusError == nil
+                            ? .array(status.subscriptions.map(JSON.subscription)) : .null
                     ),
                     ("subscriptionGroups", groups),
                     ("entitlements", .array(status.entitlements.map(entitlement))),
@@ -74,13 +76,17 @@ struct Status: CLICommand, Equatable {
                     ("transactionCount", .int(status.transactionCount)),
                     ("date", .date(status.now)),
                     ("subscriptionStatusError", status.subscriptionStatusError.map(JSON.error) ?? .null),
-                    ("verification", status.verificationError.map(JSON.unverified) ?? .object([("result", .string("verified"))])),
+                    (
+                        "verification",
+                        status.verificationError.map(JSON.unverified) ?? .object([("result", .string("verified"))])
+                    ),
                 ])),
             text: { Self.statusText(status) })
         report.notes = CommandContext.unfinishedNote(status.unfinishedTransactionIDs)
         if let error = status.verificationError {
             report.notes.append(
-                "Note: transactions arrive unverified (\(error.qualifiedName), simulated); the app grants none of them.")
+                "Note: transactions arrive unverified (\(error.qualifiedName), simulated); the app grants none of them."
+            )
         }
         if let error = status.subscriptionStatusError {
             // Product.SubscriptionInfo.status(for:) throws; the rest of the status stands.
@@ -106,7 +112,9 @@ extension Status {
         if !status.consumables.isEmpty {
             blocks.append(.line("Consumables:"))
             blocks.append(
-                .table(rows: status.consumables.sorted { $0.key < $1.key }.map { [$0.key, String($0.value)] }, indent: "  "))
+                .table(
+                    rows: status.consumables.sorted { $0.key < $1.key }.map { [$0.key, String($0.value)] }, indent: "  "
+                ))
         }
         if status.subscriptionStatusError != nil {
             blocks.append(.line("Subscriptions: unknown (subscription status failed)"))

@@ -1,36 +1,39 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct Transactions: CLICommand, Equatable {
     static let spec = CommandSpec(
         name: "transactions", abstract: "List the account's transactions, like Xcode's Transaction Manager.",
         synopsis: "[--product ID] [--state STATE | --unfinished] | delete <transaction-id>",
         discussion: """
-                    Every transaction with its identifier, original identifier, product, state
-                    (purchased, expired, upgraded, revoked; renewal; unfinished), purchase and expiry
-                    dates, then the pending purchases and the Ask to Buy requests that expired
-                    unanswered. --json gives each transaction with StoreKit 2's field names plus
-                    "state" and "isFinished".
-                    'delete ID' is SKTestSession.deleteTransaction(identifier:): the transaction leaves
-                    the history, the entitlements and the app's record, for good. Deleting a
-                    subscription's original transaction deletes the whole subscription: its renewals,
-                    upgrades and renewal state. A pending request can be deleted too.
-                    """,
+            Every transaction with its identifier, original identifier, product, state
+            (purchased, expired, upgraded, revoked; renewal; unfinished), purchase and expiry
+            dates, then the pending purchases and the Ask to Buy requests that expired
+            unanswered. --json gives each transaction with StoreKit 2's field names plus
+            "state" and "isFinished".
+            'delete ID' is SKTestSession.deleteTransaction(identifier:): the transaction leaves
+            the history, the entitlements and the app's record, for good. Deleting a
+            subscription's original transaction deletes the whole subscription: its renewals,
+            upgrades and renewal state. A pending request can be deleted too.
+            """,
         arguments: [.init("action", kind: .word(["delete"])), .init("transaction-id", kind: .transactionID)],
         options: [
             .certs,
             .environment,
             .jws,
             .value("product", "ID", help: "Only this product's transactions.", completes: .productID),
-            OptionSpec(name: "state", valueName: "STATE", help: "Only: purchased, pending, unfinished, expired, upgraded, revoked.", values: HistoryFilter.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "state", valueName: "STATE",
+                help: "Only: purchased, pending, unfinished, expired, upgraded, revoked.",
+                values: HistoryFilter.allCases.map(\.rawValue)),
             OptionSpec(name: "unfinished", help: "Only transactions the app has not finished."),
         ],
         examples: [
-                    "iapsim transactions", "iapsim transactions --unfinished",
-                    "iapsim transactions --state pending --json",
-                    "iapsim buy com.example.app.book && iapsim transactions delete 1",
-                ])
+            "iapsim transactions", "iapsim transactions --unfinished",
+            "iapsim transactions --state pending --json",
+            "iapsim buy com.example.app.book && iapsim transactions delete 1",
+        ])
 
     let action: Action
 
@@ -57,7 +60,9 @@ struct Transactions: CLICommand, Equatable {
                 let known = HistoryFilter.allCases.map(\.rawValue).joined(separator: ", ")
                 throw words.error("--state \(text): expected one of \(known)")
             }
-            if filter != nil, filter != state { throw words.error("--unfinished and --state \(text) contradict each other") }
+            if filter != nil, filter != state {
+                throw words.error("--unfinished and --state \(text) contradict each other")
+            }
             filter = state
         }
         action = .list(productID: words.value("product"), filter: filter, withJWS: words.flag("jws"))

@@ -1,26 +1,26 @@
 import Foundation
-import IAPSimKit
 import IAPSimJSON
+import IAPSimKit
 
 struct Trigger: CLICommand {
     static let spec = CommandSpec(
         name: "trigger", abstract: "Make the events happen that raise one notification (stripe trigger for Apple).",
         synopsis: "TYPE[/SUBTYPE] [--product ID] | --list",
         discussion: """
-                    Runs, on the current state, the purchases, clock moves, renewals and refunds that lead
-                    to the notification, so 'iapsim trigger DID_FAIL_TO_RENEW/GRACE_PERIOD' is one command;
-                    settings it needs on the way (billing retry, grace period) are put back after. It
-                    prints every notification the events raised. --list shows what it can trigger.
-                    """,
+            Runs, on the current state, the purchases, clock moves, renewals and refunds that lead
+            to the notification, so 'iapsim trigger DID_FAIL_TO_RENEW/GRACE_PERIOD' is one command;
+            settings it needs on the way (billing retry, grace period) are put back after. It
+            prints every notification the events raised. --list shows what it can trigger.
+            """,
         arguments: [.init("type", kind: .text)],
         options: [
             .value("product", "ID", help: "The product whose events raise the notification.", completes: .productID),
             OptionSpec(name: "list", help: "List what trigger can produce."),
         ],
         examples: [
-                    "iapsim trigger --list", "iapsim trigger DID_FAIL_TO_RENEW/GRACE_PERIOD",
-                    "iapsim trigger REFUND --product com.example.app.book --json",
-                ])
+            "iapsim trigger --list", "iapsim trigger DID_FAIL_TO_RENEW/GRACE_PERIOD",
+            "iapsim trigger REFUND --product com.example.app.book --json",
+        ])
 
     let name: String?
     let productID: String?

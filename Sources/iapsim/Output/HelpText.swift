@@ -53,18 +53,18 @@ enum HelpText {
 
     static func command(_ help: CommandSpec) -> String {
         """
-            OVERVIEW: \(help.abstract)
+        OVERVIEW: \(help.abstract)
 
-            \(help.discussion)
+        \(help.discussion)
 
-            USAGE: \(help.usage)
+        USAGE: \(help.usage)
 
-            OPTIONS:
-            \(optionLines(help.acceptedOptions))
+        OPTIONS:
+        \(optionLines(help.acceptedOptions))
 
-            EXAMPLES:
-            \(help.examples.map { "  " + $0 }.joined(separator: "\n"))
-            """
+        EXAMPLES:
+        \(help.examples.map { "  " + $0 }.joined(separator: "\n"))
+        """
     }
 
     private static func optionLines(_ specs: [OptionSpec]) -> String {
@@ -110,10 +110,10 @@ enum HelpText {
         "ENVIRONMENT:\n"
             + EnvironmentVariable.allCases.map { "  " + TerminalText.padded($0.name, to: 20) + " " + $0.summary }
             .joined(separator: "\n")
-            + """
+                + """
 
-            An empty variable counts as unset. LANG and LC_ALL are not read: prices follow the
-            catalog's storefront locale unless --locale or IAPSIM_LOCALE says otherwise.
-            """
+                An empty variable counts as unset. LANG and LC_ALL are not read: prices follow the
+                catalog's storefront locale unless --locale or IAPSIM_LOCALE says otherwise.
+                """
     }
 }

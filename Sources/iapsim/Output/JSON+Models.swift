@@ -31,14 +31,15 @@ extension JSON {
     /// A pending purchase; `appAccountToken` only when the purchase was made with one.
     static func pending(_ pending: PendingPurchase) -> JSON {
         let token: [(String, JSON)] = pending.appAccountToken.map { [("appAccountToken", .string($0))] } ?? []
-        return .object([
-            ("id", .int(pending.id)),
-            ("productID", .string(pending.productID)),
-            ("productType", .string(pending.productType.rawValue)),
-            ("purchasedQuantity", .int(pending.purchasedQuantity)),
-            ("reason", .string(pending.reason.rawValue)),
-            ("requestDate", .date(pending.requestDate)),
-            ("expirationDate", .date(pending.expirationDate)),
-        ] + token)
+        return .object(
+            [
+                ("id", .int(pending.id)),
+                ("productID", .string(pending.productID)),
+                ("productType", .string(pending.productType.rawValue)),
+                ("purchasedQuantity", .int(pending.purchasedQuantity)),
+                ("reason", .string(pending.reason.rawValue)),
+                ("requestDate", .date(pending.requestDate)),
+                ("expirationDate", .date(pending.expirationDate)),
+            ] + token)
     }
 }

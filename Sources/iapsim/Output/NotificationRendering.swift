@@ -6,7 +6,8 @@ enum NotificationRendering {
     static func deliveryText(_ entry: NotificationEntry) -> String {
         guard let last = entry.attempts.last else { return "pending" }
         let tries = entry.attempts.count == 1 ? "1 attempt" : "\(entry.attempts.count) attempts"
-        return entry.isDelivered ? "delivered (\(tries))" : "\(last.result.rawValue)\(last.httpStatus.map { " \($0)" } ?? "") (\(tries))"
+        return entry.isDelivered
+            ? "delivered (\(tries))" : "\(last.result.rawValue)\(last.httpStatus.map { " \($0)" } ?? "") (\(tries))"
     }
 
     static func notificationJSON(_ n: ServerNotification) -> JSON {

@@ -70,15 +70,20 @@ struct PurchaseWords {
             switch result {
             case .redownloaded:
                 report.text = {
-                    [.line("You've already purchased this. It will be restored for free: \(what), transaction \(transaction.id).")]
+                    [
+                        .line(
+                            "You've already purchased this. It will be restored for free: \(what), transaction \(transaction.id)."
+                        )
+                    ]
                 }
             case .alreadySubscribed:
                 report.text = { [.line("You're currently subscribed to \(what)\(until). Nothing was charged.")] }
             default:
                 if product.type == .autoRenewable {
-                    let offer = transaction.offerType.map { type in
-                        " (\(Self.offerName(type))\(transaction.offerID.map { " \($0)" } ?? ""))"
-                    } ?? ""
+                    let offer =
+                        transaction.offerType.map { type in
+                            " (\(Self.offerName(type))\(transaction.offerID.map { " \($0)" } ?? ""))"
+                        } ?? ""
                     report.text = {
                         [.line("Subscribed to \(what) for \(charged)\(offer)\(until). Transaction \(transaction.id).")]
                     }
@@ -92,7 +97,8 @@ struct PurchaseWords {
             return Report(
                 json: .object([
                     ("result", .string("scheduled")), ("productID", .string(productID)),
-                    ("effectiveDate", .date(current.expirationDate)), ("currentTransaction", .transaction(current, context)),
+                    ("effectiveDate", .date(current.expirationDate)),
+                    ("currentTransaction", .transaction(current, context)),
                     ("offer", Self.offerJSON(offer)),
                 ]),
                 lines: [
@@ -107,7 +113,9 @@ struct PurchaseWords {
                     ("effectiveDate", .date(current.expirationDate)),
                     ("currentTransaction", .transaction(current, context)),
                 ]),
-                lines: ["\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now."])
+                lines: [
+                    "\(what) will replace \(current.productID) at the next renewal, \(when). Nothing was charged now."
+                ])
         case .pending(let pending):
             return Report(
                 status: .pending,

@@ -19,7 +19,8 @@ enum ReferencePage {
             "|---|---|",
         ]
         for spec in Registry.visible {
-            let alias = spec.aliases.isEmpty ? "" : " (alias " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + ")"
+            let alias =
+                spec.aliases.isEmpty ? "" : " (alias " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + ")"
             lines.append("| [`\(spec.name)`](#\(spec.name))\(alias) | \(cell(spec.abstract)) |")
         }
         lines += ["", "## Options every command takes", ""] + optionTable(GlobalOptions.specs)

@@ -93,7 +93,9 @@ enum Renderer {
                         if let detail = details[index] { console.out("    " + detail, style: .dim) }
                     }
                 case .streamedTable(let widths, let rows):
-                    try rows { cells in console.out(TerminalText.line(cells.map { TerminalText.escaped($0) }, widths: widths)) }
+                    try rows { cells in
+                        console.out(TerminalText.line(cells.map { TerminalText.escaped($0) }, widths: widths))
+                    }
                 }
             }
         }

@@ -43,7 +43,8 @@ enum ArgumentParser {
                 return try named(arguments[index], registry)
             }
             if argument.hasPrefix("--") {
-                if !argument.contains("="), registry.anyOption(named: String(argument.dropFirst(2)))?.takesValue == true {
+                if !argument.contains("="), registry.anyOption(named: String(argument.dropFirst(2)))?.takesValue == true
+                {
                     index += 1
                 }
             } else if argument.hasPrefix("-"), argument.count > 1 {
