@@ -275,16 +275,16 @@ for attempt in range(5):
                    env=environment(copy), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     drains.append(time.perf_counter() - start)
 # Memory over a long history: 100,000 notifications already delivered and 10 pending.
-def delivered(state, count):
+def delivered(state, count, date="1767225600"):
     history(state, 10)
     path = os.path.join(state, "notifications.jsonl")
     with open(path, "w") as out:
         for i in range(count):
             uuid = f"{i:08x}-0000-4000-8000-000000000000"
             out.write(json.dumps({"notification": {"notificationUUID": uuid, "notificationType": "TEST",
-                                                   "date": "1767225600"}}, separators=(",", ":")) + "\n")
+                                                   "date": date}}, separators=(",", ":")) + "\n")
             if i < count - 10:
-                out.write(json.dumps({"attempt": {"notificationUUID": uuid, "date": "1767225600",
+                out.write(json.dumps({"attempt": {"notificationUUID": uuid, "date": date,
                                                   "sendAttemptResult": "SUCCESS", "httpStatus": 200}},
                                      separators=(",", ":")) + "\n")
     snapshot_path = os.path.join(state, "purchases.json")
@@ -397,6 +397,30 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
         history_times[count] = statistics.median(samples)
         server.terminate(); server.wait()
     row("Get Transaction History v2, 100,000 transactions vs 10 (one page)", history_times[100_000], history_times[10], 2)
+    # Get Notification History: a journal of `count` notifications dated an hour ago, one page
+    # of 20 asked for again and again (the first request reads the journal; later ones only what
+    # it gained since).
+    def post(port, path, body):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST",
+                                         headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+        return urllib.request.urlopen(request, timeout=60).read()
+    notification_times = {}
+    for count in (10, 100_000):
+        state = os.path.join(work, f"outbox{count}")
+        delivered(state, count, date=str(int(time.time()) - 3600))
+        server, port = serve(state)
+        window = {"startDate": int((time.time() - 86_400) * 1000), "endDate": int((time.time() + 86_400) * 1000)}
+        page = json.loads(post(port, "/inApps/v1/notifications/history", window))
+        if len(page["notificationHistory"]) != min(count, 20):
+            raise RuntimeError(f"notification history: {len(page['notificationHistory'])} items of {count}")
+        samples = []
+        for _ in range(11):
+            start = time.perf_counter(); post(port, "/inApps/v1/notifications/history", window)
+            samples.append(time.perf_counter() - start)
+        notification_times[count] = statistics.median(samples)
+        server.terminate(); server.wait()
+    row("Get Notification History, 100,000 notifications vs 10 (one page of 20, `serve`)",
+        notification_times[100_000], notification_times[10], 2)
 else:
     rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.25× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
 

@@ -310,6 +310,34 @@ import Testing
         #expect(both.errorCode == 4_000_019)
     }
 
+    /// A page reads the notifications journal once, and only the lines added since the last
+    /// request: it used to be read again for every item signed, so a page at 10,000
+    /// notifications took seconds, and a page now costs the same however long the journal is.
+    @Test func aPageReadsOnlyWhatTheJournalGainedSinceTheLastRequest() throws {
+        let h = try ServerAPIHarness()
+        let start = h.clock.now
+        for _ in 0..<45 { _ = try h.session.sendTestNotification() }
+        let end = h.clock.now.addingTimeInterval(3600)
+        let cache = h.session.store.cache
+        func page(_ token: String?) throws -> (count: Int, token: String?, reads: Int, lines: Int) {
+            let (reads, lines) = (cache.notificationJournalReads, cache.notificationLinesRead)
+            let answer = h.call(
+                "POST", "inApps/v1/notifications/history", query: token.map { [("paginationToken", $0)] } ?? [],
+                body: Self.request(start: start, end: end))
+            return (
+                try Self.kinds(answer).count, answer.body?["paginationToken"]?.stringValue,
+                cache.notificationJournalReads - reads, cache.notificationLinesRead - lines
+            )
+        }
+        let first = try page(nil)
+        #expect(first.count == 20 && first.reads == 1 && first.lines == 45)
+        let second = try page(first.token)
+        #expect(second.count == 20 && second.reads == 1 && second.lines == 0)
+        for _ in 0..<5 { _ = try h.session.sendTestNotification() }
+        let third = try page(second.token)
+        #expect(third.count == 10 && third.reads == 1 && third.lines == 5)
+    }
+
     /// "Notification history is available for the past 180 days."
     @Test func aStartDateOlderThan180DaysIsRefused() throws {
         let h = try ServerAPIHarness()

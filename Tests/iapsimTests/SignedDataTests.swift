@@ -97,7 +97,9 @@ import Testing
         #expect(shown.stdout.contains("CN=iapsim TEST ONLY Root CA"))
         let certs = harness.stateDirectory + "/certs"
         for name in SigningIdentity.fileNames where name.hasSuffix(".key") {
-            let mode = try FileManager().attributesOfItem(atPath: certs + "/" + name)[.posixPermissions] as? Int
+            // The name is a link through `current` to the set folder; the key file itself is 0600.
+            let file = URL(fileURLWithPath: certs + "/" + name).resolvingSymlinksInPath().path
+            let mode = try FileManager().attributesOfItem(atPath: file)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(name)")
         }
         let export = harness.stateDirectory + "/exported"

@@ -33,6 +33,16 @@ public struct NotificationFilter: Sendable, Equatable {
         self.end = end
     }
 
+    func matches(_ key: NotificationKey) -> Bool {
+        if let kind, key.kind != kind { return false }
+        if let subtype, key.subtype != subtype { return false }
+        if let transactionID, key.transactionID != transactionID, key.originalID != transactionID { return false }
+        if onlyFailures, key.delivered || !key.attempted { return false }
+        if let start, key.date < start { return false }
+        if let end, key.date >= end { return false }
+        return true
+    }
+
     func matches(_ entry: NotificationEntry) -> Bool {
         let n = entry.notification
         if let kind, n.kind != kind { return false }
@@ -57,20 +67,43 @@ extension StoreSession {
 
     /// Every notification with its attempts, oldest first, brought up to date (renewals
     /// caught up by the clock notify too).
+    ///
+    /// The journal is only appended to: what this process read of it is kept
+    /// (`NotificationJournalView`) and only lines added since are read, so in `serve` a page of
+    /// history costs the same however long the journal is.
     public func notifications(_ filter: NotificationFilter = NotificationFilter()) throws -> [NotificationEntry] {
+        try allNotifications().filter(filter.matches)
+    }
+
+    /// Every notification with its attempts, oldest first, as `notifications` reads them: a
+    /// caller that pages picks its page by position and copies only that.
+    func allNotifications() throws -> [NotificationEntry] {
+        try notificationJournalView().entries
+    }
+
+    /// The notifications journal as read to its end, the entries with their `keys`.
+    func notificationJournalView() throws -> NotificationJournalView {
         _ = try snapshot()  // time brought up to date, its notifications saved
-        var entries: [NotificationEntry] = []
-        var index: [String: Int] = [:]
-        for record in try store.notificationRecords() {
-            switch record {
-            case .notification(let notification):
-                index[notification.uuid] = entries.count
-                entries.append(NotificationEntry(notification: notification, attempts: []))
-            case .attempt(let attempt):
-                if let position = index[attempt.uuid] { entries[position].attempts.append(attempt) }
+        let path = store.location.notificationsPath
+        for _ in 0..<3 {
+            let before = FileSignature.of(path)
+            var view = store.cache.takeNotificationJournal() ?? NotificationJournalView(device: 0, inode: 0)
+            if view.device != before.device || view.inode != before.inode || view.end > before.size {
+                view = NotificationJournalView(device: before.device, inode: before.inode)  // another file: from 0
             }
+            try store.forEachNotificationRecord(from: view.end) { record, end in
+                view.append(record)
+                view.end = end
+            }
+            let after = FileSignature.of(path)
+            // Replaced while read (`reset`): read the new file from its start.
+            guard after.device == before.device, after.inode == before.inode else { continue }
+            store.cache.keepNotificationJournal(view)
+            return view
         }
-        return entries.filter(filter.matches)
+        var view = NotificationJournalView(device: 0, inode: 0)
+        try store.forEachNotificationRecord { view.append($0) }
+        return view
     }
 
     /// The notification `uuid`, signed as it is delivered.
@@ -82,6 +115,19 @@ extension StoreSession {
         let signed = NotificationPayload.signedPayload(
             entry.notification, context: signingContext(state, moment, signer), identity: signer.identity)
         return (entry, SignedData(jws: signed.jws, payload: signed.payload))
+    }
+
+    /// `entries`, already read, each signed as it is delivered: one snapshot for them all and
+    /// no further read of the journal, so a page of history costs the same however long the
+    /// journal is beyond the one read that listed it.
+    public func signedNotifications(_ entries: [NotificationEntry], signer: Signer) throws -> [SignedData] {
+        guard !entries.isEmpty else { return [] }
+        let (state, moment) = try snapshot()
+        let context = signingContext(state, moment, signer)
+        return entries.map {
+            let signed = NotificationPayload.signedPayload($0.notification, context: context, identity: signer.identity)
+            return SignedData(jws: signed.jws, payload: signed.payload)
+        }
     }
 
     /// `TEST`: what "Request a Test Notification" queues.

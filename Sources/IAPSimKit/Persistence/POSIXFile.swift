@@ -215,7 +215,7 @@ enum POSIXFile {
         if failure != 0 { throw Failure(path: path, code: failure) }
     }
 
-    private static func syncDirectory(_ folder: String) {
+    static func syncDirectory(_ folder: String) {
         let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)

@@ -35,6 +35,30 @@ final class StateCache: @unchecked Sendable {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
+    private var notificationJournalReadCount = 0
+    private var notificationLinesReadCount = 0
+    private var notificationView: NotificationJournalView?
+
+    /// How many times this process has read the notifications journal, and how many of its
+    /// lines it parsed: tests count work with them.
+    var notificationJournalReads: Int { lock.withLock { notificationJournalReadCount } }
+    var notificationLinesRead: Int { lock.withLock { notificationLinesReadCount } }
+
+    func countNotificationJournalRead() { lock.withLock { notificationJournalReadCount += 1 } }
+
+    func countNotificationLinesRead(_ lines: Int) { lock.withLock { notificationLinesReadCount += lines } }
+
+    /// The notifications journal as last read, to be read on from its `end`, taken out so
+    /// that appending to it copies nothing; `keep` puts it back.
+    func takeNotificationJournal() -> NotificationJournalView? {
+        lock.withLock {
+            defer { notificationView = nil }
+            return notificationView
+        }
+    }
+
+    func keepNotificationJournal(_ view: NotificationJournalView?) { lock.withLock { notificationView = view } }
+
     private var snapshotBytes: Data?
     private var snapshot: PurchaseState?
     /// The signature of the snapshot file, when it was settled as it was read.
@@ -84,5 +108,52 @@ final class StateCache: @unchecked Sendable {
             }
             transactions[transaction.id] = transaction
         }
+    }
+}
+
+/// The notifications journal's entries, read up to `end`, of the file `device`/`inode`: the
+/// journal is only appended to, so the next read starts at `end` (Get Notification History).
+struct NotificationJournalView: Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var end: UInt64 = 0
+    var entries: [NotificationEntry] = []
+    /// What a filter looks at of each entry, in the same order: scanning these copies no
+    /// strings, so a page's filter over 100,000 notifications takes a few hundred microseconds.
+    var keys: [NotificationKey] = []
+    /// Each notification's position in `entries`, by UUID.
+    var positions: [String: Int] = [:]
+
+    mutating func append(_ record: Outbox.Record) {
+        switch record {
+        case .notification(let notification):
+            positions[notification.uuid] = entries.count
+            entries.append(NotificationEntry(notification: notification, attempts: []))
+            keys.append(NotificationKey(notification))
+        case .attempt(let attempt):
+            guard let position = positions[attempt.uuid] else { return }
+            entries[position].attempts.append(attempt)
+            keys[position].attempted = true
+            if attempt.result == .success { keys[position].delivered = true }
+        }
+    }
+}
+
+/// The fields of a notification entry that `NotificationFilter` matches, all plain values.
+struct NotificationKey: Sendable {
+    var kind: ServerNotification.Kind
+    var subtype: ServerNotification.Subtype?
+    var date: Date
+    var transactionID: UInt64?
+    var originalID: UInt64?
+    var attempted = false
+    var delivered = false
+
+    init(_ notification: ServerNotification) {
+        kind = notification.kind
+        subtype = notification.subtype
+        date = notification.date
+        transactionID = notification.transaction?.id
+        originalID = notification.transaction?.originalID
     }
 }

@@ -197,8 +197,22 @@ public struct StateStore: Sendable {
     /// Calls `body` with each record of the notifications journal, oldest first, holding one
     /// at a time.
     public func forEachNotificationRecord(_ body: (Outbox.Record) -> Void) throws(StateError) {
-        try forEachLine(of: location.notificationsPath, from: 0, what: "a notification", parse: Outbox.Record.init) {
-            record, _ in body(record)
+        try forEachNotificationRecord(from: 0) { record, _ in body(record) }
+    }
+
+    /// Calls `body` with each whole record of the notifications journal from byte `offset`,
+    /// and the offset just past it.
+    func forEachNotificationRecord(from offset: UInt64, _ body: (Outbox.Record, UInt64) -> Void)
+        throws(StateError)
+    {
+        cache.countNotificationJournalRead()
+        var lines = 0
+        defer { cache.countNotificationLinesRead(lines) }
+        try forEachLine(of: location.notificationsPath, from: offset, what: "a notification", parse: Outbox.Record.init)
+        {
+            record, end in
+            lines += 1
+            body(record, end)
         }
     }
 

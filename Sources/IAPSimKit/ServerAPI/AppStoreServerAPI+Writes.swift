@@ -135,12 +135,16 @@ extension AppStoreServerAPI {
             }
         }
         filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
-        var entries = try session.notifications(filter)
-        if let customer { entries = customer ? entries.filter { $0.notification.transaction != nil } : [] }
-        let (page, token, hasMore) = try Self.page(entries, revision: request.value("paginationToken"))
-        let items = try page.map { entry -> JSONValue in
-            let signed = try session.notification(entry.notification.uuid, signer: signer).signed
-            return .object([
+        // Positions into one read of the journal: only the page's entries are copied.
+        let journal = try session.notificationJournalView()
+        var matches = journal.keys.indices.filter { filter.matches(journal.keys[$0]) }
+        if let customer { matches = customer ? matches.filter { journal.keys[$0].transactionID != nil } : [] }
+        let (positions, token, hasMore) = try Self.page(matches, revision: request.value("paginationToken"))
+        let page = positions.map { journal.entries[$0] }
+        // The journal is read once, above; the page is signed from what that read returned.
+        let signed = try session.signedNotifications(page, signer: signer)
+        let items = zip(page, signed).map { entry, signed -> JSONValue in
+            .object([
                 ("signedPayload", .string(signed.jws)), ("sendAttempts", .array(entry.attempts.map(Self.attempt))),
             ])
         }

@@ -14,8 +14,14 @@ import IAPSimJSON
 ///
 /// Every subject says "iapsim TEST ONLY"; keys are written mode 0600 in a 0700 folder. They
 /// protect nothing: a backend trusts them only in its tests.
+///
+/// A rotate replaces all eight files or none (`CertificateSetFolder`): the names are links
+/// through `current` to one set folder, switched by one rename.
 public struct SigningIdentity: Sendable {
     public let directory: String
+    /// The set folder `current` named when the identity was read (nil for a folder from
+    /// before sets): a signer reloads when it changes.
+    public let generation: String?
     public let chain: TestCertificateChain
     public let xcodeCertificate: X509Certificate
     public let xcodeKey: P256PrivateKey
@@ -23,8 +29,12 @@ public struct SigningIdentity: Sendable {
     private let chainHeader: ES256.Header
     private let xcodeHeader: ES256.Header
 
-    init(directory: String, chain: TestCertificateChain, xcodeCertificate: X509Certificate, xcodeKey: P256PrivateKey) {
+    init(
+        directory: String, generation: String?, chain: TestCertificateChain, xcodeCertificate: X509Certificate,
+        xcodeKey: P256PrivateKey
+    ) {
         self.directory = directory
+        self.generation = generation
         self.chain = chain
         self.xcodeCertificate = xcodeCertificate
         self.xcodeKey = xcodeKey
@@ -58,6 +68,13 @@ public struct SigningIdentity: Sendable {
 
     /// Makes a new chain in `directory`; with `replacing`, over the one there.
     public static func create(in directory: String, replacing: Bool, lockTimeout: Double) throws -> SigningIdentity {
+        try create(in: directory, replacing: replacing, lockTimeout: lockTimeout, step: { _ in })
+    }
+
+    /// `create`, calling `step` after each write a crash could interrupt: tests throw from it.
+    static func create(
+        in directory: String, replacing: Bool, lockTimeout: Double, step: (String) throws -> Void
+    ) throws -> SigningIdentity {
         do {
             try POSIXFile.makeDirectory(directory)
         } catch {
@@ -85,19 +102,31 @@ public struct SigningIdentity: Sendable {
                 chain.leaf.pemRepresentation, chain.leafKey.pemRepresentation, xcode.pemRepresentation,
                 xcodeKey.pemRepresentation,
             ]
-            for (name, text) in zip(fileNames, contents) {
-                do {
-                    try POSIXFile.writeAtomically(Data(text.utf8), to: directory + "/" + name)
-                } catch let failure as POSIXFile.Failure {
-                    throw failure.storeError
-                }
-            }
-            return SigningIdentity(directory: directory, chain: chain, xcodeCertificate: xcode, xcodeKey: xcodeKey)
+            try CertificateSetFolder.install(
+                zip(fileNames, contents).map { (name: $0, text: $1) }, in: directory, step: step)
+            return SigningIdentity(
+                directory: directory, generation: CertificateSetFolder.generation(of: directory), chain: chain,
+                xcodeCertificate: xcode, xcodeKey: xcodeKey)
         }
     }
 
-    /// The identity in `directory`, or nil when it has none yet.
+    /// The identity in `directory`, or nil when it has none yet. A read that a rotate
+    /// overlapped (`current` changed meanwhile) is read again, so it is one whole set.
     public static func load(from directory: String) throws -> SigningIdentity? {
+        var attempts = 0
+        while true {
+            let before = CertificateSetFolder.generation(of: directory)
+            do {
+                let identity = try loadOnce(from: directory, generation: before)
+                if CertificateSetFolder.generation(of: directory) == before || attempts >= 100 { return identity }
+            } catch {
+                if CertificateSetFolder.generation(of: directory) == before || attempts >= 100 { throw error }
+            }
+            attempts += 1
+        }
+    }
+
+    private static func loadOnce(from directory: String, generation: String?) throws -> SigningIdentity? {
         guard FileSystem.exists(directory + "/leaf.key") else { return nil }
         func text(_ name: String) throws -> (String, String) {
             let path = directory + "/" + name
@@ -146,7 +175,7 @@ public struct SigningIdentity: Sendable {
                 path: directory + "/leaf.pem", detail: "the certificates do not form a chain to root.pem")
         }
         return SigningIdentity(
-            directory: directory,
+            directory: directory, generation: generation,
             chain: TestCertificateChain(
                 root: root, intermediate: intermediate, leaf: leaf, rootKey: rootKey, intermediateKey: intermediateKey,
                 leafKey: leafKey),

@@ -15,12 +15,18 @@ public struct SignedData: Sendable, Equatable {
 extension StoreSession {
     /// How to sign: the identity, and the environment when one is asked for over the
     /// session's `environment` setting.
+    ///
+    /// A signer made with `reloading: true` (`serve`, `listen`) signs with the set its folder
+    /// holds at each signing: after `iapsim certs rotate` it reads the new one (`current`
+    /// changed) and keeps the one it has while the folder cannot be read.
     public struct Signer: Sendable {
-        public var identity: SigningIdentity
+        private let source: SigningIdentitySource
         public var environment: AppStoreEnvironment?
 
-        public init(identity: SigningIdentity, environment: AppStoreEnvironment? = nil) {
-            self.identity = identity
+        public var identity: SigningIdentity { source.current() }
+
+        public init(identity: SigningIdentity, environment: AppStoreEnvironment? = nil, reloading: Bool = false) {
+            source = SigningIdentitySource(identity, reloading: reloading)
             self.environment = environment
         }
     }

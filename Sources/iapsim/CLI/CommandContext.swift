@@ -74,11 +74,12 @@ struct CommandContext {
         return try stateStore().location.directory + "/certs"
     }
 
-    /// The identity to sign with, made on first use, and the environment asked for.
+    /// The identity to sign with, made on first use, and the environment asked for; a running
+    /// `serve` or `listen` picks up a rotated set at its next signing.
     func signer() throws -> StoreSession.Signer {
         let identity = try SigningIdentity.loadOrCreate(
             in: try certsDirectory(), lockTimeout: try stateStore().location.lockTimeout)
-        return StoreSession.Signer(identity: identity, environment: options.environment)
+        return StoreSession.Signer(identity: identity, environment: options.environment, reloading: true)
     }
 
     /// The session over the state, with no catalog defaults (for `reset`).
