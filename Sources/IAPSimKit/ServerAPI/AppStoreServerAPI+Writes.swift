@@ -137,9 +137,12 @@ extension AppStoreServerAPI {
         filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
         // Positions into one read of the journal: only the page's entries are copied.
         let journal = try session.notificationJournalView()
-        var matches = journal.keys.indices.filter { filter.matches(journal.keys[$0]) }
-        if let customer { matches = customer ? matches.filter { journal.keys[$0].transactionID != nil } : [] }
-        let (positions, token, hasMore) = try Self.page(matches, revision: request.value("paginationToken"))
+        let (positions, token, hasMore) = try Self.page(
+            of: journal.keys.count, revision: request.value("paginationToken")
+        ) { position in
+            let key = journal.keys[position]
+            return filter.matches(key) && customer.map { $0 && key.transactionID != nil } ?? true
+        }
         let page = positions.map { journal.entries[$0] }
         // The journal is read once, above; the page is signed from what that read returned.
         let signed = try session.signedNotifications(page, signer: signer)
@@ -158,18 +161,32 @@ extension AppStoreServerAPI {
     /// How far back the notification history reaches, in days.
     static let notificationHistoryDays: Double = 180
 
-    /// Twenty items from the position `token` names; the next token and whether more follow.
-    static func page<Item>(_ items: [Item], revision token: String?) throws -> ([Item], String, Bool) {
-        var offset = 0
+    /// Twenty positions of `count` that `matches`, from the position `token` names; the next
+    /// token and whether more follow. The token is a position in the journal, so a page scans
+    /// from there and stops at the twenty-first match: its cost does not grow with the journal.
+    static func page(of count: Int, revision token: String?, matches: (Int) -> Bool) throws -> ([Int], String, Bool) {
+        var position = 0
         if let token {
             guard let bytes = try? Base64URL.decode(token), let text = String(bytes: bytes, encoding: .utf8),
-                text.hasPrefix("iapsim:"), let value = Int(text.dropFirst(7)), value >= 0, value <= items.count
+                text.hasPrefix("iapsim:"), let value = Int(text.dropFirst(7)), value >= 0, value <= count
             else { throw APIError.invalidPaginationToken }
-            offset = value
+            position = value
         }
-        let page = Array(items[offset..<min(items.count, offset + 20)])
-        let next = offset + page.count
-        return (page, Base64URL.encode(Array("iapsim:\(next)".utf8)), next < items.count)
+        var page: [Int] = []
+        var next = count
+        while position < count {
+            if matches(position) {
+                if page.count == 20 {
+                    next = position
+                    break
+                }
+                page.append(position)
+            }
+            position += 1
+        }
+        let hasMore = next < count
+        let resume = hasMore ? next : count
+        return (page, Base64URL.encode(Array("iapsim:\(resume)".utf8)), hasMore)
     }
 
     static func attempt(_ attempt: DeliveryAttempt) -> JSONValue {
