@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every cookbook script against a throw-away state folder; `make test` calls it so the
 # examples never rot. Usage: examples/run-all.sh [path/to/iapsim]
-set -u
+set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 export IAPSIM=${1:-iapsim} IAPSIM_CATALOG=${IAPSIM_CATALOG:-$(cd "$here/.." && pwd)/catalog}
 passed=0 failed=0

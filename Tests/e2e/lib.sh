@@ -3,6 +3,9 @@
 # a missing one fails, so CI never passes a check that did not run; elsewhere the step, or the
 # one check, is skipped with a line that says why, so a clone on its own passes `make test`.
 
+# Whatever sources this fails a pipe when any command in it fails, not only the last.
+set -o pipefail
+
 in_ci() { [ -n "${CI:-}" ]; }
 
 # unavailable REASON: this whole script (named `step`, or by its file) cannot run here. Exits
