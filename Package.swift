@@ -4,6 +4,18 @@ import PackageDescription
 // No dependencies beyond the toolchain: Foundation, Glibc/Darwin and Swift Testing.
 // Targets by what they know, every arrow pointing down:
 //   iapsim → IAPSimKit → IAPSimCrypto, IAPSimHTTP, IAPSimJSON (which import none of the others)
+//   StoreKit, StoreKitTest → IAPSimKit (Apple's API shapes over the library; IAPSimKit imports neither)
+
+// Where Apple's StoreKit does not exist (Linux), the API modules take Apple's names, so a file
+// written for Apple compiles unchanged; where it does (macOS), the same sources build under
+// iapsim's own names beside Apple's framework (docs/STOREKIT.md).
+#if os(Linux)
+    let storeKitModule = "StoreKit"
+    let storeKitTestModule = "StoreKitTest"
+#else
+    let storeKitModule = "IAPSimStoreKit"
+    let storeKitTestModule = "IAPSimStoreKitTest"
+#endif
 let package = Package(
     name: "iapsim",
     platforms: [.macOS(.v13)],
@@ -13,6 +25,8 @@ let package = Package(
         .library(name: "IAPSimCrypto", targets: ["IAPSimCrypto"]),
         .library(name: "IAPSimHTTP", targets: ["IAPSimHTTP"]),
         .library(name: "IAPSimJSON", targets: ["IAPSimJSON"]),
+        .library(name: storeKitModule, targets: [storeKitModule]),
+        .library(name: storeKitTestModule, targets: [storeKitTestModule]),
     ],
     targets: [
         // SHA-256, HMAC, P-256/ECDSA, RFC 6979, DER, X.509, PEM, Base64: knows no App Store.
@@ -24,6 +38,13 @@ let package = Package(
         // The domain: catalog, prices, transactions, the state store. No I/O to the terminal.
         .target(name: "IAPSimKit", dependencies: ["IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),
         // The command line: hand-written parser, help text, rendering and exit codes.
+        // StoreKit 1 and 2 as an app calls them, each call one IAPSimKit operation on the state.
+        .target(
+            name: storeKitModule, dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimJSON"], path: "Sources/StoreKit"),
+        // SKTestSession: Xcode's controls, each the operation the matching iapsim command runs.
+        .target(
+            name: storeKitTestModule, dependencies: [.target(name: storeKitModule), "IAPSimKit"],
+            path: "Sources/StoreKitTest"),
         .executableTarget(name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),
         .testTarget(
             name: "IAPSimCryptoTests",
@@ -37,6 +58,9 @@ let package = Package(
             dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(
+            name: "StoreKitTests",
+            dependencies: [.target(name: storeKitModule), .target(name: storeKitTestModule), "IAPSimKit"]),
         .testTarget(name: "iapsimTests", dependencies: ["iapsim", "IAPSimKit", "IAPSimCrypto", "IAPSimJSON"]),
     ]
 )

@@ -3,18 +3,11 @@ import IAPSimKit
 
 extension Context {
     /// The real world, read once at start-up: the process environment, the working
-    /// directory, the system clock, and the catalog `make install` put beside the binary
-    /// (`PREFIX/share/iapsim/catalog` for `PREFIX/bin/iapsim`).
+    /// directory, the system clock, and the catalog `make install` put beside the binary.
     static func live() -> Context {
-        // PREFIX/bin/iapsim → PREFIX/share/iapsim/catalog
-        let prefix = executablePath().map { path in
-            path.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
-        }
-        return Context(
+        live(
             environment: ProcessInfo.processInfo.environment,
-            currentDirectory: FileManager.default.currentDirectoryPath,
-            now: { Date() },
-            installedCatalogDirectory: prefix.map { $0 + "/share/iapsim/catalog" })
+            currentDirectory: FileManager.default.currentDirectoryPath, executablePath: executablePath())
     }
 
     /// This binary's real path: /proc/self/exe on Linux (cheaper than `Bundle.main`), the

@@ -1,0 +1,129 @@
+import Foundation
+import IAPSimJSON
+import IAPSimKit
+
+/// The store behind the StoreKit API: iapsim's state folder and catalog, opened for each call
+/// as `iapsim` opens them for each command, so the API and the command line are two hands on
+/// one store.
+///
+/// This module is the app's side of the simulator, its "executable": it reads the process
+/// environment once, the way `iapsim` does (`Context.live`), unless an `SKTestSession` names
+/// the state folder and the `.storekit` file first (`configure(_:)`).
+@_spi(IAPSim) public final class StoreRuntime: @unchecked Sendable {
+    /// The one store of the process, as a device has one App Store account.
+    public static let shared = StoreRuntime()
+
+    /// Where the store lives and what time it is.
+    public struct Configuration: Sendable {
+        public var stateDirectory: String
+        /// The `.storekit` file: every product in it can be requested, as under Xcode.
+        public var storeKitPath: String
+        public var certsDirectory: String
+        public var lockTimeout: Double
+        public var now: @Sendable () -> Date
+
+        public init(
+            stateDirectory: String, storeKitPath: String, certsDirectory: String? = nil,
+            lockTimeout: Double = StateLocation.defaultLockTimeout, now: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.stateDirectory = stateDirectory
+            self.storeKitPath = storeKitPath
+            self.certsDirectory = certsDirectory ?? stateDirectory + "/certs"
+            self.lockTimeout = lockTimeout
+            self.now = now
+        }
+
+        /// The configuration `iapsim` itself would use in this process's environment: the state
+        /// folder of `IAPSIM_STATE_DIR` (else the user's), the catalog of `IAPSIM_CATALOG`
+        /// (else `./catalog`).
+        public static func live(environment: [String: String], currentDirectory: String) throws -> Configuration {
+            let context = Context.live(
+                environment: environment, currentDirectory: currentDirectory, executablePath: nil)
+            let location = try StateLocation.resolve(stateDirectory: nil, context: context)
+            let source = try CatalogSource.resolve(
+                catalogDirectory: nil, storeKitFile: nil, productIDsFile: nil, context: context)
+            return Configuration(
+                stateDirectory: location.directory, storeKitPath: source.storeKitPath,
+                certsDirectory: context.value(of: .certsDirectory).map(context.absolutePath),
+                lockTimeout: location.lockTimeout)
+        }
+    }
+
+    private let lock = NSLock()
+    private var configured: Configuration?
+    private var cachedSigner: (directory: String, signer: StoreSession.Signer)?
+
+    init() {}
+
+    /// Points the API at another store (an `SKTestSession`): the app starts afresh, with
+    /// an empty payment queue, and its next listeners get what it left unfinished.
+    public func configure(_ configuration: Configuration) {
+        lock.withLock {
+            configured = configuration
+            cachedSigner = nil
+        }
+        SKPaymentQueue.default().relaunch()
+        Transaction.relaunch()
+        TransactionWatcher.shared.storeChanged()
+    }
+
+    /// Something in this process changed the state (an `SKTestSession` control): listeners
+    /// hear of it now rather than at the next look.
+    public func changed() {
+        TransactionWatcher.shared.poke()
+    }
+
+    /// The configuration in force: the one set, else the live one.
+    public func configuration() throws -> Configuration {
+        if let configured = lock.withLock({ configured }) { return configured }
+        let live = try Configuration.live(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
+        return lock.withLock {
+            if configured == nil { configured = live }
+            return configured ?? live
+        }
+    }
+
+    /// The state folder's store.
+    public func store() throws -> StateStore {
+        let configuration = try configuration()
+        return StateStore(
+            location: StateLocation(directory: configuration.stateDirectory, lockTimeout: configuration.lockTimeout))
+    }
+
+    /// The catalog in the buyer's storefront and a session over the state, as `iapsim`'s
+    /// commands that act as the app open them. An app finishes its own transactions, so the
+    /// catalog's default for `finish-transactions` is `manual` here (a state that sets it
+    /// says otherwise).
+    public func open() throws -> (Catalog, StoreSession) {
+        let configuration = try configuration()
+        let store = StateStore(
+            location: StateLocation(directory: configuration.stateDirectory, lockTimeout: configuration.lockTimeout))
+        let source = CatalogSource(storeKitPath: configuration.storeKitPath, productIDsPath: nil)
+        var (catalog, _) = try StoreSession.open(
+            source, store: store, storefront: nil, now: configuration.now, events: { _ in })
+        if catalog.store.settings.overrides[.finishTransactions] == nil {
+            try catalog.store.settings.overrides.set(.finishTransactions, text: "manual")
+        }
+        return (catalog, StoreSession(store: store, now: configuration.now, catalog: catalog))
+    }
+
+    /// The test signing identity of the state folder (made on first use, as `iapsim` makes it).
+    public func signer() throws -> StoreSession.Signer {
+        let configuration = try configuration()
+        if let cached = lock.withLock({ cachedSigner }), cached.directory == configuration.certsDirectory {
+            return cached.signer
+        }
+        let identity = try SigningIdentity.loadOrCreate(
+            in: configuration.certsDirectory, lockTimeout: configuration.lockTimeout)
+        let signer = StoreSession.Signer(identity: identity, reloading: true)
+        lock.withLock { cachedSigner = (configuration.certsDirectory, signer) }
+        return signer
+    }
+
+    /// The locale prices and texts read in: the session's `locale` setting, else the catalog's.
+    func localeIdentifier(_ catalog: Catalog, _ settings: SessionSettings) -> String {
+        settings.sources[.locale] == .set ? settings[.locale] : catalog.localeIdentifier
+    }
+}

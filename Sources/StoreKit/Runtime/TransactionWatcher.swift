@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import IAPSimKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Tells `Transaction.updates` and the `SKPaymentQueue` of transactions the app did not just
+/// buy itself: an Ask to Buy approved, a renewal, a refund, a purchase on another device —
+/// whether this process made the change (`SKTestSession`) or another one did (`iapsim approve`,
+/// `iapsim refund`, `iapsim clock advance`).
+///
+/// While anyone listens, a timer on a private queue looks at the state folder's files every
+/// 75 ms: a `stat` of two files, no read, no busy CPU. When their signature changed — or once
+/// a second, so that time passing under an accelerated `timeRate` renews subscriptions — it
+/// reads the history and tells the listeners of every transaction that is new or changed.
+final class TransactionWatcher: @unchecked Sendable {
+    static let shared = TransactionWatcher()
+
+    /// Told of each transaction new or changed, and whether it is new.
+    typealias Listener = @Sendable ([(transaction: IAPSimKit.Transaction, isNew: Bool)]) -> Void
+
+    /// What of a transaction changes after it is made.
+    private struct Fingerprint: Equatable {
+        var revocationDate: Date?
+        var expirationDate: Date?
+        var isUpgraded: Bool
+        var ownership: IAPSimKit.Transaction.OwnershipType
+    }
+
+    static let interval = DispatchTimeInterval.milliseconds(75)
+    private let queue = DispatchQueue(label: "iapsim.StoreKit.TransactionWatcher")
+    private let lock = NSLock()
+    private var listeners: [UUID: Listener] = [:]
+    private var known: [UInt64: Fingerprint]?
+    /// Transactions a purchase call returned to the app itself: not news for the listeners.
+    private var claimed: Set<UInt64> = []
+    private var purchasesInFlight = 0
+    private var timer: DispatchSourceTimer?
+    private var lastSignature: [Int64] = []
+    private var ticks = 0
+
+    /// Starts telling `listener` of changes made from now on.
+    func subscribe(_ listener: @escaping Listener) -> UUID {
+        let id = UUID()
+        let needsBaseline = lock.withLock {
+            listeners[id] = listener
+            return known == nil
+        }
+        if needsBaseline { baseline() }
+        lock.withLock {
+            if timer == nil {
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(25))
+                timer.setEventHandler { [weak self] in self?.tick(force: false) }
+                timer.resume()
+                self.timer = timer
+            }
+        }
+        return id
+    }
+
+    func unsubscribe(_ id: UUID) {
+        lock.withLock {
+            listeners[id] = nil
+            if listeners.isEmpty {
+                timer?.cancel()
+                timer = nil
+                known = nil
+            }
+        }
+    }
+
+    /// Runs a purchase whose transactions go to the caller, not to the listeners.
+    func purchasing<Result>(_ body: () throws -> (Result, [UInt64])) rethrows -> Result {
+        lock.withLock { purchasesInFlight += 1 }
+        defer { lock.withLock { purchasesInFlight -= 1 } }
+        let (result, ids) = try body()
+        lock.withLock { claimed.formUnion(ids) }
+        return result
+    }
+
+    /// Something in this process changed the state: look now rather than at the next tick.
+    func poke() {
+        queue.async { [weak self] in self?.tick(force: true) }
+    }
+
+    /// The store is another one now (a new `SKTestSession`): what was known is of the old one.
+    func storeChanged() {
+        let listening = lock.withLock {
+            known = nil
+            claimed = []
+            lastSignature = []
+            return !listeners.isEmpty
+        }
+        if listening { baseline() }
+    }
+
+    private func baseline() {
+        let entries = (try? currentTransactions()) ?? []
+        lock.withLock {
+            if known == nil {
+                known = Dictionary(entries.map { ($0.id, Self.fingerprint($0)) }, uniquingKeysWith: { $1 })
+            }
+        }
+    }
+
+    private func tick(force: Bool) {
+        ticks += 1
+        let signature = stateSignature()
+        let due = force || ticks % 13 == 0
+        let (inFlight, hasBaseline) = lock.withLock { (purchasesInFlight, known != nil) }
+        guard hasBaseline, inFlight == 0, due || signature != lastSignature else { return }
+        lastSignature = signature
+        guard let entries = try? currentTransactions() else { return }
+        let news: [(transaction: IAPSimKit.Transaction, isNew: Bool)] = lock.withLock {
+            guard purchasesInFlight == 0, var known else { return [] }
+            var news: [(transaction: IAPSimKit.Transaction, isNew: Bool)] = []
+            for transaction in entries {
+                let print = Self.fingerprint(transaction)
+                let old = known[transaction.id]
+                known[transaction.id] = print
+                if old == nil, claimed.contains(transaction.id) { continue }
+                if old != print { news.append((transaction, old == nil)) }
+            }
+            self.known = known
+            return news
+        }
+        guard !news.isEmpty else { return }
+        for listener in lock.withLock({ Array(listeners.values) }) { listener(news) }
+        // What time did (renewals) is saved by the look above; the next signature includes it.
+        lastSignature = stateSignature()
+    }
+
+    private func currentTransactions() throws -> [IAPSimKit.Transaction] {
+        let (_, session) = try StoreRuntime.shared.open()
+        return try session.history().entries().map(\.transaction)
+    }
+
+    private static func fingerprint(_ transaction: IAPSimKit.Transaction) -> Fingerprint {
+        Fingerprint(
+            revocationDate: transaction.revocationDate, expirationDate: transaction.expirationDate,
+            isUpgraded: transaction.isUpgraded, ownership: transaction.ownershipType)
+    }
+
+    /// Size, inode and modification time of the snapshot and the journal.
+    private func stateSignature() -> [Int64] {
+        guard let store = try? StoreRuntime.shared.store() else { return [] }
+        return [store.location.statePath, store.location.journalPath].flatMap { path -> [Int64] in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return [0, 0, 0, 0] }
+            #if os(Linux)
+                return [Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
+            #else
+                return [
+                    Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtimespec.tv_sec),
+                    Int64(info.st_mtimespec.tv_nsec),
+                ]
+            #endif
+        }
+    }
+}

@@ -1,0 +1,318 @@
+import Dispatch
+import Foundation
+import IAPSimKit
+
+/// StoreKit 1's `SKPaymentQueue`: payments in, transactions out to the observers.
+///
+/// Apple calls observers on the main thread. A `swift test` process on Linux runs no main run
+/// loop, so here every observer and request delegate is called on one serial queue,
+/// `SKPaymentQueue.callbackQueue`, in order, after the call that caused it has returned — the
+/// same guarantees an app relies on (asynchronous, one at a time, in order).
+open class SKPaymentQueue: NSObject, @unchecked Sendable {
+    /// The serial queue observers and request delegates are called on.
+    public static let callbackQueue = DispatchQueue(label: "iapsim.StoreKit.SKPaymentQueue")
+
+    private static let shared = SKPaymentQueue()
+
+    private final class WeakObserver {
+        weak var value: (any SKPaymentTransactionObserver)?
+        init(_ value: any SKPaymentTransactionObserver) { self.value = value }
+    }
+
+    private let lock = NSLock()
+    private var observers: [WeakObserver] = []
+    private var queued: [SKPaymentTransaction] = []
+    private var subscription: UUID?
+    private var launched = false
+
+    weak open var delegate: (any SKPaymentQueueDelegate)?
+
+    public override init() { super.init() }
+
+    /// The queue of the app.
+    open class func `default`() -> SKPaymentQueue { shared }
+
+    /// Whether the person may pay: the session's `payments-allowed` setting.
+    open class func canMakePayments() -> Bool { AppStore.canMakePayments }
+
+    /// The transactions waiting to be finished.
+    open var transactions: [SKPaymentTransaction] { lock.withLock { queued } }
+
+    open var transactionObservers: [any SKPaymentTransactionObserver] {
+        lock.withLock { observers.compactMap(\.value) }
+    }
+
+    /// The account's storefront: the session's, else the `.storekit` file's.
+    open var storefront: SKStorefront? {
+        guard let (catalog, _) = try? StoreRuntime.shared.open() else { return nil }
+        return SKStorefront(countryCode: catalog.storefront.countryCode)
+    }
+
+    // MARK: Observers
+
+    /// Adds an observer (held weakly). The first one hears, at once, of the transactions the
+    /// app left unfinished, as at an app's launch; from then on the queue also tells of
+    /// transactions made outside the app's payments (Ask to Buy approved, renewals, purchases
+    /// elsewhere) and of revoked entitlements, whichever process made the change.
+    open func add(_ observer: any SKPaymentTransactionObserver) {
+        let first = lock.withLock {
+            observers.removeAll { $0.value == nil || $0.value === observer }
+            observers.append(WeakObserver(observer))
+            defer { launched = true }
+            return !launched
+        }
+        lock.withLock {
+            if subscription == nil {
+                subscription = TransactionWatcher.shared.subscribe { [weak self] changes in
+                    guard let queue = self else { return }
+                    Self.callbackQueue.async { queue.storeChanged(changes) }
+                }
+            }
+        }
+        guard first else { return }
+        Self.callbackQueue.async { self.deliverUnfinished() }
+    }
+
+    open func remove(_ observer: any SKPaymentTransactionObserver) {
+        let id: UUID? = lock.withLock {
+            observers.removeAll { $0.value == nil || $0.value === observer }
+            guard observers.isEmpty, let id = subscription else { return nil }
+            subscription = nil
+            return id
+        }
+        if let id { TransactionWatcher.shared.unsubscribe(id) }
+    }
+
+    /// Forgets the app's launch and queue (a new `SKTestSession`).
+    func relaunch() {
+        lock.withLock {
+            queued = []
+            launched = false
+        }
+    }
+
+    // MARK: Payments
+
+    /// Adds a payment: the observers hear `.purchasing`, then the outcome, after this returns.
+    open func add(_ payment: SKPayment) {
+        let transaction = SKPaymentTransaction(payment: payment, state: .purchasing)
+        lock.withLock { queued.append(transaction) }
+        Self.callbackQueue.async {
+            self.notify { $0.paymentQueue(self, updatedTransactions: [transaction]) }
+            self.buy(transaction)
+            self.notify { $0.paymentQueue(self, updatedTransactions: [transaction]) }
+        }
+    }
+
+    /// `iapsim buy`'s operation for a payment.
+    private func buy(_ transaction: SKPaymentTransaction) {
+        let payment = transaction.payment
+        do {
+            var offer: OfferRequest?
+            let token = payment.applicationUsername.flatMap(UUID.init(uuidString:))
+            if let discount = payment.paymentDiscount {
+                offer = .offer(
+                    id: discount.identifier,
+                    signature: PromotionalOfferSignature(
+                        keyID: discount.keyIdentifier, nonce: discount.nonce.uuidString.lowercased(),
+                        timestamp: discount.timestamp.int64Value, signature: discount.signature),
+                    appAccountToken: token?.uuidString.lowercased())
+            }
+            let request: PurchaseRequest
+            do {
+                request = try PurchaseRequest(
+                    productID: payment.productIdentifier, quantity: try PurchaseQuantity(payment.quantity),
+                    outcome: payment.simulatesAskToBuyInSandbox ? .askToBuy : nil, offer: offer, appAccountToken: token)
+            } catch {
+                throw SKError(.paymentInvalid)
+            }
+            let (catalog, session) = try StoreRuntime.shared.open()
+            let receipt = try TransactionWatcher.shared.purchasing {
+                let quote = try session.quote(request, in: catalog)
+                let receipt = try session.purchase(quote, in: catalog)
+                return (receipt, receipt.result.transaction.map { [$0.id] } ?? [])
+            }
+            switch receipt.result {
+            case .purchased(let stored), .redownloaded(let stored), .alreadySubscribed(let stored),
+                .downgradeScheduled(let stored, _), .offerScheduled(let stored, _):
+                complete(transaction, as: .purchased, stored)
+            case .pending, .requestRepeated:
+                transaction.transactionState = .deferred
+            case .interrupted:
+                fail(transaction, SKError(.unknown))
+            case .cancelled:
+                fail(transaction, SKError(.paymentCancelled))
+            case .failed(let error):
+                fail(transaction, Self.skError(error))
+            }
+        } catch {
+            fail(transaction, Self.skError(error))
+        }
+    }
+
+    private func complete(
+        _ transaction: SKPaymentTransaction, as state: SKPaymentTransactionState, _ stored: IAPSimKit.Transaction
+    ) {
+        transaction.transactionState = state
+        transaction.transactionIdentifier = String(stored.id)
+        transaction.transactionDate = stored.purchaseDate
+        transaction.storeID = stored.id
+    }
+
+    private func fail(_ transaction: SKPaymentTransaction, _ error: any Error) {
+        transaction.transactionState = .failed
+        transaction.error = error
+    }
+
+    /// Done with a transaction: it leaves the queue, and the store stops re-delivering it
+    /// (`iapsim finish`'s operation). A transaction still purchasing cannot be finished.
+    open func finishTransaction(_ transaction: SKPaymentTransaction) {
+        guard transaction.transactionState != .purchasing else { return }
+        let removed = lock.withLock { () -> Bool in
+            let before = queued.count
+            queued.removeAll { $0 === transaction }
+            return queued.count != before
+        }
+        if let id = transaction.storeID, transaction.transactionState != .failed,
+            let (_, session) = try? StoreRuntime.shared.open()
+        {
+            try? session.finish(id)
+        }
+        guard removed else { return }
+        Self.callbackQueue.async {
+            self.notify { $0.paymentQueue(self, removedTransactions: [transaction]) }
+        }
+    }
+
+    // MARK: Restore
+
+    open func restoreCompletedTransactions() { restoreCompletedTransactions(withApplicationUsername: nil) }
+
+    /// `iapsim restore`'s operation: a `.restored` transaction for each non-consumable and
+    /// auto-renewable subscription transaction of the account, then `…Finished`.
+    open func restoreCompletedTransactions(withApplicationUsername username: String?) {
+        Self.callbackQueue.async {
+            do {
+                let (_, session) = try StoreRuntime.shared.open()
+                _ = try session.restore()
+                let entries = try session.history().entries().map(\.transaction).filter(Self.isRestorable)
+                let restored = entries.map { stored -> SKPaymentTransaction in
+                    let payment = SKPayment()
+                    payment.productIdentifier = stored.productID
+                    payment.quantity = stored.purchasedQuantity
+                    let original = SKPaymentTransaction(payment: payment, state: .purchased)
+                    original.transactionIdentifier = String(stored.originalID)
+                    original.transactionDate = stored.originalPurchaseDate
+                    let transaction = SKPaymentTransaction(payment: payment, state: .restored)
+                    transaction.transactionIdentifier = String(stored.id)
+                    transaction.transactionDate = stored.purchaseDate
+                    transaction.original = original
+                    transaction.storeID = stored.id
+                    return transaction
+                }
+                if !restored.isEmpty {
+                    self.lock.withLock { self.queued += restored }
+                    self.notify { $0.paymentQueue(self, updatedTransactions: restored) }
+                }
+                self.notify { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
+            } catch {
+                let error = Self.skError(error)
+                self.notify { $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: error) }
+            }
+        }
+    }
+
+    /// What `restoreCompletedTransactions()` restores: non-consumables and auto-renewable
+    /// subscriptions, not revoked.
+    private static func isRestorable(_ transaction: IAPSimKit.Transaction) -> Bool {
+        let type = transaction.productType
+        return (type == .nonConsumable || type == .autoRenewable) && transaction.revocationDate == nil
+    }
+
+    // MARK: Sheets the simulator has no screen for
+
+    open func presentCodeRedemptionSheet() {}
+    open func showPriceConsentIfNeeded() {}
+
+    // MARK: Delivery
+
+    private func notify(_ body: (any SKPaymentTransactionObserver) -> Void) {
+        for observer in transactionObservers { body(observer) }
+    }
+
+    /// The unfinished transactions, as `.purchased`, on the callback queue.
+    private func deliverUnfinished() {
+        guard let unfinished = try? Transaction.unfinishedTransactions(), !unfinished.isEmpty else { return }
+        let known = Set(lock.withLock { queued.compactMap(\.storeID) })
+        let delivered = unfinished.filter { !known.contains($0.id) }.map(purchased)
+        guard !delivered.isEmpty else { return }
+        lock.withLock { queued += delivered }
+        notify { $0.paymentQueue(self, updatedTransactions: delivered) }
+    }
+
+    private func purchased(_ stored: IAPSimKit.Transaction) -> SKPaymentTransaction {
+        let payment = SKPayment()
+        payment.productIdentifier = stored.productID
+        payment.quantity = stored.purchasedQuantity
+        let transaction = SKPaymentTransaction(payment: payment, state: .purchased)
+        complete(transaction, as: .purchased, stored)
+        return transaction
+    }
+
+    /// What the watcher saw: new transactions arrive `.purchased`; revocations are told.
+    private func storeChanged(_ changes: [(transaction: IAPSimKit.Transaction, isNew: Bool)]) {
+        let known = Set(lock.withLock { queued.compactMap(\.storeID) })
+        let arrived = changes.filter {
+            $0.isNew && $0.transaction.revocationDate == nil && !known.contains($0.transaction.id)
+        }.map { purchased($0.transaction) }
+        if !arrived.isEmpty {
+            lock.withLock { queued += arrived }
+            notify { $0.paymentQueue(self, updatedTransactions: arrived) }
+        }
+        let revoked = changes.filter { $0.transaction.revocationDate != nil }.map(\.transaction.productID)
+        if !revoked.isEmpty {
+            notify { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: revoked) }
+        }
+    }
+
+    /// A library error, or a simulated one, as the `SKError` StoreKit 1 reports.
+    static func skError(_ error: any Error) -> any Error {
+        switch error {
+        case let error as SKError: return error
+        case SimulationError.simulated(_, let simulated): return skError(simulated)
+        case is IAPSimKit.PurchaseError: return SKError(.storeProductNotAvailable)
+        default:
+            return SKError(.unknown, userInfo: [NSLocalizedDescriptionKey: error.localizedDescription])
+        }
+    }
+
+    static func skError(_ simulated: SimulatedError) -> SKError {
+        if simulated.domain == .skError, let code = simulated.code.flatMap(SKError.Code.init(rawValue:)) {
+            return SKError(code)
+        }
+        switch simulated.kind {
+        case .cancelled: return SKError(.paymentCancelled)
+        case .notAllowed: return SKError(.paymentNotAllowed)
+        case .notAvailable: return SKError(.storeProductNotAvailable)
+        case .failed:
+            switch simulated.name {
+            case "ineligibleForOffer": return SKError(.ineligibleForOffer)
+            case "invalidOfferIdentifier": return SKError(.invalidOfferIdentifier)
+            case "invalidOfferSignature": return SKError(.invalidSignature)
+            case "missingOfferParameters": return SKError(.missingOfferParams)
+            case "invalidOfferPrice": return SKError(.invalidOfferPrice)
+            case "networkError": return SKError(.cloudServiceNetworkConnectionFailed)
+            default: return SKError(.unknown)
+            }
+        }
+    }
+}
+
+extension Bundle {
+    /// Where the App Store receipt would be. iapsim writes none: the file does not exist, as
+    /// in an app run from Xcode before any purchase.
+    public var appStoreReceiptURL: URL? {
+        guard let store = try? StoreRuntime.shared.store() else { return nil }
+        return URL(fileURLWithPath: store.location.directory + "/receipt")
+    }
+}

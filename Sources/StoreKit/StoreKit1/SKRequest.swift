@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+import IAPSimKit
+
+/// What every StoreKit 1 request tells its delegate; both methods are optional.
+public protocol SKRequestDelegate: NSObjectProtocol {
+    func requestDidFinish(_ request: SKRequest)
+    func request(_ request: SKRequest, didFailWithError error: any Error)
+}
+
+extension SKRequestDelegate {
+    public func requestDidFinish(_ request: SKRequest) {}
+    public func request(_ request: SKRequest, didFailWithError error: any Error) {}
+}
+
+/// What an `SKProductsRequest` tells its delegate.
+public protocol SKProductsRequestDelegate: SKRequestDelegate {
+    func productsRequest(_ request: SKProductsRequest, didReceive response: SKProductsResponse)
+}
+
+/// StoreKit 1's `SKRequest`. `start()` returns at once; the delegate hears of the result
+/// later, on `SKPaymentQueue.callbackQueue` (the queue observers are called on too).
+open class SKRequest: NSObject, @unchecked Sendable {
+    /// The delegate, held weakly as Apple holds it.
+    weak open var delegate: (any SKRequestDelegate)?
+    private let lock = NSLock()
+    private var cancelled = false
+    /// Keeps the request alive while it runs, as StoreKit does (apps often keep no reference).
+    private var running: SKRequest?
+
+    open func start() {
+        lock.withLock {
+            cancelled = false
+            running = self
+        }
+        SKPaymentQueue.callbackQueue.async {
+            let outcome = Result { try self.perform() }
+            guard self.lock.withLock({ !self.cancelled }) else { return self.finishRunning() }
+            switch outcome {
+            case .success: self.delegate?.requestDidFinish(self)
+            case .failure(let error): self.delegate?.request(self, didFailWithError: error)
+            }
+            self.finishRunning()
+        }
+    }
+
+    open func cancel() {
+        lock.withLock { cancelled = true }
+    }
+
+    private func finishRunning() { lock.withLock { running = nil } }
+
+    /// The request's work, on the callback queue; it tells its own delegate of a response.
+    func perform() throws {}
+}
+
+/// `SKProductsResponse`.
+open class SKProductsResponse: NSObject, @unchecked Sendable {
+    open private(set) var products: [SKProduct]
+    open private(set) var invalidProductIdentifiers: [String]
+
+    init(products: [SKProduct], invalidProductIdentifiers: [String]) {
+        self.products = products
+        self.invalidProductIdentifiers = invalidProductIdentifiers
+        super.init()
+    }
+}
+
+/// `SKProductsRequest`: `iapsim list-products`'s operation (`requestProducts`) for the
+/// identifiers asked for.
+open class SKProductsRequest: SKRequest, @unchecked Sendable {
+    let productIdentifiers: Set<String>
+
+    public init(productIdentifiers: Set<String>) {
+        self.productIdentifiers = productIdentifiers
+        super.init()
+    }
+
+    override func perform() throws {
+        let response: SKProductsResponse
+        do {
+            let (catalog, session) = try StoreRuntime.shared.open()
+            let result = try session.requestProducts(in: catalog)
+            let locale = StoreRuntime.shared.localeIdentifier(catalog, result.settings)
+            // Apple gives no order; the identifiers' sorted order keeps a run repeatable.
+            var products: [SKProduct] = []
+            var invalid: [String] = []
+            for id in productIdentifiers.sorted() {
+                if let product = catalog.product(id), !catalog.notAvailableInStorefront.contains(id) {
+                    products.append(SKProduct(product, catalog: catalog, locale: locale))
+                } else {
+                    invalid.append(id)
+                }
+            }
+            response = SKProductsResponse(products: products, invalidProductIdentifiers: invalid)
+        } catch {
+            throw SKPaymentQueue.skError(error)
+        }
+        (delegate as? any SKProductsRequestDelegate)?.productsRequest(self, didReceive: response)
+    }
+}
+
+/// `SKReceiptRefreshRequest`: finishes at once (iapsim keeps no app receipt file).
+open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
+    open private(set) var receiptProperties: [String: Any]?
+
+    public init(receiptProperties properties: [String: Any]? = nil) {
+        receiptProperties = properties
+        super.init()
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import IAPSimJSON
+import IAPSimKit
+
+/// StoreKit 2's `Transaction`: a purchase the account made, as the JWS the App Store signed
+/// says it (every field below is read from the signed payload's facts).
+public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDebugStringConvertible,
+    _StoreKitSignedItem
+{
+    public let id: UInt64
+    public let originalID: UInt64
+    public let webOrderLineItemID: String?
+    public let productID: String
+    public let subscriptionGroupID: String?
+    public let appBundleID: String
+    public let purchaseDate: Date
+    public let originalPurchaseDate: Date
+    public let expirationDate: Date?
+    public let purchasedQuantity: Int
+    public let isUpgraded: Bool
+    public let offer: Transaction.Offer?
+    public let revocationDate: Date?
+    public let revocationReason: Transaction.RevocationReason?
+    public let productType: Product.ProductType
+    public let appAccountToken: UUID?
+    public let environment: AppStore.Environment
+    public let reason: Transaction.Reason
+    public let storefront: Storefront
+    public let price: Decimal?
+    public let currency: Locale.Currency?
+    public let ownershipType: Transaction.OwnershipType
+    public let signedDate: Date
+    public let appTransactionID: String
+    /// The signed payload, as JSON.
+    public let jsonRepresentation: Data
+    public let _jws: String
+
+    /// The storefront's country code (deprecated by Apple for `storefront.countryCode`).
+    public var storefrontCountryCode: String { storefront.countryCode }
+    public var offerType: Transaction.OfferType? { offer?.type }
+    public var offerID: String? { offer?.id }
+    public var offerPaymentModeStringRepresentation: String? { offer?.paymentMode?.rawValue }
+    public var deviceVerification: Data { Data() }
+    public var deviceVerificationNonce: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    public var debugDescription: String { String(decoding: jsonRepresentation, as: UTF8.self) }
+
+    public static func == (lhs: Transaction, rhs: Transaction) -> Bool { lhs._jws == rhs._jws }
+    public func hash(into hasher: inout Hasher) { hasher.combine(_jws) }
+
+    /// Tells the App Store the app delivered the purchase: it leaves `unfinished` and is not
+    /// delivered again at the next launch (`iapsim finish`'s operation).
+    public func finish() async {
+        do {
+            let (_, session) = try StoreRuntime.shared.open()
+            try session.finish(id)
+        } catch {
+            // Finishing a finished transaction does nothing on a device either.
+        }
+    }
+
+    init(_ transaction: IAPSimKit.Transaction, payload: JSONValue, jws: String) {
+        id = transaction.id
+        originalID = transaction.originalID
+        webOrderLineItemID = transaction.webOrderLineItemID
+        productID = transaction.productID
+        subscriptionGroupID = transaction.subscriptionGroupID
+        appBundleID = payload["bundleId"]?.stringValue ?? ""
+        purchaseDate = transaction.purchaseDate
+        originalPurchaseDate = transaction.originalPurchaseDate
+        expirationDate = transaction.expirationDate
+        purchasedQuantity = transaction.purchasedQuantity
+        isUpgraded = transaction.isUpgraded
+        offer = transaction.offerType.map { type in
+            Offer(
+                id: transaction.offerID, type: OfferType(type),
+                paymentMode: transaction.offerPaymentMode.map(Offer.PaymentMode.init),
+                period: transaction.offerPeriod.map(Product.SubscriptionPeriod.init))
+        }
+        revocationDate = transaction.revocationDate
+        revocationReason = transaction.revocationReason.map {
+            $0 == .developerIssue ? .developerIssue : .other
+        }
+        productType = Product.ProductType(transaction.productType)
+        appAccountToken = transaction.appAccountToken.flatMap(UUID.init(uuidString:))
+        environment = AppStore.Environment(rawValue: payload["environment"]?.stringValue ?? "Sandbox")
+        reason = transaction.reason == .renewal ? .renewal : .purchase
+        storefront = Storefront(countryCode: transaction.storefrontCountryCode)
+        price = transaction.price
+        currency = Locale.Currency(transaction.currency)
+        ownershipType = transaction.ownershipType == .familyShared ? .familyShared : .purchased
+        signedDate = payload["signedDate"].flatMap(Self.date) ?? Date()
+        appTransactionID = payload["appTransactionId"]?.stringValue ?? ""
+        jsonRepresentation = Data(payload.bytes(compact: true))
+        _jws = jws
+    }
+
+    static func date(_ value: JSONValue) -> Date? {
+        guard case .number(let text) = value, let milliseconds = Double(text) else { return nil }
+        return Date(timeIntervalSince1970: milliseconds / 1000)
+    }
+}
+
+extension Transaction {
+    /// `Transaction.Reason`: a purchase or an automatic renewal.
+    public struct Reason: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let purchase = Reason(rawValue: "PURCHASE")
+        public static let renewal = Reason(rawValue: "RENEWAL")
+    }
+
+    public struct RevocationReason: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let developerIssue = RevocationReason(rawValue: 1)
+        public static let other = RevocationReason(rawValue: 0)
+    }
+
+    public struct OwnershipType: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let purchased = OwnershipType(rawValue: "PURCHASED")
+        public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
+    }
+
+    public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let introductory = OfferType(rawValue: 1)
+        public static let promotional = OfferType(rawValue: 2)
+        public static let code = OfferType(rawValue: 3)
+        public static let winBack = OfferType(rawValue: 4)
+
+        init(_ type: IAPSimKit.Transaction.OfferType) {
+            switch type {
+            case .introductory: self = .introductory
+            case .promotional: self = .promotional
+            case .code: self = .code
+            case .winBack: self = .winBack
+            }
+        }
+    }
+
+    /// `Transaction.Offer`: the offer a subscription transaction used.
+    public struct Offer: Equatable, Hashable, Sendable {
+        public let id: String?
+        public let type: Transaction.OfferType
+        public let paymentMode: Transaction.Offer.PaymentMode?
+        public let period: Product.SubscriptionPeriod?
+
+        public struct PaymentMode: RawRepresentable, Equatable, Hashable, Sendable {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public static let freeTrial = PaymentMode(rawValue: "FREE_TRIAL")
+            public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
+            public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
+
+            init(_ mode: SubscriptionOffer.PaymentMode) {
+                switch mode {
+                case .freeTrial: self = .freeTrial
+                case .payAsYouGo: self = .payAsYouGo
+                case .payUpFront: self = .payUpFront
+                }
+            }
+        }
+    }
+}

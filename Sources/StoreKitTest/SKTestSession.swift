@@ -1,0 +1,310 @@
+import Foundation
+import struct IAPSimKit.Context
+import enum IAPSimKit.EnvironmentVariable
+import struct IAPSimKit.StoreSession
+import struct IAPSimKit.Catalog
+import struct IAPSimKit.SessionSettings
+import enum IAPSimKit.SettingKey
+import enum IAPSimKit.TimeRate
+import struct IAPSimKit.SimulatedError
+import enum IAPSimKit.SimulationError
+
+#if canImport(IAPSimStoreKit)
+    @_spi(IAPSim) import IAPSimStoreKit
+#else
+    @_spi(IAPSim) import StoreKit
+#endif
+
+/// StoreKitTest's `SKTestSession`: a `.storekit` file and Xcode's controls over the store,
+/// each control the library operation the matching `iapsim` command runs, on the same state
+/// folder — `IAPSIM_STATE_DIR` when it is set (so a shell running `iapsim` shares it), else one
+/// folder per test process under the temporary directory (`stateDirectory`).
+open class SKTestSession: NSObject, @unchecked Sendable {
+    /// The state folder this session's store lives in (an iapsim addition: pass it to
+    /// `iapsim` as `IAPSIM_STATE_DIR` to act on the same store from a shell).
+    public let stateDirectory: URL
+    /// The `.storekit` file.
+    public let configurationURL: URL
+
+    /// Opens the `.storekit` file named `name` (without its extension), looked for in the
+    /// bundles of the process (a SwiftPM test target's resources included), the catalog folder
+    /// (`IAPSIM_CATALOG`, `./catalog`) and the current folder.
+    /// - Throws: `SKTestError` `.fileNotFound` naming the places looked in.
+    public convenience init(configurationFileNamed name: String) throws {
+        let file = name.hasSuffix(".storekit") ? name : name + ".storekit"
+        let candidates = Self.searchPaths().map { $0 + "/" + file }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw SKTestError(
+                .fileNotFound, "no \(file) in " + Self.searchPaths().joined(separator: ", "))
+        }
+        try self.init(contentsOf: URL(fileURLWithPath: found))
+    }
+
+    /// Opens the `.storekit` file at `fileURL`.
+    /// - Throws: `SKTestError` `.fileNotFound` or `.invalidFile` with iapsim's message.
+    public init(contentsOf fileURL: URL) throws {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else {
+            throw SKTestError(.fileNotFound, fileURL.path)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let directory: String
+        if let named = environment[EnvironmentVariable.stateDirectory.name], !named.isEmpty {
+            let context = Context.live(
+                environment: environment, currentDirectory: FileManager.default.currentDirectoryPath,
+                executablePath: nil)
+            directory = context.absolutePath(named)
+        } else {
+            directory = NSTemporaryDirectory() + "/iapsim-SKTestSession-\(ProcessInfo.processInfo.processIdentifier)"
+        }
+        stateDirectory = URL(fileURLWithPath: directory)
+        configurationURL = fileURL
+        super.init()
+        StoreRuntime.shared.configure(
+            StoreRuntime.Configuration(
+                stateDirectory: directory, storeKitPath: fileURL.path,
+                certsDirectory: environment[EnvironmentVariable.certsDirectory.name].flatMap {
+                    $0.isEmpty ? nil : $0
+                }))
+        do {
+            // Check the file now, as Apple's initialiser does, rather than at the first purchase.
+            _ = try StoreRuntime.shared.open()
+        } catch {
+            throw SKTestError(.invalidFile, error.localizedDescription)
+        }
+    }
+
+    private static func searchPaths() -> [String] {
+        var paths: [String] = []
+        for bundle in [Bundle.main] + Bundle.allBundles {
+            if let resources = bundle.resourcePath { paths.append(resources) }
+        }
+        // SwiftPM puts a target's resources beside the test binary, in NAME.resources (Linux)
+        // or NAME.bundle (macOS).
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        var folders = [executable.deletingLastPathComponent()]
+        if executable.path.contains(".xctest/") {
+            folders.append(
+                URL(fileURLWithPath: String(executable.path[..<executable.path.range(of: ".xctest/")!.lowerBound]))
+                    .deletingLastPathComponent())
+        }
+        for folder in folders {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for entry in entries.sorted() where entry.hasSuffix(".resources") || entry.hasSuffix(".bundle") {
+                paths.append(folder.path + "/" + entry)
+                paths.append(folder.path + "/" + entry + "/Contents/Resources")
+            }
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let catalog = environment[EnvironmentVariable.catalog.name], !catalog.isEmpty { paths.append(catalog) }
+        let current = FileManager.default.currentDirectoryPath
+        paths += [current + "/catalog", current]
+        return paths
+    }
+
+    // MARK: The session's settings
+
+    /// No dialogs are ever shown by the simulator; kept for code that sets it.
+    open var disableDialogs: Bool = true
+
+    /// `iapsim settings set ask-to-buy`.
+    open var askToBuyEnabled: Bool {
+        get { flag(.askToBuy) }
+        set { set(.askToBuy, newValue ? "true" : "false") }
+    }
+
+    /// `iapsim settings set interrupted-purchases`.
+    open var interruptedPurchasesEnabled: Bool {
+        get { flag(.interruptedPurchases) }
+        set { set(.interruptedPurchases, newValue ? "true" : "false") }
+    }
+
+    /// `iapsim settings set billing-retry`.
+    open var shouldEnterBillingRetryOnRenewal: Bool {
+        get { flag(.billingRetry) }
+        set { set(.billingRetry, newValue ? "true" : "false") }
+    }
+
+    /// `iapsim settings set grace-period`.
+    open var billingGracePeriodIsEnabled: Bool {
+        get { flag(.gracePeriod) }
+        set { set(.gracePeriod, newValue ? "true" : "false") }
+    }
+
+    /// The deprecated way to make purchases fail: `error.purchase` set to `failureError`.
+    open var failTransactionsEnabled: Bool {
+        get { ((try? settings())?.simulatedError(.purchaseError)) != nil }
+        set { set(.purchaseError, newValue ? "SKError." + Self.name(of: failureError) : "none") }
+    }
+
+    /// The `SKError` code purchases fail with while `failTransactionsEnabled`.
+    open var failureError: SKError.Code = .unknown {
+        didSet { if failTransactionsEnabled { failTransactionsEnabled = true } }
+    }
+
+    /// `iapsim settings set time-rate`.
+    open var timeRate: SKTestSession.TimeRate {
+        get {
+            guard let text = try? settings()[.timeRate], let rate = IAPSimKit.TimeRate.named(text) else {
+                return .realTime
+            }
+            return TimeRate(rawValue: rate.rawValue) ?? .realTime
+        }
+        set { set(.timeRate, String(newValue.rawValue)) }
+    }
+
+    /// `iapsim settings set storefront` (an ISO 3166-1 alpha-3 code).
+    open var storefront: String {
+        get { (try? settings()[.storefront]) ?? "USA" }
+        set { set(.storefront, newValue) }
+    }
+
+    /// `iapsim settings set locale`.
+    open var locale: Locale {
+        get { Locale(identifier: (try? settings()[.locale]) ?? "en_US") }
+        set { set(.locale, newValue.identifier) }
+    }
+
+    /// `iapsim settings reset`: every setting back to the `.storekit` file's.
+    open func resetToDefaultState() {
+        _ = try? session().resetSettings()
+        failureError = .unknown
+        StoreRuntime.shared.changed()
+    }
+
+    // MARK: Transactions
+
+    /// `iapsim transactions clear`: the account's history and the app's record, erased.
+    open func clearTransactions() {
+        _ = try? session().clearTransactions()
+        StoreRuntime.shared.changed()
+    }
+
+    /// Every transaction of the account (`iapsim transactions`).
+    open func allTransactions() -> [SKTestTransaction] {
+        guard let session = try? session(), let history = try? session.history(),
+            let entries = try? history.entries()
+        else { return [] }
+        return entries.map { SKTestTransaction($0, pending: false) }
+            + history.pending.map { SKTestTransaction(pending: $0) }
+    }
+
+    /// `iapsim buy --outside-app`: a purchase made on another device.
+    open func buyProduct(productIdentifier: String) throws {
+        _ = try control { catalog, session in
+            try session.purchaseOutsideApp(productIdentifier, in: catalog)
+        }
+    }
+
+    /// `iapsim buy --outside-app`, returning the transaction made.
+    @discardableResult
+    open func buyProduct(identifier: String, options: Set<Product.PurchaseOption> = []) async throws -> Transaction {
+        let result = try control { catalog, session in try session.purchaseOutsideApp(identifier, in: catalog) }
+        guard let stored = result.transaction, let transaction = await Transaction.latest(for: stored.productID)
+        else { throw SKTestError(.invalidAction, "the purchase of \(identifier) made no transaction") }
+        return transaction.unsafePayloadValue
+    }
+
+    /// `iapsim approve ID`.
+    open func approveAskToBuyTransaction(identifier: Int) throws {
+        _ = try control { catalog, session in try session.approve(try Self.id(identifier), in: catalog) }
+    }
+
+    /// `iapsim decline ID`.
+    open func declineAskToBuyTransaction(identifier: Int) throws {
+        _ = try control { _, session in try session.decline(try Self.id(identifier)) }
+    }
+
+    /// `iapsim resolve ID`.
+    open func resolveIssueForTransaction(identifier: Int) throws {
+        _ = try control { catalog, session in try session.resolve(try Self.id(identifier), in: catalog) }
+    }
+
+    /// `iapsim refund ID`.
+    open func refundTransaction(identifier: Int) throws {
+        _ = try control { _, session in try session.refund(try Self.id(identifier), reason: .other) }
+    }
+
+    /// `iapsim transactions delete ID`.
+    open func deleteTransaction(identifier: Int) throws {
+        _ = try control { _, session in try session.deleteTransaction(try Self.id(identifier)) }
+    }
+
+    /// `iapsim expire PRODUCT`.
+    open func expireSubscription(productIdentifier: String) throws {
+        _ = try control { _, session in try session.expireSubscription(productIdentifier) }
+    }
+
+    /// `iapsim renew PRODUCT`.
+    open func forceRenewalOfSubscription(productIdentifier: String) throws {
+        _ = try control { _, session in try session.renewSubscription(productIdentifier) }
+    }
+
+    /// `iapsim cancel-subscription PRODUCT` (`disableAutoRenewForTransaction(identifier:)`).
+    open func disableAutoRenewForTransaction(identifier: Int) throws {
+        _ = try control { _, session in
+            let id = try Self.id(identifier)
+            guard let entry = try session.history().entries().first(where: { $0.transaction.id == id }) else {
+                throw SimulationError.unknownTransaction(id: id)
+            }
+            return try session.cancelSubscription(entry.transaction.productID)
+        }
+    }
+
+    /// `iapsim clock advance`: moves the simulated clock on (an iapsim addition; Apple's
+    /// sessions move time only through `timeRate`).
+    open func advanceClock(by components: DateComponents) throws {
+        _ = try control { _, session in try session.advanceClock(by: components) }
+    }
+
+    // MARK: Simulated errors
+
+    /// `iapsim settings set error.API ERROR` (`none` for nil).
+    open func setSimulatedError<API: FailableStoreKitAPI>(_ error: API.Failure?, forAPI api: API) async throws {
+        let text = error.map { api._errorName($0) } ?? "none"
+        do {
+            _ = try session().setSetting(api._settingKey, to: text)
+            StoreRuntime.shared.changed()
+        } catch {
+            throw SKTestError(.invalidAction, error.localizedDescription)
+        }
+    }
+
+    /// The error an API fails with now, if any.
+    open func simulatedError<API: FailableStoreKitAPI>(forAPI api: API) async -> API.Failure? {
+        guard let error = try? settings().simulatedError(api._settingKey) else { return nil }
+        return api._failure(named: error.name)
+    }
+
+    // MARK: Plumbing
+
+    private func session() throws -> StoreSession { try StoreRuntime.shared.open().1 }
+    private func settings() throws -> SessionSettings { try session().settings() }
+    private func flag(_ key: SettingKey) -> Bool { (try? settings()[key]) == "true" }
+
+    private func set(_ key: SettingKey, _ value: String) {
+        _ = try? session().setSetting(key, to: value)
+        StoreRuntime.shared.changed()
+    }
+
+    private func control<Result>(_ body: (Catalog, StoreSession) throws -> Result) throws -> Result {
+        do {
+            let (catalog, session) = try StoreRuntime.shared.open()
+            let result = try body(catalog, session)
+            StoreRuntime.shared.changed()
+            return result
+        } catch let error as SKTestError {
+            throw error
+        } catch {
+            throw SKTestError(.invalidAction, error.localizedDescription)
+        }
+    }
+
+    private static func id(_ identifier: Int) throws -> UInt64 {
+        guard identifier > 0 else { throw SKTestError(.invalidAction, "no transaction \(identifier)") }
+        return UInt64(identifier)
+    }
+
+    private static func name(of code: SKError.Code) -> String {
+        SimulatedError.all.first { $0.domain == .skError && $0.code == code.rawValue }?.name ?? "unknown"
+    }
+}
