@@ -1,6 +1,7 @@
 import Foundation
-import enum IAPSimKit.SettingKey
+
 import struct IAPSimKit.PendingPurchase
+import enum IAPSimKit.SettingKey
 import struct IAPSimKit.TransactionHistory
 
 #if canImport(IAPSimStoreKit)

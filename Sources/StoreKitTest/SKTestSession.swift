@@ -1,13 +1,14 @@
 import Foundation
+
+import struct IAPSimKit.Catalog
 import struct IAPSimKit.Context
 import enum IAPSimKit.EnvironmentVariable
-import struct IAPSimKit.StoreSession
-import struct IAPSimKit.Catalog
 import struct IAPSimKit.SessionSettings
 import enum IAPSimKit.SettingKey
-import enum IAPSimKit.TimeRate
 import struct IAPSimKit.SimulatedError
 import enum IAPSimKit.SimulationError
+import struct IAPSimKit.StoreSession
+import enum IAPSimKit.TimeRate
 
 #if canImport(IAPSimStoreKit)
     @_spi(IAPSim) import IAPSimStoreKit

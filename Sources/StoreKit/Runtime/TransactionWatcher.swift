@@ -23,10 +23,11 @@ final class TransactionWatcher: @unchecked Sendable {
     /// Told of each transaction new or changed, and whether it is new.
     typealias Listener = @Sendable ([(transaction: IAPSimKit.Transaction, isNew: Bool)]) -> Void
 
-    /// What of a transaction changes after it is made.
+    /// What of a transaction changes after it is made that StoreKit tells the app of: a
+    /// revocation (refund, family sharing stopped) and an upgrade away. A subscription period
+    /// cut short or lengthened is no update; its renewal is a new transaction.
     private struct Fingerprint: Equatable {
         var revocationDate: Date?
-        var expirationDate: Date?
         var isUpgraded: Bool
         var ownership: IAPSimKit.Transaction.OwnershipType
     }
@@ -75,11 +76,17 @@ final class TransactionWatcher: @unchecked Sendable {
     }
 
     /// Runs a purchase whose transactions go to the caller, not to the listeners.
-    func purchasing<Result>(_ body: () throws -> (Result, [UInt64])) rethrows -> Result {
+    /// They are known as they were made, so a later change to them (a refund) is news.
+    func purchasing<Result>(_ body: () throws -> (Result, [IAPSimKit.Transaction])) rethrows -> Result {
         lock.withLock { purchasesInFlight += 1 }
         defer { lock.withLock { purchasesInFlight -= 1 } }
-        let (result, ids) = try body()
-        lock.withLock { claimed.formUnion(ids) }
+        let (result, transactions) = try body()
+        lock.withLock {
+            claimed.formUnion(transactions.map(\.id))
+            for transaction in transactions where known != nil {
+                known?[transaction.id] = Self.fingerprint(transaction)
+            }
+        }
         return result
     }
 
@@ -119,6 +126,11 @@ final class TransactionWatcher: @unchecked Sendable {
         let news: [(transaction: IAPSimKit.Transaction, isNew: Bool)] = lock.withLock {
             guard purchasesInFlight == 0, var known else { return [] }
             var news: [(transaction: IAPSimKit.Transaction, isNew: Bool)] = []
+            // A transaction deleted (or a history cleared) is forgotten: its identifier may
+            // come back as a new transaction.
+            let present = Set(entries.map(\.id))
+            known = known.filter { present.contains($0.key) }
+            claimed.formIntersection(present)
             for transaction in entries {
                 let print = Self.fingerprint(transaction)
                 let old = known[transaction.id]
@@ -142,8 +154,8 @@ final class TransactionWatcher: @unchecked Sendable {
 
     private static func fingerprint(_ transaction: IAPSimKit.Transaction) -> Fingerprint {
         Fingerprint(
-            revocationDate: transaction.revocationDate, expirationDate: transaction.expirationDate,
-            isUpgraded: transaction.isUpgraded, ownership: transaction.ownershipType)
+            revocationDate: transaction.revocationDate, isUpgraded: transaction.isUpgraded,
+            ownership: transaction.ownershipType)
     }
 
     /// Size, inode and modification time of the snapshot and the journal.
@@ -153,7 +165,9 @@ final class TransactionWatcher: @unchecked Sendable {
             var info = stat()
             guard stat(path, &info) == 0 else { return [0, 0, 0, 0] }
             #if os(Linux)
-                return [Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
+                return [
+                    Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec),
+                ]
             #else
                 return [
                     Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtimespec.tv_sec),

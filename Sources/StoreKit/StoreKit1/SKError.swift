@@ -1,6 +1,7 @@
 import Foundation
 
-/// The domain of StoreKit 1's errors (`SKErrorDomain`).
+/// The domain of StoreKit 1's errors (`SKErrorDomain`), by Apple's name.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let SKErrorDomain = "SKErrorDomain"
 
 /// StoreKit 1's `SKError`, with Apple's codes and numbers (SKError.h).
@@ -64,7 +65,6 @@ public struct SKError: Error, CustomNSError, LocalizedError, Hashable, Sendable 
     public static func == (lhs: SKError, rhs: SKError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-
     public static var unknown: Code { .unknown }
     public static var clientInvalid: Code { .clientInvalid }
     public static var paymentCancelled: Code { .paymentCancelled }
@@ -83,4 +83,3 @@ public struct SKError: Error, CustomNSError, LocalizedError, Hashable, Sendable 
     public static var ineligibleForOffer: Code { .ineligibleForOffer }
     public static var unsupportedPlatform: Code { .unsupportedPlatform }
 }
-

@@ -130,7 +130,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             let receipt = try TransactionWatcher.shared.purchasing {
                 let quote = try session.quote(request, in: catalog)
                 let receipt = try session.purchase(quote, in: catalog)
-                return (receipt, receipt.result.transaction.map { [$0.id] } ?? [])
+                return (receipt, receipt.result.transaction.map { [$0] } ?? [])
             }
             switch receipt.result {
             case .purchased(let stored), .redownloaded(let stored), .alreadySubscribed(let stored),

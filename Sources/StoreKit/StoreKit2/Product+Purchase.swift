@@ -92,7 +92,7 @@ extension Product {
         let receipt = try TransactionWatcher.shared.purchasing {
             let quote = try session.quote(request, in: catalog)
             let receipt = try session.purchase(quote, in: catalog)
-            return (receipt, receipt.result.transaction.map { [$0.id] } ?? [])
+            return (receipt, receipt.result.transaction.map { [$0] } ?? [])
         }
         func success(_ transaction: IAPSimKit.Transaction) throws -> Product.PurchaseResult {
             guard let result = try Verifier.result(transaction) else { throw StoreKitError.unknown }

@@ -174,7 +174,8 @@ extension Product {
                 }
                 currency = payload["currency"]?.stringValue.map { Locale.Currency($0) }
                 appAccountToken = payload["appAccountToken"]?.stringValue.flatMap(UUID.init(uuidString:))
-                eligibleWinBackOfferIDs = payload["eligibleWinBackOfferIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                eligibleWinBackOfferIDs =
+                    payload["eligibleWinBackOfferIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 environment = AppStore.Environment(rawValue: payload["environment"]?.stringValue ?? "Sandbox")
                 signedDate = date("signedDate") ?? Date()
                 appTransactionID = payload["appTransactionId"]?.stringValue ?? ""

@@ -64,7 +64,12 @@ extension Transaction {
     final class LaunchFlag: @unchecked Sendable {
         private let lock = NSLock()
         private var done = false
-        func first() -> Bool { lock.withLock { defer { done = true }; return !done } }
+        func first() -> Bool {
+            lock.withLock {
+                defer { done = true }
+                return !done
+            }
+        }
         func reset() { lock.withLock { done = false } }
     }
 
@@ -116,8 +121,10 @@ extension Transaction {
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         let transactions =
             (try? current { session in try session.history(productID: productID).entries().map(\.transaction) }) ?? []
-        return transactions.max { $0.purchaseDate < $1.purchaseDate || ($0.purchaseDate == $1.purchaseDate && $0.id < $1.id) }
-            .flatMap { try? Verifier.result($0) }
+        return transactions.max {
+            $0.purchaseDate < $1.purchaseDate || ($0.purchaseDate == $1.purchaseDate && $0.id < $1.id)
+        }
+        .flatMap { try? Verifier.result($0) }
     }
 
     static func unfinishedTransactions() throws -> [IAPSimKit.Transaction] {

@@ -75,8 +75,9 @@ extension VerificationResult where SignedType: _StoreKitSignedItem {
     public var signatureData: Data { segment(2) }
     /// What the signature covers: the header and payload segments joined by a dot.
     public var signedData: Data {
-        Data(jwsRepresentation.split(separator: ".", omittingEmptySubsequences: false).prefix(2)
-            .joined(separator: ".").utf8)
+        Data(
+            jwsRepresentation.split(separator: ".", omittingEmptySubsequences: false).prefix(2)
+                .joined(separator: ".").utf8)
     }
     /// The device this runs on is none Apple knows: no device verification applies.
     public var deviceVerification: Data { Data() }
