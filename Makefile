@@ -31,6 +31,7 @@ test:
 	Tests/e2e/faults.sh .build/debug/iapsim
 	Tests/e2e/prompt.sh .build/debug/iapsim
 	examples/run-all.sh "$$PWD/.build/debug/iapsim"
+	examples/storekit-apps.sh "$$PWD/.build/debug/iapsim"
 	Tests/e2e/needs python3 -- python3 Tests/e2e/schemas.py .build/debug/iapsim
 	Tests/e2e/needs python3 -- python3 Tests/e2e/deliveries.py .build/debug/iapsim
 	Tests/e2e/flows.sh .build/debug/iapsim
