@@ -66,8 +66,12 @@ extension StoreKitAPITests {
             let observer = QueueObserver()
             let request = SKProductsRequest(productIdentifiers: ["com.example.app.book", "nope"])
             request.delegate = observer
+            // Hold the callback queue: the answer must wait for it, not come from within start().
+            let gate = DispatchSemaphore(value: 0)
+            SKPaymentQueue.callbackQueue.async { gate.wait() }
             request.start()
             #expect(observer.products.values.isEmpty)
+            gate.signal()
             #expect(await eventually { !observer.products.values.isEmpty })
             let response = try #require(observer.products.values.first)
             #expect(response.products.map(\.productIdentifier) == ["com.example.app.book"])
@@ -152,7 +156,9 @@ extension StoreKitAPITests {
             #expect(await eventually { observer.states(of: "com.example.app.book").contains(.purchased) })
             let id = try #require(observer.updates.values.compactMap(\.2).first.flatMap(Int.init))
             try session.refundTransaction(identifier: id)
-            #expect(await eventually { observer.revoked.values == ["com.example.app.book"] }, "\(observer.revoked.values) \(observer.updates.values)")
+            #expect(
+                await eventually { observer.revoked.values == ["com.example.app.book"] },
+                "\(observer.revoked.values) \(observer.updates.values)")
         }
     }
 }

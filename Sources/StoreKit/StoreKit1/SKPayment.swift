@@ -2,58 +2,69 @@ import Foundation
 
 /// `SKPaymentDiscount`: a signed promotional offer to apply to a payment.
 open class SKPaymentDiscount: NSObject, @unchecked Sendable {
-    open private(set) var identifier: String
-    open private(set) var keyIdentifier: String
-    open private(set) var nonce: UUID
-    open private(set) var signature: String
-    open private(set) var timestamp: NSNumber
+    var _identifier: String
+    open var identifier: String { _identifier }
+    var _keyIdentifier: String
+    open var keyIdentifier: String { _keyIdentifier }
+    var _nonce: UUID
+    open var nonce: UUID { _nonce }
+    var _signature: String
+    open var signature: String { _signature }
+    var _timestamp: NSNumber
+    open var timestamp: NSNumber { _timestamp }
 
     public init(identifier: String, keyIdentifier: String, nonce: UUID, signature: String, timestamp: NSNumber) {
-        self.identifier = identifier
-        self.keyIdentifier = keyIdentifier
-        self.nonce = nonce
-        self.signature = signature
-        self.timestamp = timestamp
+        self._identifier = identifier
+        self._keyIdentifier = keyIdentifier
+        self._nonce = nonce
+        self._signature = signature
+        self._timestamp = timestamp
         super.init()
     }
 }
 
 /// StoreKit 1's `SKPayment`: a request to buy a product.
 open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
-    open internal(set) var productIdentifier: String = ""
-    open internal(set) var quantity: Int = 1
-    open internal(set) var requestData: Data?
-    open internal(set) var applicationUsername: String?
-    open internal(set) var simulatesAskToBuyInSandbox: Bool = false
-    open internal(set) var paymentDiscount: SKPaymentDiscount?
+    var _productIdentifier: String = ""
+    open var productIdentifier: String { _productIdentifier }
+    var _quantity: Int = 1
+    open var quantity: Int { _quantity }
+    var _requestData: Data?
+    open var requestData: Data? { _requestData }
+    var _applicationUsername: String?
+    open var applicationUsername: String? { _applicationUsername }
+    var _simulatesAskToBuyInSandbox: Bool = false
+    open var simulatesAskToBuyInSandbox: Bool { _simulatesAskToBuyInSandbox }
+    var _paymentDiscount: SKPaymentDiscount?
+    open var paymentDiscount: SKPaymentDiscount? { _paymentDiscount }
 
     public required override init() { super.init() }
 
     public init(product: SKProduct) {
-        productIdentifier = product.productIdentifier
+        _productIdentifier = product.productIdentifier
         super.init()
     }
 
     open class func payment(with product: SKProduct) -> Self {
         let payment = self.init()
-        payment.productIdentifier = product.productIdentifier
+        payment._productIdentifier = product.productIdentifier
         return payment
     }
 
     @available(*, deprecated, message: "Use payment(with:)")
     open class func payment(withProductIdentifier identifier: String) -> Any {
         let payment = SKPayment()
-        payment.productIdentifier = identifier
+        payment._productIdentifier = identifier
         return payment
     }
 
     func copyFields(from payment: SKPayment) {
-        productIdentifier = payment.productIdentifier
-        quantity = payment.quantity
-        requestData = payment.requestData
-        applicationUsername = payment.applicationUsername
-        simulatesAskToBuyInSandbox = payment.simulatesAskToBuyInSandbox
-        paymentDiscount = payment.paymentDiscount
+        _productIdentifier = payment.productIdentifier
+        _quantity = payment.quantity
+        _requestData = payment.requestData
+        _applicationUsername = payment.applicationUsername
+        _simulatesAskToBuyInSandbox = payment.simulatesAskToBuyInSandbox
+        _paymentDiscount = payment.paymentDiscount
     }
 
     open func copy(with zone: NSZone? = nil) -> Any {
@@ -72,27 +83,27 @@ open class SKPayment: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable
 /// `SKMutablePayment`: a payment whose fields the app sets.
 open class SKMutablePayment: SKPayment, @unchecked Sendable {
     open override var productIdentifier: String {
-        get { super.productIdentifier }
-        set { super.productIdentifier = newValue }
+        get { _productIdentifier }
+        set { _productIdentifier = newValue }
     }
     open override var quantity: Int {
-        get { super.quantity }
-        set { super.quantity = newValue }
+        get { _quantity }
+        set { _quantity = newValue }
     }
     open override var requestData: Data? {
-        get { super.requestData }
-        set { super.requestData = newValue }
+        get { _requestData }
+        set { _requestData = newValue }
     }
     open override var applicationUsername: String? {
-        get { super.applicationUsername }
-        set { super.applicationUsername = newValue }
+        get { _applicationUsername }
+        set { _applicationUsername = newValue }
     }
     open override var simulatesAskToBuyInSandbox: Bool {
-        get { super.simulatesAskToBuyInSandbox }
-        set { super.simulatesAskToBuyInSandbox = newValue }
+        get { _simulatesAskToBuyInSandbox }
+        set { _simulatesAskToBuyInSandbox = newValue }
     }
     open override var paymentDiscount: SKPaymentDiscount? {
-        get { super.paymentDiscount }
-        set { super.paymentDiscount = newValue }
+        get { _paymentDiscount }
+        set { _paymentDiscount = newValue }
     }
 }

@@ -137,7 +137,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                 .downgradeScheduled(let stored, _), .offerScheduled(let stored, _):
                 complete(transaction, as: .purchased, stored)
             case .pending, .requestRepeated:
-                transaction.transactionState = .deferred
+                transaction._transactionState = .deferred
             case .interrupted:
                 fail(transaction, SKError(.unknown))
             case .cancelled:
@@ -153,15 +153,15 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private func complete(
         _ transaction: SKPaymentTransaction, as state: SKPaymentTransactionState, _ stored: IAPSimKit.Transaction
     ) {
-        transaction.transactionState = state
-        transaction.transactionIdentifier = String(stored.id)
-        transaction.transactionDate = stored.purchaseDate
+        transaction._transactionState = state
+        transaction._transactionIdentifier = String(stored.id)
+        transaction._transactionDate = stored.purchaseDate
         transaction.storeID = stored.id
     }
 
     private func fail(_ transaction: SKPaymentTransaction, _ error: any Error) {
-        transaction.transactionState = .failed
-        transaction.error = error
+        transaction._transactionState = .failed
+        transaction._error = error
     }
 
     /// Done with a transaction: it leaves the queue, and the store stops re-delivering it
@@ -198,15 +198,15 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                 let entries = try session.history().entries().map(\.transaction).filter(Self.isRestorable)
                 let restored = entries.map { stored -> SKPaymentTransaction in
                     let payment = SKPayment()
-                    payment.productIdentifier = stored.productID
-                    payment.quantity = stored.purchasedQuantity
+                    payment._productIdentifier = stored.productID
+                    payment._quantity = stored.purchasedQuantity
                     let original = SKPaymentTransaction(payment: payment, state: .purchased)
-                    original.transactionIdentifier = String(stored.originalID)
-                    original.transactionDate = stored.originalPurchaseDate
+                    original._transactionIdentifier = String(stored.originalID)
+                    original._transactionDate = stored.originalPurchaseDate
                     let transaction = SKPaymentTransaction(payment: payment, state: .restored)
-                    transaction.transactionIdentifier = String(stored.id)
-                    transaction.transactionDate = stored.purchaseDate
-                    transaction.original = original
+                    transaction._transactionIdentifier = String(stored.id)
+                    transaction._transactionDate = stored.purchaseDate
+                    transaction._original = original
                     transaction.storeID = stored.id
                     return transaction
                 }
@@ -252,8 +252,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     private func purchased(_ stored: IAPSimKit.Transaction) -> SKPaymentTransaction {
         let payment = SKPayment()
-        payment.productIdentifier = stored.productID
-        payment.quantity = stored.purchasedQuantity
+        payment._productIdentifier = stored.productID
+        payment._quantity = stored.purchasedQuantity
         let transaction = SKPaymentTransaction(payment: payment, state: .purchased)
         complete(transaction, as: .purchased, stored)
         return transaction

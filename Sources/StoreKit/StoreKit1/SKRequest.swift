@@ -56,12 +56,14 @@ open class SKRequest: NSObject, @unchecked Sendable {
 
 /// `SKProductsResponse`.
 open class SKProductsResponse: NSObject, @unchecked Sendable {
-    open private(set) var products: [SKProduct]
-    open private(set) var invalidProductIdentifiers: [String]
+    var _products: [SKProduct]
+    open var products: [SKProduct] { _products }
+    var _invalidProductIdentifiers: [String]
+    open var invalidProductIdentifiers: [String] { _invalidProductIdentifiers }
 
     init(products: [SKProduct], invalidProductIdentifiers: [String]) {
-        self.products = products
-        self.invalidProductIdentifiers = invalidProductIdentifiers
+        self._products = products
+        self._invalidProductIdentifiers = invalidProductIdentifiers
         super.init()
     }
 }
@@ -102,10 +104,11 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
 
 /// `SKReceiptRefreshRequest`: finishes at once (iapsim keeps no app receipt file).
 open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
-    open private(set) var receiptProperties: [String: Any]?
+    var _receiptProperties: [String: Any]?
+    open var receiptProperties: [String: Any]? { _receiptProperties }
 
     public init(receiptProperties properties: [String: Any]? = nil) {
-        receiptProperties = properties
+        _receiptProperties = properties
         super.init()
     }
 }
