@@ -81,6 +81,20 @@ extension StoreKitAPITests {
             #expect(book.priceLocale.currency?.identifier == "USD")
         }
 
+        @Test func aProductIsPricedInTheSessionsStorefront() async throws {
+            let session = try freshSession()
+            session.storefront = "JPN"
+            defer { session.resetToDefaultState() }
+            let observer = QueueObserver()
+            let request = SKProductsRequest(productIdentifiers: ["com.example.app.book"])
+            request.delegate = observer
+            request.start()
+            #expect(await eventually { !observer.products.values.isEmpty })
+            let book = try #require(observer.products.values.first?.products.first)
+            #expect(book.priceLocale.currency?.identifier == "JPY")
+            #expect(SKPaymentQueue.default().storefront?.countryCode == "JPN")
+        }
+
         @Test func aPaymentGoesPurchasingThenPurchasedAndFinishingRemovesIt() async throws {
             _ = try freshSession()
             let observer = QueueObserver()

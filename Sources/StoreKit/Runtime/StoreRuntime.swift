@@ -52,6 +52,7 @@ import IAPSimKit
     private let lock = NSLock()
     private var configured: Configuration?
     private var cachedSigner: (directory: String, signer: StoreSession.Signer)?
+    private var cachedCatalog: (signature: String, catalog: Catalog)?
 
     init() {}
 
@@ -100,13 +101,31 @@ import IAPSimKit
         let configuration = try configuration()
         let store = StateStore(
             location: StateLocation(directory: configuration.stateDirectory, lockTimeout: configuration.lockTimeout))
-        let source = CatalogSource(storeKitPath: configuration.storeKitPath, productIDsPath: nil)
-        var (catalog, _) = try StoreSession.open(
-            source, store: store, storefront: nil, now: configuration.now, events: { _ in })
+        var catalog = try catalog(configuration.storeKitPath, store: store)
         if catalog.store.settings.overrides[.finishTransactions] == nil {
             try catalog.store.settings.overrides.set(.finishTransactions, text: "manual")
         }
         return (catalog, StoreSession(store: store, now: configuration.now, catalog: catalog))
+    }
+
+    /// The catalog in the state's storefront, as `StoreSession.open` loads it; kept while the
+    /// `.storekit` file and the storefront stay the same (an app runs long; `iapsim` parses
+    /// the file once per command).
+    private func catalog(_ path: String, store: StateStore) throws -> Catalog {
+        var storefront: IAPSimKit.Storefront?
+        if store.exists, let code = try store.read().simulation.settings[.storefront] {
+            storefront = IAPSimKit.Storefront.named(code)
+        }
+        let file = fileSignature(path)
+        let signature: String? =
+            file[1] == 0 ? nil : "\(path)|\(file)|" + (storefront?.countryCode ?? "")
+        if let signature, let cached = lock.withLock({ cachedCatalog }), cached.signature == signature {
+            return cached.catalog
+        }
+        let catalog = try Catalog.load(
+            CatalogSource(storeKitPath: path, productIDsPath: nil), storefront: storefront)
+        if let signature { lock.withLock { cachedCatalog = (signature, catalog) } }
+        return catalog
     }
 
     /// The test signing identity of the state folder (made on first use, as `iapsim` makes it).

@@ -161,19 +161,19 @@ final class TransactionWatcher: @unchecked Sendable {
     /// Size, inode and modification time of the snapshot and the journal.
     private func stateSignature() -> [Int64] {
         guard let store = try? StoreRuntime.shared.store() else { return [] }
-        return [store.location.statePath, store.location.journalPath].flatMap { path -> [Int64] in
-            var info = stat()
-            guard stat(path, &info) == 0 else { return [0, 0, 0, 0] }
-            #if os(Linux)
-                return [
-                    Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec),
-                ]
-            #else
-                return [
-                    Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtimespec.tv_sec),
-                    Int64(info.st_mtimespec.tv_nsec),
-                ]
-            #endif
-        }
+        return fileSignature(store.location.statePath) + fileSignature(store.location.journalPath)
     }
+}
+
+/// A file's size, inode and modification time (seconds, nanoseconds); zeros when it is absent.
+func fileSignature(_ path: String) -> [Int64] {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return [0, 0, 0, 0] }
+    #if os(Linux)
+        return [Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
+    #else
+        return [
+            Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtimespec.tv_sec), Int64(info.st_mtimespec.tv_nsec),
+        ]
+    #endif
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCrypto
 import IAPSimJSON
 import IAPSimKit
 
@@ -28,15 +29,49 @@ enum Verifier {
         try results([transaction]).first
     }
 
+    /// The leaf keys of certificate chains already found to lead to the trusted root, by the
+    /// JWS header that carries them: the same chain signs every item, so it is checked once
+    /// and each later item only for its own signature.
+    private static let trustedHeaders = TrustedHeaders()
+
+    final class TrustedHeaders: @unchecked Sendable {
+        private let lock = NSLock()
+        private var keys: [Substring: (root: [UInt8], key: P256PublicKey)] = [:]
+        func key(_ header: Substring, root: [UInt8]) -> P256PublicKey? {
+            lock.withLock { keys[header].flatMap { $0.root == root ? $0.key : nil } }
+        }
+        func trust(_ header: Substring, root: [UInt8], key: P256PublicKey) {
+            lock.withLock {
+                if keys.count > 16 { keys.removeAll() }
+                keys[header] = (root, key)
+            }
+        }
+    }
+
     /// The payload of `jws`, and why it does not verify against `identity`'s root, if it does not.
     static func check<T>(_ jws: String, identity: SigningIdentity) -> (
         JSONValue, VerificationResult<T>.VerificationError?
     ) {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        let root = identity.chain.root.derRepresentation
+        if parts.count == 3, let key = trustedHeaders.key(parts[0], root: root),
+            let payload = try? JSONValue.parse(Base64URL.decode(parts[1])), payload.objectValue != nil
+        {
+            let valid = ES256.isValidSignature(parts[2], signingInput: parts[0] + "." + parts[1], publicKey: key)
+            return (payload, valid ? nil : .invalidSignature)
+        }
         guard let inspection = try? JWSInspection.inspect(jws, trusting: identity) else {
             return (.object([]), .invalidEncoding)
         }
         if !inspection.signatureIsValid { return (inspection.payload, .invalidSignature) }
         if case .untrusted = inspection.chain { return (inspection.payload, .invalidCertificateChain) }
+        if parts.count == 3, case .trusted = inspection.chain,
+            let leaf = inspection.header["x5c"]?.arrayValue?.first?.stringValue,
+            let der = try? Base64.decode(leaf), let certificate = try? X509Certificate(derRepresentation: der),
+            let key = try? certificate.publicKey()
+        {
+            trustedHeaders.trust(parts[0], root: root, key: key)
+        }
         return (inspection.payload, nil)
     }
 

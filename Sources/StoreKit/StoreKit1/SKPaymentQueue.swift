@@ -24,6 +24,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private var queued: [SKPaymentTransaction] = []
     private var subscription: UUID?
     private var launched = false
+    /// The store's transactions the queue has handed to the app since its launch, finished or
+    /// not: each arrives once.
+    private var delivered: Set<UInt64> = []
 
     weak open var delegate: (any SKPaymentQueueDelegate)?
 
@@ -88,6 +91,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         lock.withLock {
             queued = []
             launched = false
+            delivered = []
         }
     }
 
@@ -136,6 +140,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             case .purchased(let stored), .redownloaded(let stored), .alreadySubscribed(let stored),
                 .downgradeScheduled(let stored, _), .offerScheduled(let stored, _):
                 complete(transaction, as: .purchased, stored)
+                lock.withLock { _ = delivered.insert(stored.id) }
             case .pending, .requestRepeated:
                 transaction._transactionState = .deferred
             case .interrupted:
@@ -243,11 +248,20 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// The unfinished transactions, as `.purchased`, on the callback queue.
     private func deliverUnfinished() {
         guard let unfinished = try? Transaction.unfinishedTransactions(), !unfinished.isEmpty else { return }
-        let known = Set(lock.withLock { queued.compactMap(\.storeID) })
-        let delivered = unfinished.filter { !known.contains($0.id) }.map(purchased)
-        guard !delivered.isEmpty else { return }
-        lock.withLock { queued += delivered }
-        notify { $0.paymentQueue(self, updatedTransactions: delivered) }
+        let arrived = handOver(unfinished)
+        guard !arrived.isEmpty else { return }
+        notify { $0.paymentQueue(self, updatedTransactions: arrived) }
+    }
+
+    /// The transactions of `stored` not handed over yet, queued as `.purchased`.
+    private func handOver(_ stored: [IAPSimKit.Transaction]) -> [SKPaymentTransaction] {
+        let arrived = lock.withLock { () -> [SKPaymentTransaction] in
+            let fresh = stored.filter { delivered.insert($0.id).inserted }
+            let transactions = fresh.map(purchased)
+            queued += transactions
+            return transactions
+        }
+        return arrived
     }
 
     private func purchased(_ stored: IAPSimKit.Transaction) -> SKPaymentTransaction {
@@ -261,12 +275,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// What the watcher saw: new transactions arrive `.purchased`; revocations are told.
     private func storeChanged(_ changes: [(transaction: IAPSimKit.Transaction, isNew: Bool)]) {
-        let known = Set(lock.withLock { queued.compactMap(\.storeID) })
-        let arrived = changes.filter {
-            $0.isNew && $0.transaction.revocationDate == nil && !known.contains($0.transaction.id)
-        }.map { purchased($0.transaction) }
+        let arrived = handOver(changes.filter { $0.isNew && $0.transaction.revocationDate == nil }.map(\.transaction))
         if !arrived.isEmpty {
-            lock.withLock { queued += arrived }
             notify { $0.paymentQueue(self, updatedTransactions: arrived) }
         }
         let revoked = changes.filter { $0.transaction.revocationDate != nil }.map(\.transaction.productID)

@@ -44,7 +44,7 @@ open class SKProduct: NSObject, @unchecked Sendable {
         _localizedTitle = localization?.displayName ?? product.referenceName
         _localizedDescription = localization?.description ?? ""
         _price = NSDecimalNumber(decimal: product.price)
-        let _priceLocale = Locale(identifier: locale + "@currency=" + catalog.storefront.currencyCode)
+        let priceLocale = Locale(identifier: locale + "@currency=" + catalog.storefront.currencyCode)
         self._priceLocale = priceLocale
         _isFamilyShareable = product.familyShareable
         if let subscription = product.subscription {

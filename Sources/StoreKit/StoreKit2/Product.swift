@@ -12,8 +12,15 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     public let displayPrice: String
     public let isFamilyShareable: Bool
     public let subscription: Product.SubscriptionInfo?
-    /// The product as JSON, in the shape of the product's entry in the `.storekit` file.
-    public let jsonRepresentation: Data
+    /// The product as JSON (made when asked for: most apps never read it).
+    public var jsonRepresentation: Data {
+        var members: [String: Any] = [
+            "productID": id, "type": type.rawValue, "displayName": displayName, "description": description,
+            "displayPrice": displayPrice, "familyShareable": isFamilyShareable,
+        ]
+        if let group = subscription?.subscriptionGroupID { members["subscriptionGroupID"] = group }
+        return (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys])) ?? Data()
+    }
     let currencyCode: String
     let localeIdentifier: String
 
@@ -69,13 +76,6 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
         }
         currencyCode = formatter.currencyCode
         localeIdentifier = locale
-        var members: [String: Any] = [
-            "productID": product.id, "type": type.rawValue, "displayName": displayName, "description": description,
-            "displayPrice": displayPrice, "familyShareable": product.familyShareable,
-        ]
-        if let group = product.subscription?.groupID { members["subscriptionGroupID"] = group }
-        jsonRepresentation =
-            (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys])) ?? Data()
     }
 
     /// The newest transaction for this product.
