@@ -43,6 +43,7 @@ test:
 bench: release
 	cd bench/Floor && swift build $(RELEASE_FLAGS)
 	cd bench/Crypto && swift build $(RELEASE_FLAGS)
+	swift build -c release --package-path bench/StoreKit --scratch-path .build/bench-storekit
 	CRYPTOBENCH="bench/Crypto/$$(cd bench/Crypto && swift build $(RELEASE_FLAGS) --show-bin-path | sed 's|.*/bench/Crypto/||')/CryptoBench" \
 	python3 bench/bench.py "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/iapsim" "bench/Floor/$$(cd bench/Floor && swift build $(RELEASE_FLAGS) --show-bin-path | sed 's|.*/bench/Floor/||')/Floor"
 

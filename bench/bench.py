@@ -234,6 +234,19 @@ if os.path.exists(crypto) and openssl:
 else:
     rows.append("| ES256 sign / verify | – | – | ≤ 10× | not measured: CryptoBench or openssl missing | | |")
 
+# 6. The StoreKit API in-process against the library work of the matching commands, in one
+#    process on the same catalog (bench/StoreKit): Product.products(for:) vs what `list` does,
+#    purchase() (signed and verified, as StoreKit 2 returns it) vs `buy` then `jws transaction`.
+storekit = os.environ.get("STOREKITBENCH", os.path.join(ROOT, ".build/bench-storekit/release/StoreKitBench"))
+if os.path.exists(storekit):
+    api = json.loads(subprocess.run([storekit, CATALOG, "150"], capture_output=True, text=True, check=True).stdout)
+    row(f"`Product.products(for:)`, {api['products']} products, vs `list`'s in-process work", api["api_products_us"] / 1e6,
+        api["cli_list_us"] / 1e6, 1)
+    row("`purchase()` (a signed, verified transaction) vs `buy` + `jws transaction` in-process", api["api_purchase_us"] / 1e6,
+        api["cli_buy_signed_us"] / 1e6, 1, None, f"`buy` alone {api['cli_buy_us'] / 1000:.1f} ms")
+else:
+    rows.append("| StoreKit API vs the commands' in-process work | – | – | ≤ 1× | not measured: StoreKitBench missing | | |")
+
 # 6. Notifications: 1,000 queued, drained to a loopback sink that answers 200, each attempt
 #    recorded before the next POST. The sink takes each POST on its own connection (as iapsim
 #    sends them), one at a time, with no HTTP library: http.server's thread and header parsing

@@ -25,6 +25,19 @@ enum Verifier {
         }
     }
 
+    /// `transaction` signed in the context the step that made it read (a purchase), with no
+    /// second read of the state.
+    static func result(
+        _ transaction: IAPSimKit.Transaction, context: SigningContext, signer: StoreSession.Signer
+    ) -> VerificationResult<Transaction> {
+        let jws = signer.identity.sign(
+            SignedPayloads.transaction(transaction, context: context), environment: context.environment)
+        let (payload, error): (JSONValue, VerificationResult<Transaction>.VerificationError?) = check(
+            jws, identity: signer.identity)
+        let value = Transaction(transaction, payload: payload, jws: jws)
+        return error.map { .unverified(value, $0) } ?? .verified(value)
+    }
+
     static func result(_ transaction: IAPSimKit.Transaction) throws -> VerificationResult<Transaction>? {
         try results([transaction]).first
     }

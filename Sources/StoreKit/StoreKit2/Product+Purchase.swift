@@ -88,14 +88,20 @@ extension Product {
         } catch {
             throw Product.PurchaseError.invalidQuantity
         }
-        let (catalog, session) = try StoreRuntime.shared.open()
-        let receipt = try TransactionWatcher.shared.purchasing {
+        let runtime = StoreRuntime.shared
+        let (catalog, session) = try runtime.open()
+        let signer = try runtime.signer()
+        let (receipt, settings) = try TransactionWatcher.shared.purchasing {
             let quote = try session.quote(request, in: catalog)
             let receipt = try session.purchase(quote, in: catalog)
-            return (receipt, receipt.result.transaction.map { [$0] } ?? [])
+            return ((receipt, quote.settings), receipt.result.transaction.map { [$0] } ?? [])
         }
-        func success(_ transaction: IAPSimKit.Transaction) throws -> Product.PurchaseResult {
-            guard let result = try Verifier.result(transaction) else { throw StoreKitError.unknown }
+        func success(_ transaction: IAPSimKit.Transaction) -> Product.PurchaseResult {
+            let context = SigningContext(
+                bundleID: settings.bundleID, appAppleID: settings.appAppleID,
+                environment: signer.environment ?? settings.environment, signedDate: receipt.storeKitContext.signedDate,
+                appTransactionID: receipt.storeKitContext.appTransactionID)
+            let result = Verifier.result(transaction, context: context, signer: signer)
             if let error = receipt.verificationError {
                 return .success(.unverified(result.unsafePayloadValue, Verifier.verificationError(error)))
             }
@@ -103,9 +109,9 @@ extension Product {
         }
         switch receipt.result {
         case .purchased(let transaction), .redownloaded(let transaction), .alreadySubscribed(let transaction):
-            return try success(transaction)
+            return success(transaction)
         case .downgradeScheduled(let current, _), .offerScheduled(let current, _):
-            return try success(current)
+            return success(current)
         case .pending, .requestRepeated, .interrupted:
             return .pending
         case .cancelled:

@@ -47,6 +47,9 @@ var cliList: [Double] = []
 var apiList: [Double] = []
 var cliBuy: [Double] = []
 var apiBuy: [Double] = []
+var cliBuySigned: [Double] = []
+let signer = StoreSession.Signer(
+    identity: try SigningIdentity.loadOrCreate(in: root + "/cli-certs", lockTimeout: 10))
 for round in 0...iterations {
     let listing = try await time {
         let (catalog, session) = try cliSession(cliState)
@@ -60,10 +63,17 @@ for round in 0...iterations {
         let quote = try session.quote(try PurchaseRequest(productID: "com.example.app.coins100"), in: catalog)
         _ = try session.purchase(quote, in: catalog)
     }
+    // `iapsim buy` then `iapsim jws transaction ID`: the same purchase, and its signed form.
+    let buyingSigned = try await time {
+        let (catalog, session) = try cliSession(cliState)
+        let quote = try session.quote(try PurchaseRequest(productID: "com.example.app.coins100"), in: catalog)
+        let receipt = try session.purchase(quote, in: catalog)
+        if let id = receipt.result.transaction?.id { _ = try session.signedTransaction(id, signer: signer) }
+    }
     let coins = try await Product.products(for: ["com.example.app.coins100"])[0]
-    var result: Product.PurchaseResult?
+    var result = Product.PurchaseResult.userCancelled
     let purchase = try await time { result = try await coins.purchase() }
-    guard case .success(.verified(let transaction))? = result else {
+    guard case .success(.verified(let transaction)) = result else {
         FileHandle.standardError.write(Data("StoreKitBench: the purchase did not verify\n".utf8))
         exit(1)
     }
@@ -73,7 +83,9 @@ for round in 0...iterations {
     apiList.append(products)
     cliBuy.append(buying)
     apiBuy.append(purchase)
+    cliBuySigned.append(buyingSigned)
 }
 print(
     "{\"cli_list_us\": \(median(cliList)), \"api_products_us\": \(median(apiList)), "
-        + "\"cli_buy_us\": \(median(cliBuy)), \"api_purchase_us\": \(median(apiBuy)), \"products\": \(ids.count)}")
+        + "\"cli_buy_us\": \(median(cliBuy)), \"cli_buy_signed_us\": \(median(cliBuySigned)), "
+        + "\"api_purchase_us\": \(median(apiBuy)), \"products\": \(ids.count)}")
