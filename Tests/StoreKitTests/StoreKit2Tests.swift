@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+import struct IAPSimKit.StateLocation
+import struct IAPSimKit.StateStore
+
 #if canImport(IAPSimStoreKit)
     import IAPSimStoreKit
     import IAPSimStoreKitTest
@@ -146,6 +149,37 @@ extension StoreKitAPITests {
             try session.expireSubscription(productIdentifier: "com.example.app.pro.monthly")
             statuses = try await monthly.subscription?.status ?? []
             #expect(statuses.first?.state == .expired)
+        }
+
+        @Test func anInterruptedPurchaseIsPendingAndArrivesThroughUpdatesOnceResolved() async throws {
+            let session = try freshSession()
+            session.interruptedPurchasesEnabled = true
+            let updates = Transaction.updates
+            let book = try #require(try await Product.products(for: ["com.example.app.book"]).first)
+            #expect(try await book.purchase() == .pending)
+            let interrupted = try #require(session.allTransactions().first { $0.hasPurchaseIssue })
+            session.interruptedPurchasesEnabled = false
+            try session.resolveIssueForTransaction(identifier: interrupted.identifier)
+            var iterator = updates.makeAsyncIterator()
+            let update = await iterator.next()
+            #expect(update?.unsafePayloadValue.productID == "com.example.app.book")
+        }
+
+        @Test func aPurchaseThroughTheAPIIsInTheStoreAsABuyIs() async throws {
+            let session = try freshSession()
+            let book = try #require(try await Product.products(for: ["com.example.app.book"]).first)
+            guard case .success(.verified(let transaction)) = try await book.purchase() else {
+                Issue.record("no transaction")
+                return
+            }
+            let store = StateStore(location: StateLocation(directory: session.stateDirectory.path))
+            let notified = try store.notificationRecords().compactMap { record -> UInt64? in
+                if case .notification(let notification) = record { return notification.transaction?.id }
+                return nil
+            }
+            #expect(notified.contains(transaction.id))
+            let saved = try store.transaction(transaction.id)
+            #expect(saved?.productID == "com.example.app.book")
         }
 
         @Test func syncStorefrontAndAppTransaction() async throws {
