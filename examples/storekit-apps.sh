@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
-# Builds and tests the two example apps' purchase code (examples/RageShop: StoreKit 1, Swift 5;
-# examples/ProShop: StoreKit 2, Swift 6) against iapsim's StoreKit and StoreKitTest modules.
-# Both share one scratch folder, so iapsim's own targets are compiled once for the two.
-# ProShop's cross-process test drives the built iapsim given as $1.
+# Builds and tests two apps' purchase code (examples/StoreKitApps: RageShop, StoreKit 1 in
+# Swift 5 mode; ProShop, StoreKit 2 in Swift 6 mode) against iapsim's StoreKit and
+# StoreKitTest modules. ProShop's cross-process test drives the built iapsim given as $1.
 # Usage: examples/storekit-apps.sh [path/to/iapsim]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-scratch="$here/../.build/examples"
 export IAPSIM=${1:-}
-for app in RageShop ProShop; do
-  echo "== $app"
-  swift build --build-tests --package-path "$here/$app" --scratch-path "$scratch"
-  swift test --skip-build --package-path "$here/$app" --scratch-path "$scratch"
-done
+swift build --build-tests --package-path "$here/StoreKitApps" --scratch-path "$here/../.build/examples"
+swift test --skip-build --package-path "$here/StoreKitApps" --scratch-path "$here/../.build/examples"

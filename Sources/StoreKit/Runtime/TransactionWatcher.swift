@@ -41,6 +41,7 @@ final class TransactionWatcher: @unchecked Sendable {
     private var claimed: Set<UInt64> = []
     private var purchasesInFlight = 0
     private var timer: DispatchSourceTimer?
+    /// Read and written on `queue` only.
     private var lastSignature: [Int64] = []
     private var ticks = 0
 
@@ -100,9 +101,10 @@ final class TransactionWatcher: @unchecked Sendable {
         let listening = lock.withLock {
             known = nil
             claimed = []
-            lastSignature = []
             return !listeners.isEmpty
         }
+        // The tick's own fields belong to the queue: changed there, never from this thread.
+        queue.async { self.lastSignature = [] }
         if listening { baseline() }
     }
 
