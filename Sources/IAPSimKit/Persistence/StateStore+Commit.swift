@@ -55,7 +55,9 @@ extension StateStore {
         for append in appends {
             let checksum = append.bytes.withUnsafeBufferPointer { Self.checksum($0) }
             effects.append(
-                .append(file: append.file, from: append.from, to: append.from + UInt64(append.bytes.count), checksum: checksum))
+                .append(
+                    file: append.file, from: append.from, to: append.from + UInt64(append.bytes.count),
+                    checksum: checksum))
         }
         effects += removals.map { .remove(file: $0) }
         let intent = StateCommit(effects: effects, hasSnapshot: snapshot != nil)
