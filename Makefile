@@ -29,6 +29,7 @@ test:
 	swift build --build-tests
 	swift test --skip-build
 	Tests/e2e/faults.sh .build/debug/iapsim
+	Tests/e2e/crash.sh .build/debug/iapsim
 	Tests/e2e/prompt.sh .build/debug/iapsim
 	examples/run-all.sh "$$PWD/.build/debug/iapsim"
 	Tests/e2e/needs python3 -- python3 Tests/e2e/schemas.py .build/debug/iapsim

@@ -11,13 +11,13 @@ import IAPSimJSON
 ///
 /// Reads take no lock: the snapshot is replaced atomically, so a reader sees a whole old or a
 /// whole new one. Every change runs under an exclusive lock on a separate lock file: it reads
-/// the state afresh, appends to the journal and fsyncs it, then writes the snapshot
-/// atomically (temp file, fsync, rename, fsync the folder; mode 0600 in a 0700 folder). The
-/// snapshot records how many journal bytes it includes; a crash between the two steps leaves
-/// journal lines past that mark, which the next read replays (delivering them to the app, as
-/// `Transaction.updates` does at launch), and a torn last line, which is ignored and cut
-/// off before the next append. A file that cannot be parsed or has a newer schema stops the
-/// command before anything is written.
+/// the state afresh, after finishing or undoing any change a crash interrupted, and commits
+/// in one step through a roll-forward intent (`StateCommit`, `StateStore+Commit`): the new
+/// snapshot written atomically beside the old one, then the journal lines appended and
+/// fsynced, then the intent renamed over the snapshot (mode 0600 in a 0700 folder). A crash
+/// leaves the change whole or not at all; a torn last line is ignored and cut off before the
+/// next append. A file that cannot be parsed or has a newer schema stops the command before
+/// anything is written.
 ///
 /// A third file, `transactions.idx`, indexes the journal so look-ups read a line or two
 /// instead of all of them (`TransactionIndex`, and `StateStore+Index` for the look-ups). It is
@@ -121,13 +121,16 @@ public struct StateStore: Sendable {
     }
 
     /// Removes the state, the journal and any temporary file an interrupted write left, under
-    /// the lock, whether or not they can be parsed: the way out of a corrupt state file. A
+    /// the lock, whether or not they can be parsed: the way out of a corrupt state file. The
+    /// files go in one commit (`StateCommit`, with no snapshot), so a crash leaves them all or
+    /// none. A
     /// state file written by a newer iapsim (a higher `schemaVersion`) is removed only with
     /// `force`, so an older iapsim never throws away a newer one's state unasked; nor is one it
     /// cannot read at all (permissions), whose schema it cannot tell. The folder and the lock
     /// file stay.
     /// - Parameter force: also remove a newer-schema or unreadable state file.
-    /// - Returns: the paths removed, in the order removed; empty when there was nothing.
+    /// - Returns: the paths removed — the files, then temporary ones; empty when there was
+    ///   nothing.
     /// - Throws: `StateError.newerSchema` or `.io` (without `force`; nothing is removed),
     ///   `.busy`, `.io` or `.cannotCreate` when a file cannot be removed.
     public func erase(force: Bool = false) throws -> [String] {
@@ -151,29 +154,32 @@ public struct StateStore: Sendable {
                     }
                 }
             }
-            var removed: [String] = []
             let files = [location.journalPath, location.indexPath, location.notificationsPath]
-            removed = ([path] + files + [commitPath]).filter(FileSystem.entryExists)
+            let removed = ([path] + files + [commitPath]).filter(FileSystem.entryExists)
+            var temporaries: [String] = []
             do {
-                // One step, through an intent that removes everything: a crash half-way never
-                // leaves a history without its snapshot (which the next read would replay) or a
-                // snapshot without its history. An intent a crash left goes with the rest.
-                try? POSIXFile.remove(commitPath)
-                do throws(StateError) {
-                    try commit(snapshot: nil, appends: [], removals: files.map(name(of:)))
-                } catch {
-                    // No room even for the intent (a full disk): remove the files one by one,
-                    // the history first, as erase did before intents.
-                    for candidate in files + [path] where FileSystem.entryExists(candidate) {
-                        try POSIXFile.remove(candidate)
+                temporaries += try POSIXFile.removeTemporaries(of: path)
+                temporaries += try POSIXFile.removeTemporaries(of: commitPath)
+                temporaries += try POSIXFile.removeTemporaries(of: location.indexPath)
+                if !removed.isEmpty {
+                    // One step, through an intent that removes everything: a crash half-way never
+                    // leaves a history without its snapshot (which the next read would replay)
+                    // or a snapshot without its history. An intent a crash left goes too.
+                    try? POSIXFile.remove(commitPath)
+                    do throws(StateError) {
+                        try commit(snapshot: nil, appends: [], removals: files.map(name(of:)))
+                    } catch {
+                        // No room even for the intent (a full disk): the files one by one, the
+                        // history first.
+                        for candidate in files + [path] where FileSystem.entryExists(candidate) {
+                            try POSIXFile.remove(candidate)
+                        }
                     }
                 }
-                removed += try POSIXFile.removeTemporaries(of: path)
-                removed += try POSIXFile.removeTemporaries(of: commitPath)
-                removed += try POSIXFile.removeTemporaries(of: location.indexPath)
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
+            return removed + temporaries
             return removed
         }
     }
