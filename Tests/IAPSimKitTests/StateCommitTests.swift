@@ -131,6 +131,26 @@ import Testing
         #expect(!FileSystem.entryExists(store.commitPath))
     }
 
+    @Test func anIntentWhoseSnapshotDoesNotReadIsRolledBackAndANewerOneIsLeftAlone() throws {
+        let (before, after) = try beforeAndAfter(refund)
+        let store = before.store
+        let old = try seen(before)
+        let oldJournal = bytes(store.location.journalPath)
+        let intent = String(decoding: try #require(bytes(after.store.location.statePath)), as: UTF8.self)
+        // Whole appends, but a snapshot that does not read: it cannot be rolled forward.
+        try write(
+            Array(intent.replacingOccurrences(of: "\"schemaVersion\": 4", with: "\"schemaVersion\": \"four\"").utf8),
+            to: store.commitPath)
+        try write(bytes(after.store.location.journalPath), to: store.location.journalPath)
+        #expect(try seen(before) == old)
+        #expect(bytes(store.location.journalPath) == oldJournal)
+        // A newer iapsim's intent is its own to finish: refused, and left as it is.
+        let newer = Array(intent.replacingOccurrences(of: "\"schemaVersion\": 4", with: "\"schemaVersion\": 99").utf8)
+        try write(newer, to: store.commitPath)
+        #expect(throws: StateError.newerSchema(path: store.commitPath, version: 99)) { try store.read() }
+        #expect(bytes(store.commitPath) == newer)
+    }
+
     @Test func aChangeWithNoLinesReplacesTheSnapshotAtOnceWithNoIntent() throws {
         let (_, after) = try beforeAndAfter { session in
             _ = try session.store.update { $0.app.consumables["fx.coins"] = 7 }

@@ -114,11 +114,13 @@ extension StateStore {
 
     /// Finishes or undoes the change a crash interrupted, if any: rolls it forward when every
     /// append it names is in its file byte for byte, else cuts each file back to where it was
-    /// and removes the intent. An intent that does not read (torn, foreign) is removed: a
-    /// writer touches nothing else before its intent is whole. Under the lock.
+    /// and removes the intent; so too when its snapshot does not read. An intent that does
+    /// not read at all (torn, foreign) is removed: a writer touches nothing else before its
+    /// intent is whole. Under the lock.
     /// - Returns: true when an intent was rolled forward, false when undone, nil when none.
-    /// - Throws: `StateError.io` or `.cannotCreate` when a file cannot be cut or renamed;
-    ///   the intent stays for the next command.
+    /// - Throws: `StateError.newerSchema` for a newer iapsim's intent, left as it is; `.io` or
+    ///   `.cannotCreate` when a file cannot be cut or renamed: the intent stays for the next
+    ///   command.
     @discardableResult
     func recoverCommit() throws(StateError) -> Bool? {
         let target = POSIXFile.resolvedSymlink(location.statePath)
@@ -131,19 +133,28 @@ extension StateStore {
         }
         guard let bytes else { return nil }
         let intent: StateCommit?
-        do {
-            let read = try StateCommit(intent: [UInt8](bytes))
-            if read.hasSnapshot { _ = try Self.decode(bytes, path: intentPath) }
-            intent = read
+        var readable = true  // its snapshot reads: it can be rolled forward
+        do throws(Reader.Failure) {
+            intent = try StateCommit(intent: [UInt8](bytes))
         } catch {
             intent = nil
+        }
+        if let intent, intent.hasSnapshot {
+            do {
+                _ = try Self.decode(bytes, path: intentPath)
+            } catch .newerSchema(let path, let version) {
+                // A newer iapsim's change: it is left for that iapsim to finish.
+                throw .newerSchema(path: path, version: version)
+            } catch {
+                readable = false
+            }
         }
         do throws(POSIXFile.Failure) {
             guard let intent else {
                 try POSIXFile.remove(intentPath)
                 return false
             }
-            if try isWhole(intent) {
+            if readable, try isWhole(intent) {
                 for case .append(let file, _, _, _) in intent.effects { POSIXFile.sync(path(of: file)) }
                 try finish(intent, at: intentPath, target: target)
                 return true
