@@ -12,9 +12,9 @@ struct PageCommands: Sendable {
         "buy", "approve", "decline", "resolve", "finish", "refund", "request-refund", "cancel-subscription",
         "expire", "renew", "price-increase", "trigger", "clock", "settings", "restore",
     ]
-    /// The commands the page reads its views from, with `--json`.
+    /// The commands the page reads its views from, with `--json`, by their names (not aliases).
     static let reads: Set<String> = [
-        "list", "status", "transactions", "notifications", "clock", "settings", "jws", "trigger",
+        "list-products", "status", "transactions", "notifications", "clock", "settings", "jws", "trigger",
     ]
 
     /// The options `iapsim ui` was started with (`--state-dir`, `--catalog`, …), which every
