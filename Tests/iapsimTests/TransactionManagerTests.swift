@@ -46,7 +46,8 @@ import Testing
 
     /// A DNS-rebinding page reaches 127.0.0.1 under a name of its own: `Host` says which.
     @Test(arguments: [
-        "evil.example:\(port)", "127.0.0.1:1", "localhost", "localhost.evil.example:\(port)", "127.0.0.1.nip.io:\(port)",
+        "evil.example:\(port)", "127.0.0.1:1", "localhost", "localhost.evil.example:\(port)",
+        "127.0.0.1.nip.io:\(port)",
     ])
     func aHostOtherThanThisServerIsMisdirected(host: String) throws {
         let manager = try Self.manager(Harness())
@@ -74,7 +75,8 @@ import Testing
         let manager = try Self.manager(harness)
         for token in [nil, "", "t0ke", "t0kenx", "T0KEN"] as [String?] {
             #expect(manager.respond(try Self.request("/api/read/clock", token: token)).status.code == 403)
-            let buy = try Self.request("/api/action", method: "POST", token: token, headers: [("Content-Type", "application/json")],
+            let buy = try Self.request(
+                "/api/action", method: "POST", token: token, headers: [("Content-Type", "application/json")],
                 body: #"{"argv":["buy","com.example.app.book"]}"#)
             #expect(manager.respond(buy).status.code == 403)
         }
@@ -97,7 +99,9 @@ import Testing
             ([("Content-Type", "application/x-www-form-urlencoded")], 415),
         ]
         for (headers, status) in refused {
-            #expect(manager.respond(try Self.action(["buy", "com.example.app.book"], headers: headers)).status.code == status)
+            #expect(
+                manager.respond(try Self.action(["buy", "com.example.app.book"], headers: headers)).status.code
+                    == status)
         }
         #expect(!FileManager().fileExists(atPath: harness.stateDirectory + "/purchases.json"), "nothing was bought")
         let own = try Self.action(
@@ -147,7 +151,8 @@ import Testing
     @Test func aBadBodyIsABadRequest() throws {
         let manager = try Self.manager(Harness())
         for body in ["", "{", #"{"argv":[]}"#, #"{"argv":[1]}"#, #"{"argv":"buy"}"#, "[]"] {
-            let request = try Self.request("/api/action", method: "POST", headers: [("Content-Type", "application/json")], body: body)
+            let request = try Self.request(
+                "/api/action", method: "POST", headers: [("Content-Type", "application/json")], body: body)
             #expect(manager.respond(request).status.code == 400, "\(body)")
         }
     }
@@ -213,7 +218,9 @@ import Testing
         #expect(files.count >= 5)
         for file in files {
             let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-            for forbidden in ["StoreSession", "catalogAndSession", ".session", "Catalog.load", "PurchaseState", "Outbox"] {
+            for forbidden in [
+                "StoreSession", "catalogAndSession", ".session", "Catalog.load", "PurchaseState", "Outbox",
+            ] {
                 #expect(!text.contains(forbidden), "\(file) uses \(forbidden): the page's server must run commands")
             }
         }

@@ -111,7 +111,9 @@ struct TransactionManager: Sendable {
         case "settings": words = ["settings"]
         case "triggers": words = ["trigger", "--list"]
         case "jws":
-            guard let id = request.queryValue("transaction") else { return Self.refuse(400, "expected ?transaction=ID") }
+            guard let id = request.queryValue("transaction") else {
+                return Self.refuse(400, "expected ?transaction=ID")
+            }
             words = ["jws", "transaction", id]
         case "notification":
             guard let uuid = request.queryValue("uuid") else { return Self.refuse(400, "expected ?uuid=UUID") }
@@ -140,7 +142,8 @@ struct TransactionManager: Sendable {
         case .success(let value): return .json(value.bytes(compact: true))
         case .failure(let failure):
             let body: JSONValue =
-                failure.outcome?.json ?? .object([("exitCode", .int(64)), ("messages", .array([.string(failure.message)]))])
+                failure.outcome?.json
+                ?? .object([("exitCode", .int(64)), ("messages", .array([.string(failure.message)]))])
             return .json(body.bytes(compact: true), status: 500)
         }
     }
@@ -163,12 +166,12 @@ struct TransactionManager: Sendable {
             status: .ok,
             headers: HTTPHeaders(
                 Self.securityHeaders + [
-                ("Content-Type", type + "; charset=utf-8"),
-                (
-                    "Content-Security-Policy",
-                    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-                ),
-            ]), body: Array(text.utf8))
+                    ("Content-Type", type + "; charset=utf-8"),
+                    (
+                        "Content-Security-Policy",
+                        "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+                    ),
+                ]), body: Array(text.utf8))
     }
 
     private static let securityHeaders: [(String, String)] = [
