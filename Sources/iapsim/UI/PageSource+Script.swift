@@ -291,7 +291,7 @@ extension PageSource {
               if (key === 'state') return el('td', {}, el('span', { class: 'tag ' + t.state, text: t.state + (t.isFinished ? '' : ', unfinished') }));
               return el('td', { class: extra, text: text === null || text === undefined ? '' : String(text) });
             }),
-            el('td', {}, el('button', { type: 'button', text: 'JWS', 'aria-label': 'Decoded JWS of transaction ' + t.id,
+            el('td', { class: 'actions' }, el('button', { type: 'button', text: 'JWS', 'aria-label': 'Decoded JWS of transaction ' + t.id,
               onclick: () => detail('Transaction ' + t.id + ': signed JWS, decoded', async () => read('jws', '?transaction=' + t.id)) }),
               t.revocationDate ? null : [' ', button('Refund', ['refund', String(t.id)],
                 { class: 'danger', 'aria-label': 'Refund transaction ' + t.id, 'data-refund': t.id }),

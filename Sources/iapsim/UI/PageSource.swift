@@ -197,6 +197,7 @@ enum PageSource {
         .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: .5rem; z-index: 3; }
         .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         ul.attempts { margin: 0; padding-left: 1rem; }
+        td.actions { white-space: nowrap; }
         @media (max-width: 700px) {
           header { position: static; } main { padding: 0 .5rem 2rem; }
           th, td { padding: .25rem .3rem; } .hide-narrow { display: none; }
