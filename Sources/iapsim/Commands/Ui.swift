@@ -74,6 +74,7 @@ struct Ui: CLICommand {
         }
         var manager = TransactionManager(commands: commands, location: location, token: token, port: server.port)
         manager.stopping = { ListenSignals.stopRequested }
+        manager.warm()
         box.manager = manager
         let url = "http://127.0.0.1:\(server.port)/"
         context.console.out("Open \(url)")

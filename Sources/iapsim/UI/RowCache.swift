@@ -21,27 +21,34 @@ final class RowCache: @unchecked Sendable {
         self.member = member
     }
 
-    /// One row and the text of each of its top-level scalars, lowercased for search.
+    /// One row of the command's output, as it printed it.
     struct Row {
         var value: JSONValue
-        var fields: [String: String]
-        var search: String
 
-        init(_ value: JSONValue) {
-            self.value = value
-            var fields: [String: String] = [:]
-            for (key, member) in value.objectValue ?? [] {
-                switch member {
-                case .string(let text), .number(let text): fields[key] = text
-                case .bool(let flag): fields[key] = flag ? "true" : "false"
-                case .object(let members):
-                    // `offer` is an object: its type is what a person filters on.
-                    if case .string(let text)? = members.first(where: { $0.0 == "type" })?.1 { fields[key] = text }
-                default: break
-                }
+        init(_ value: JSONValue) { self.value = value }
+
+        /// The text of a top-level member: a string or number as written, a flag as
+        /// true/false, an object by its `type` (`offer`); nil for null or a missing member.
+        /// Looked up when a query needs it: a history's rows are made once per change and most
+        /// are never filtered on.
+        func field(_ key: String) -> String? {
+            guard case .object(let members) = value, let member = members.first(where: { $0.0 == key })?.1 else {
+                return nil
             }
-            self.fields = fields
-            search = fields.values.joined(separator: " ").lowercased()
+            switch member {
+            case .string(let text), .number(let text): return text
+            case .bool(let flag): return flag ? "true" : "false"
+            case .object(let inner):
+                if case .string(let text)? = inner.first(where: { $0.0 == "type" })?.1 { return text }
+                return nil
+            default: return nil
+            }
+        }
+
+        /// Whether any top-level member's text contains `text` (lowercased), ignoring case.
+        func contains(_ text: String) -> Bool {
+            guard case .object(let members) = value else { return false }
+            return members.contains { key, _ in field(key)?.lowercased().contains(text) == true }
         }
     }
 
@@ -77,15 +84,18 @@ final class RowCache: @unchecked Sendable {
             rest = members.filter { $0.0 != member }
             version = now
         }
+        let text = query.text.lowercased()
         var matched = rows.indices.filter { index in
             let row = rows[index]
-            for (key, value) in query.equal where row.fields[key] != value { return false }
-            return query.text.isEmpty || row.search.contains(query.text.lowercased())
+            for (key, value) in query.equal where row.field(key) != value { return false }
+            return text.isEmpty || row.contains(text)
         }
         if let key = query.sortKey {
-            let rows = self.rows
+            // Each row's key once, then the order of the indices by it.
+            var keys = [SortKey](repeating: .missing, count: rows.count)
+            for index in matched { keys[index] = Self.sortKey(rows[index].field(key)) }
             matched.sort { left, right in
-                let order = Self.compare(rows[left].fields[key], rows[right].fields[key])
+                let order = Self.compare(keys[left], keys[right])
                 if order == 0 { return query.descending ? left > right : left < right }
                 return query.descending ? order > 0 : order < 0
             }
@@ -108,22 +118,34 @@ final class RowCache: @unchecked Sendable {
         var message: String
     }
 
-    /// Numbers (prices, identifiers) by value, anything else (dates in ISO 8601) as text;
-    /// a missing value last.
-    static func compare(_ left: String?, _ right: String?) -> Int {
-        switch (left, right) {
-        case (nil, nil): return 0
-        case (nil, _): return 1
-        case (_, nil): return -1
-        case (let left?, let right?):
-            if Self.isNumber(left), Self.isNumber(right), let a = Double(left), let b = Double(right) {
-                return a < b ? -1 : a > b ? 1 : 0
-            }
-            return left < right ? -1 : left > right ? 1 : 0
-        }
+    /// A member's text as a sort key: numbers (prices, identifiers) by value, anything else
+    /// (dates in ISO 8601) as text, a missing value last.
+    enum SortKey {
+        case number(Double)
+        case text(String)
+        case missing
     }
 
-    private static func isNumber(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
+    static func sortKey(_ text: String?) -> SortKey {
+        guard let text else { return .missing }
+        if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+            let number = Double(text)
+        {
+            return .number(number)
+        }
+        return .text(text)
+    }
+
+    /// -1, 0 or 1: numbers before text, missing values last.
+    static func compare(_ left: SortKey, _ right: SortKey) -> Int {
+        switch (left, right) {
+        case (.number(let a), .number(let b)): return a < b ? -1 : a > b ? 1 : 0
+        case (.text(let a), .text(let b)): return a < b ? -1 : a > b ? 1 : 0
+        case (.missing, .missing): return 0
+        case (.missing, _): return 1
+        case (_, .missing): return -1
+        case (.number, .text): return -1
+        case (.text, .number): return 1
+        }
     }
 }

@@ -148,6 +148,13 @@ struct TransactionManager: Sendable {
         }
     }
 
+    /// Reads the transactions and the notifications once, so the page's first load finds
+    /// them ready: `iapsim ui` calls it before it prints its address.
+    func warm() {
+        let now = StateVersion(location)
+        for cache in [transactions, notifications] { _ = cache.page(RowCache.Query(), at: now, commands: commands) }
+    }
+
     /// `GET /api/version?since=V`: the state's version, once it differs from `since` (or at
     /// once without it), or `since` again after `longestWait` seconds. It looks every 50 ms:
     /// a few `stat` calls, bounded in time, so a shell's change shows within a tenth of a second.
