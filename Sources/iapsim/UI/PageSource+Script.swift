@@ -29,7 +29,7 @@ extension PageSource {
           return node;
         }
         const day = (date) => (date || '').slice(0, 10);
-        const when = (date) => date ? date.replace('T', ' ').replace('Z', '') : '—';
+        const when = (date) => date ? date.replace('T', ' ').replace(/:00Z$|Z$/, '') : '—';
 
         async function api(path) {
           const response = await fetch(path, { headers: { 'X-IAPSim-Token': token } });
@@ -265,9 +265,9 @@ extension PageSource {
         }
 
         /* Transactions */
-        const columns = [['id', 'ID'], ['originalID', 'Original'], ['productID', 'Product'], ['productType', 'Type', 'hide-narrow'],
-          ['reason', 'Reason'], ['state', 'State'], ['offer', 'Offer', 'hide-narrow'], ['purchaseDate', 'Purchased'],
-          ['expirationDate', 'Expires'], ['price', 'Price'], ['revocationDate', 'Revoked', 'hide-narrow']];
+        const columns = [['id', 'ID'], ['originalID', 'Original', 'hide-medium'], ['productID', 'Product'],
+          ['reason', 'Reason'], ['state', 'State'], ['offer', 'Offer', 'hide-narrow'], ['purchaseDate', 'Purchased', 'date'],
+          ['expirationDate', 'Expires', 'date'], ['price', 'Price'], ['revocationDate', 'Revoked', 'hide-narrow date']];
         function renderHeader() {
           $('#tx-table thead tr').replaceChildren(...columns.map(([key, label, extra]) => {
             const sorted = view.tx.sort === key;
@@ -287,7 +287,9 @@ extension PageSource {
               let text = t[key];
               if (key === 'offer') text = t.offer ? t.offer.type : '';
               if (key === 'price') text = t.price + ' ' + t.currency;
-              if (key.endsWith('Date')) text = when(t[key]);
+              if (key.endsWith('Date')) return el('td', { class: extra, title: t[key] ? when(t[key]) + ' UTC' : null,
+                text: t[key] ? day(t[key]) : '—' });
+              if (key === 'productID') return el('td', {}, t.productID, el('br'), el('span', { class: 'muted', text: t.productType }));
               if (key === 'state') return el('td', {}, el('span', { class: 'tag ' + t.state, text: t.state + (t.isFinished ? '' : ', unfinished') }));
               return el('td', { class: extra, text: text === null || text === undefined ? '' : String(text) });
             }),

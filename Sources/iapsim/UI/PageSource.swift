@@ -26,12 +26,12 @@ enum PageSource {
               <label for="advance-by">Advance by</label>
               <input id="advance-by" name="by" value="P1M" size="6" pattern="P.*" required
                      aria-describedby="advance-hint">
-              <span id="advance-hint" class="hint">ISO 8601: P1D, P1M, P1Y</span>
+              <span id="advance-hint" class="sr-only">An ISO 8601 duration such as P1D, P1M or P1Y</span>
               <button type="submit">Advance</button>
             </form>
             <form id="clock-set" class="inline-form">
               <label for="set-to">Set to</label>
-              <input id="set-to" name="to" size="20" placeholder="2027-01-01T00:00:00Z" required>
+              <input id="set-to" name="to" size="19" placeholder="2027-01-01T00:00:00Z" required>
               <button type="submit">Set</button>
             </form>
             <button type="button" id="clock-freeze">Freeze</button>
@@ -197,7 +197,10 @@ enum PageSource {
         .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: .5rem; z-index: 3; }
         .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         ul.attempts { margin: 0; padding-left: 1rem; }
-        td.actions { white-space: nowrap; }
+        td.actions, td.date { white-space: nowrap; }
+        td.actions button { padding: .1rem .45rem; }
+        @media (max-width: 1400px) { .hide-medium { display: none; } }
+        section { scroll-margin-top: 5.5rem; }
         @media (max-width: 700px) {
           header { position: static; } main { padding: 0 .5rem 2rem; }
           th, td { padding: .25rem .3rem; } .hide-narrow { display: none; }
