@@ -20,7 +20,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.abspath(sys.argv[1])
@@ -132,21 +132,37 @@ def main():
         driver.execute_script("document.getElementById('transactions').scrollIntoView()")
         shot(driver, "05-shell-purchase")
 
-        # 6. A transaction's decoded JWS, one click away.
+        # 6. Billing trouble: the settings from the page, then a month; grace and retry bands.
+        for key in ("billing-retry", "grace-period"):
+            Select(driver.find_element(By.ID, "setting-key")).select_by_visible_text(key)
+            value = driver.find_element(By.ID, "setting-value")
+            value.clear()
+            value.send_keys("true", Keys.ENTER)
+            wait.until(lambda d: any(r.text.split()[:2] == [key, "true"] for r in rows("#settings-table tbody tr")))
+        field = driver.find_element(By.ID, "advance-by")
+        field.clear()
+        field.send_keys("P1M", Keys.ENTER)
+        wait.until(lambda d: len(rows('.timeline rect[data-kind="grace"]')) == 1
+                   and len(rows('.timeline rect[data-kind="retry"]')) == 1)
+        check(len(rows('#nt-table tbody tr[data-type="GRACE_PERIOD_EXPIRED"]')) == 1, "GRACE_PERIOD_EXPIRED in the outbox")
+        driver.execute_script("document.getElementById('subscriptions').scrollIntoView()")
+        shot(driver, "06-billing-retry")
+
+        # 7. A transaction's decoded JWS, one click away.
         rows("#tx-table tbody tr")[0].find_element(By.XPATH, ".//button[text()='JWS']").click()
         wait.until(lambda d: '"transactionId"' in d.find_element(By.ID, "detail-body").text)
-        shot(driver, "06-jws")
+        shot(driver, "07-jws")
         driver.find_element(By.ID, "detail-close").click()
 
-        # 7. Phone width, and the dark scheme.
+        # 8. Phone width, and the dark scheme.
         driver.set_window_size(390, 844)
         driver.execute_script("window.scrollTo(0, 0)")
-        shot(driver, "07-phone")
+        shot(driver, "08-phone")
         driver.set_window_size(1280, 800)
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         driver.execute_script("document.getElementById('subscriptions').scrollIntoView()")
-        shot(driver, "08-dark")
+        shot(driver, "09-dark")
 
         # The first load: from the request to every view drawn, in a new tab.
         started = time.monotonic()

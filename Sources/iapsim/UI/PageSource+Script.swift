@@ -247,7 +247,8 @@ extension PageSource {
             (counts.expiry ? ', ' + counts.expiry + ' expir' + (counts.expiry === 1 ? 'y' : 'ies') : '');
           const heading = el('h3', { id: 'tl-title-' + group },
             'Group ' + group + ': ' + subscriptions.map((s) => s.productID + ' ' + s.state +
-              (s.expirationDate ? (s.willAutoRenew ? ', renews ' : ', ends ') + day(s.expirationDate) : '')).join('; '));
+              (s.expirationDate ? (s.state !== 'subscribed' ? ', expired ' : s.willAutoRenew ? ', renews ' : ', ends ') +
+              day(s.expirationDate) : '')).join('; '));
           graphic.prepend(svg('desc', {}, document.createTextNode(summary)));
           const list = el('details', {}, el('summary', { text: 'Events as a list (' + summary + ')' }),
             el('ol', {}, events.sort((a, b) => a[0] - b[0]).map((e) => el('li', { text: e[1] }))));
