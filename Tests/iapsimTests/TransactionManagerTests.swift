@@ -267,6 +267,17 @@ import Testing
         #expect(harness.run("ui", "--port", "70000").status == 64)
         #expect(harness.run("ui", "extra").status == 64)
     }
+
+    /// Like `serve`'s: a port file in a shared /tmp is never written through a planted link.
+    @Test func thePortFileIsNeverWrittenThroughASymlink() throws {
+        let harness = Harness()
+        let folder = Harness.temporaryPath("ui-link-")
+        try FileManager().createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager().createSymbolicLink(atPath: folder + "/port", withDestinationPath: folder + "/target")
+        let result = harness.run("ui", "--port-file", folder + "/port")
+        #expect(result.status == 73)
+        #expect(!FileManager().fileExists(atPath: folder + "/target"))
+    }
 }
 
 extension HTTPRequest {

@@ -345,11 +345,13 @@ extension PageSource {
           refreshing = (async () => {
             do {
               again = false;
+              // The table and the outbox load beside the views; the timelines need the status and the clock.
+              const pages = Promise.all([loadTransactions(), loadNotifications()]);
               const [list, status, clock, settings] = await Promise.all(
                 [read('products'), read('status'), read('clock'), read('settings')]);
               view.clock = clock; view.status = status;
               renderClock(); renderCatalog(list); renderPending(status); renderSettings(settings);
-              await Promise.all([loadTransactions(), loadNotifications(), renderTimelines(status)]);
+              await Promise.all([pages, renderTimelines(status)]);
               document.body.dataset.version = view.version;
             } while (again);
           })();
