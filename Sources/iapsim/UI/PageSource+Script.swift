@@ -175,7 +175,7 @@ extension PageSource {
           const graphic = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img',
             'aria-labelledby': 'tl-title-' + group });
           const events = [];
-          const counts = { purchase: 0, renewal: 0, refund: 0, expiry: 0, grace: 0, retry: 0 };
+          const counts = { purchase: 0, renewal: 0, refund: 0, expiry: 0, grace: 0, retry: 0, change: 0 };
           // Bands from the notifications the App Store sent: DID_FAIL_TO_RENEW opens billing retry
           // (and, with GRACE_PERIOD, grace); GRACE_PERIOD_EXPIRED closes grace; a renewal or an
           // expiry closes both. One still open runs to now.
@@ -198,6 +198,14 @@ extension PageSource {
             } else if (n.notificationType === 'GRACE_PERIOD_EXPIRED') close('grace', at);
             else if (['DID_RENEW', 'EXPIRED', 'SUBSCRIBED', 'REFUND', 'REVOKE'].includes(n.notificationType)) {
               close('grace', at); close('retry', at);
+            }
+            if (n.notificationType === 'DID_CHANGE_RENEWAL_PREF' || (n.notificationType === 'OFFER_REDEEMED' && n.subtype)) {
+              counts.change += 1;
+              const what = (n.subtype === 'DOWNGRADE' ? 'Downgrade' : n.subtype === 'UPGRADE' ? 'Upgrade' : 'Change') +
+                ' (' + n.notificationType + ') ' + when(n.date);
+              graphic.append(svg('line', { class: 'mark change', 'data-kind': 'change', x1: x(at), x2: x(at), y1: top - 6,
+                y2: lanesBottom + 4 }, svg('title', {}, document.createTextNode(what))));
+              events.push([at, what]);
             }
             if (n.notificationType === 'EXPIRED') {
               counts.expiry += 1;
@@ -244,7 +252,8 @@ extension PageSource {
             ' renewal' + (counts.renewal === 1 ? '' : 's') + ', ' + counts.refund + ' refund' + (counts.refund === 1 ? '' : 's') +
             (counts.grace ? ', ' + counts.grace + ' grace period' + (counts.grace === 1 ? '' : 's') : '') +
             (counts.retry ? ', ' + counts.retry + ' billing retr' + (counts.retry === 1 ? 'y' : 'ies') : '') +
-            (counts.expiry ? ', ' + counts.expiry + ' expir' + (counts.expiry === 1 ? 'y' : 'ies') : '');
+            (counts.expiry ? ', ' + counts.expiry + ' expir' + (counts.expiry === 1 ? 'y' : 'ies') : '') +
+            (counts.change ? ', ' + counts.change + ' upgrade or downgrade' + (counts.change === 1 ? '' : 's') : '');
           const heading = el('h3', { id: 'tl-title-' + group },
             'Group ' + group + ': ' + subscriptions.map((s) => s.productID + ' ' + s.state +
               (s.expirationDate ? (s.state !== 'subscribed' ? ', expired ' : s.willAutoRenew ? ', renews ' : ', ends ') +

@@ -59,7 +59,8 @@ enum PageSource {
             <p class="legend" aria-hidden="true"><span class="key purchase"></span>purchase
               <span class="key renewal"></span>renewal <span class="key upgrade"></span>upgraded
               <span class="key grace"></span>grace period <span class="key retry"></span>billing retry
-              <span class="key refund"></span>refund <span class="key expiry"></span>expiry
+              <span class="key refund"></span>refund <span class="key change"></span>upgrade/downgrade chosen
+              <span class="key expiry"></span>expiry
               <span class="key now"></span>now</p>
             <div id="timelines"></div>
           </section>
@@ -182,6 +183,7 @@ enum PageSource {
         .band.grace { fill: var(--grace); opacity: .55; } .band.retry { fill: var(--retry); opacity: .45; }
         .mark.refund { stroke: var(--bad); stroke-width: 3; } .mark.expiry { stroke: var(--fg); stroke-width: 2;
           stroke-dasharray: 3 2; }
+        .mark.change { stroke: var(--upgrade); stroke-width: 2; stroke-dasharray: 1 2; }
         .mark.now { stroke: var(--ok); stroke-width: 2; } .axis { fill: var(--muted); font-size: 10px; }
         .lane { fill: var(--muted); font-size: 10px; }
         .legend { font-size: .85em; color: var(--muted); }
@@ -190,6 +192,7 @@ enum PageSource {
         .key.purchase { background: var(--purchase); } .key.renewal { background: var(--renewal); }
         .key.upgrade { background: var(--upgrade); } .key.grace { background: var(--grace); }
         .key.retry { background: var(--retry); } .key.refund { background: var(--bad); }
+        .key.change { border: 1px dotted var(--upgrade); }
         .key.expiry { border: 1px dashed var(--fg); } .key.now { background: var(--ok); }
         dialog { max-width: min(900px, 95vw); width: 100%; border: 1px solid var(--line); border-radius: 10px;
           background: var(--bg); color: var(--fg); }
