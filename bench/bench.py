@@ -424,6 +424,16 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
 else:
     rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.25× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
 
+# The Transaction Manager (`iapsim ui`, bench/ui.py) on a 10,000-transaction history.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ui as ui_bench  # noqa: E402
+page_state = os.path.join(work, "ui10k")
+history(page_state, 10_000)
+ui_cold, ui_warm, ui_update = ui_bench.measure(IAPSIM, page_state)
+row("`iapsim ui` first load, 10,000 transactions (every request of the page, in turn) vs 100 ms", ui_cold, 0.1, 1,
+    note=f"warm: {ui_warm * 1000:.1f} ms")
+row("`iapsim ui` update after `iapsim buy` in a shell, 10,000 transactions vs 500 ms", ui_update, 0.5, 1)
+
 print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; medians of {RUNS} runs.\n")
 print("| measurement | median | ratio | target | met | peak RSS | note |")
 print("|---|---|---|---|---|---|---|")
