@@ -74,7 +74,9 @@ public enum BERNormalizer {
 
     /// A constructed OCTET STRING (0x24) becomes the primitive one of its parts.
     private static func element(tag: UInt8, children: [Element], offset: Int) throws(CryptoError) -> Element {
-        guard tag == DERTag.octetString | DERTag.constructedBit else { return .constructed(tag: tag, children: children) }
+        guard tag == DERTag.octetString | DERTag.constructedBit else {
+            return .constructed(tag: tag, children: children)
+        }
         var joined: [UInt8] = []
         for child in children {
             guard case .primitive(DERTag.octetString, let contents) = child else {

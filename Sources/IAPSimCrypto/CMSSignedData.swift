@@ -109,7 +109,9 @@ public struct CMSSignedData: Sendable, Equatable {
         var certificates: [X509Certificate] = []
         if let element = try signed.readOptionalElement(tag: DERTag.contextSpecific(0, constructed: true)) {
             var set = try element.childReader()
-            while !set.isAtEnd { certificates.append(try X509Certificate(derRepresentation: try set.readElement().encoded)) }
+            while !set.isAtEnd {
+                certificates.append(try X509Certificate(derRepresentation: try set.readElement().encoded))
+            }
         }
         self.certificates = certificates
         _ = try signed.readOptionalElement(tag: DERTag.contextSpecific(1, constructed: true))  // CRLs

@@ -15,7 +15,9 @@ public enum SHA1 {
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
         for index in 0..<8 { message.append(UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))) }
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
+        )
         var w = [UInt32](repeating: 0, count: 80)
         var offset = 0
         while offset < message.count {
@@ -45,7 +47,9 @@ public enum SHA1 {
         var digest: [UInt8] = []
         digest.reserveCapacity(byteCount)
         for word in [h.0, h.1, h.2, h.3, h.4] {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> shift)) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                digest.append(UInt8(truncatingIfNeeded: word >> shift))
+            }
         }
         return digest
     }

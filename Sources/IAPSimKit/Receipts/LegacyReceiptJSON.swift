@@ -79,7 +79,10 @@ public enum LegacyReceiptJSON {
             members.append(("cancellation_reason", .string(reason == .developerIssue ? "1" : "0")))
         }
         members.append(
-            ("in_app_ownership_type", .string(transaction.ownershipType == .familyShared ? "FAMILY_SHARED" : "PURCHASED")))
+            (
+                "in_app_ownership_type",
+                .string(transaction.ownershipType == .familyShared ? "FAMILY_SHARED" : "PURCHASED")
+            ))
         if transaction.isUpgraded { members.append(("is_upgraded", .string("true"))) }
         if let group = transaction.subscriptionGroupID {
             members.append(("subscription_group_identifier", .string(group)))

@@ -112,7 +112,8 @@ public struct VerifyReceiptEndpoint: Sendable {
         if excludeOldTransactions {
             // Apple: "only the latest renewal transaction for any subscriptions".
             let newest = Dictionary(
-                latest.filter { $0.productType == .autoRenewable }.map { ($0.originalID, $0.id) }, uniquingKeysWith: max)
+                latest.filter { $0.productType == .autoRenewable }.map { ($0.originalID, $0.id) }, uniquingKeysWith: max
+            )
             latest.removeAll { $0.productType == .autoRenewable && newest[$0.originalID] != $0.id }
         }
         latest.sort { ($0.purchaseDate, $0.id) > ($1.purchaseDate, $1.id) }

@@ -322,7 +322,8 @@ public struct SessionSettings: Sendable, Equatable {
             }
             // App Store Connect's shared secrets are 32 hexadecimal digits; any short printable
             // word is taken, so a test may use a readable one.
-            guard !value.isEmpty, value.count <= 128, value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            guard !value.isEmpty, value.count <= 128,
+                value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
             else { throw invalid("none or a secret of printable ASCII without spaces (up to 128)") }
             sharedSecret = value
         }

@@ -64,7 +64,8 @@ struct Receipt: CLICommand {
 
     func run(in context: CommandContext) throws -> Report {
         switch action {
-        case .write(let out, let base64, let device): return try write(out: out, base64: base64, device: device, in: context)
+        case .write(let out, let base64, let device):
+            return try write(out: out, base64: base64, device: device, in: context)
         case .decode(let file): return try decode(file, in: context)
         }
     }
@@ -154,7 +155,8 @@ struct Receipt: CLICommand {
             "In-app purchase receipts: \(receipt.inAppPurchases.count)",
         ]
         for purchase in receipt.inAppPurchases {
-            var line = "  \(purchase.transactionID) \(purchase.productID) ×\(purchase.quantity) "
+            var line =
+                "  \(purchase.transactionID) \(purchase.productID) ×\(purchase.quantity) "
                 + ISO8601Date.string(purchase.purchaseDate)
             if let expires = purchase.subscriptionExpirationDate { line += " expires \(ISO8601Date.string(expires))" }
             if let cancelled = purchase.cancellationDate { line += " cancelled \(ISO8601Date.string(cancelled))" }
