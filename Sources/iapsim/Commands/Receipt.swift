@@ -1,4 +1,10 @@
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import IAPSimCrypto
 import IAPSimJSON
 import IAPSimKit
@@ -102,6 +108,13 @@ struct Receipt: CLICommand {
 
     private static func save(_ bytes: [UInt8], to out: String, in context: CommandContext) throws -> String {
         let path = context.absolutePath(out)
+        // The file is replaced by a rename: never over a device, a pipe or a folder (/dev/null).
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFLNK {
+            throw UsageError(
+                "--out \(out): not a regular file; give a file path, or leave --out out for standard output",
+                command: Self.spec.name)
+        }
         try OutsideFile.write(bytes, to: path)
         return "Wrote \(path)"
     }
