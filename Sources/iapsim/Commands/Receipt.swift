@@ -1,13 +1,13 @@
 import Foundation
+import IAPSimCrypto
+import IAPSimJSON
+import IAPSimKit
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import IAPSimCrypto
-import IAPSimJSON
-import IAPSimKit
 
 struct Receipt: CLICommand {
     static let spec = CommandSpec(
