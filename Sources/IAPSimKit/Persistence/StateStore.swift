@@ -180,7 +180,6 @@ public struct StateStore: Sendable {
                 throw error.storeError
             }
             return removed + temporaries
-            return removed
         }
     }
 
