@@ -12,7 +12,7 @@ else
 RELEASE_FLAGS := -c release
 endif
 
-.PHONY: build release test run bench fuzz sanitize man docs install uninstall format lint clean
+.PHONY: build release test run bench fuzz sanitize man docs screenshots install uninstall format lint clean
 
 build:
 	swift build
@@ -29,6 +29,7 @@ test:
 	swift build --build-tests
 	swift test --skip-build
 	Tests/e2e/faults.sh .build/debug/iapsim
+	Tests/e2e/crash.sh .build/debug/iapsim
 	Tests/e2e/prompt.sh .build/debug/iapsim
 	examples/run-all.sh "$$PWD/.build/debug/iapsim"
 	examples/storekit-apps.sh "$$PWD/.build/debug/iapsim"
@@ -38,6 +39,8 @@ test:
 	Tests/e2e/examples.sh .build/debug/iapsim
 	Tests/e2e/completion.sh .build/debug/iapsim
 	Tests/e2e/apple.sh .build/debug/iapsim
+	Tests/e2e/ui.sh .build/debug/iapsim
+	Tests/e2e/receipts.sh .build/debug/iapsim
 
 # Medians of iapsim against a floor program built the same way (bench/bench.py).
 bench: release
@@ -69,6 +72,10 @@ man: build
 
 docs: man
 	.build/debug/iapsim help reference > docs/REFERENCE.md
+
+# The screenshots docs/UI.md shows, taken by the browser story of `iapsim ui` (Tests/e2e/ui.sh).
+screenshots: build
+	Tests/e2e/ui.sh .build/debug/iapsim --docs
 
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions

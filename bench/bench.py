@@ -186,6 +186,17 @@ if jq:
         peaks["json 100k"], "peak ≤ 64 MB", peak_limit=64)
 else:
     rows.append("| `transactions --json`, 100,000 transactions | – | – | ≤ 0.5× jq | not measured: jq is not installed | | |")
+# The app receipt of 100,000 transactions against the same history as JSON: none finished,
+# so the receipt lists every one (finished consumables leave it).
+listed = os.path.join(work, "receipt-100k")
+history(listed, 100_000, unfinished=range(1, 100_001))
+times, peaks = medians({
+    "json 100k": ([IAPSIM, "transactions", "--json"], environment(listed)),
+    "receipt 100k": ([IAPSIM, "receipt", "--out", os.path.join(work, "receipt.der")], environment(listed)),
+}, runs=min(RUNS, 11))
+shutil.rmtree(listed, ignore_errors=True)
+row("`receipt`, 100,000 transactions vs `transactions --json`", times["receipt 100k"], times["json 100k"], 2,
+    peaks["receipt 100k"])
 index = os.path.join(huge, "transactions.idx")
 times, peaks = medians({"rebuild": ([IAPSIM, "status"], environment(huge), lambda _: os.remove(index))}, runs=5)
 row("index rebuild of 1,000,000 transactions (`status` without `transactions.idx`) vs 2 s", times["rebuild"], 2.0, 1,
@@ -436,6 +447,16 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
         notification_times[100_000], notification_times[10], 2)
 else:
     rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.25× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
+
+# The Transaction Manager (`iapsim ui`, bench/ui.py) on a 10,000-transaction history.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ui as ui_bench  # noqa: E402
+page_state = os.path.join(work, "ui10k")
+history(page_state, 10_000)
+ui_cold, ui_warm, ui_update = ui_bench.measure(IAPSIM, page_state)
+row("`iapsim ui` first load, 10,000 transactions (every request of the page, in turn) vs 100 ms", ui_cold, 0.1, 1,
+    note=f"warm: {ui_warm * 1000:.1f} ms")
+row("`iapsim ui` update after `iapsim buy` in a shell, 10,000 transactions vs 500 ms", ui_update, 0.5, 1)
 
 print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; medians of {RUNS} runs.\n")
 print("| measurement | median | ratio | target | met | peak RSS | note |")

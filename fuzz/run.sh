@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
-# prints catalog text, the DER/PEM/JWS readers of signed data, the HTTP request parser and
-# the transaction index; seeds them from the fixtures and the shared .storekit corpus beside
-# the repository, and runs each for FUZZ_SECONDS (default 600), two at a time. FUZZ_TARGETS
+# prints catalog text, the DER/PEM/JWS readers of signed data, the HTTP request parser, the
+# transaction index, and the app receipt's readers with /verifyReceipt; seeds them from the
+# fixtures and the shared .storekit corpus beside the repository, and runs each for
+# FUZZ_SECONDS (default 600), two at a time. FUZZ_TARGETS
 # picks some.
 # Crashing inputs land in fuzz/crashes/<target>/; keep each as a regression fixture.
 set -u
@@ -37,7 +38,7 @@ build() { # build NAME MODULE SOURCES...
     "${links[@]}" "$@" -o "$out/$name" 2>&1 | grep -v "Cannot export local symbol" || true
   [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index}
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index receipt}
 for low in $lowModules; do module "$low"; done
 # Only the targets asked for are built: each but http compiles IAPSimKit with the sanitizers.
 for target in $targets; do
@@ -52,6 +53,7 @@ for target in $targets; do
     signed) build signed IAPSimKit $library "$root/fuzz/SignedDataTarget.swift" ;;
     http) build http FuzzHTTP "$root/fuzz/HTTPRequestTarget.swift" ;;
     index) build index IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/IndexTarget.swift" ;;
+    receipt) build receipt IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/ReceiptTarget.swift" ;;
     *) echo "fuzz: no target $target" >&2; exit 64 ;;
   esac
 done
@@ -70,6 +72,7 @@ seed messages "$root"/Tests/IAPSimKitTests/Fixtures/*.storekit "$root"/catalog/*
 seed signed "$root"/fuzz/seeds/signed/*
 seed http "$root"/fuzz/seeds/http/*
 seed index "$root"/fuzz/seeds/index/*
+seed receipt "$root"/fuzz/seeds/receipt/*
 
 run() {
   local name=$1

@@ -4,10 +4,23 @@ import IAPSimKit
 /// `main.swift` exits.
 enum IAPSim {
     static func run(arguments: [String], context: Context, console: Console) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try ArgumentParser.parse(arguments)
+        } catch {
+            let (code, message) = ErrorReport.describe(error)
+            console.error(message)
+            return code.rawValue
+        }
+        return run(invocation, context: context, console: console)
+    }
+
+    /// Runs a parsed invocation: what `iapsim ui` does with the words of a button, so the page
+    /// runs exactly what the command line runs.
+    static func run(_ invocation: Invocation, context: Context, console: Console) -> Int32 {
         var console = console
         var status: ExitCode
         do {
-            let invocation = try ArgumentParser.parse(arguments)
             console.quiet = invocation.options.quiet
             console.color =
                 !invocation.options.noColor && context.value(of: .noColor) == nil

@@ -5,7 +5,7 @@ import Testing
 struct VectorFilesTests {
     /// Every file the vector tests read, and the licence that must travel with Wycheproof's.
     static let files = [
-        "sha256-known-answers.json", "rfc6979-p256-sha256.json",
+        "sha256-known-answers.json", "sha1-known-answers.json", "rfc6979-p256-sha256.json",
         "wycheproof/ecdsa_secp256r1_sha256_p1363_test.json", "wycheproof/ecdsa_secp256r1_sha256_test.json",
         "wycheproof/hmac_sha256_test.json", "wycheproof/LICENSE",
     ]

@@ -19,6 +19,7 @@ import Testing
         ("error.verification", "VerificationResult.VerificationError.invalidSignature"),
         ("finish-transactions", "manual"), ("grace-period", "true"), ("interrupted-purchases", "false"),
         ("locale", "de_DE"), ("one-time-charge-notifications", "false"), ("payments-allowed", "false"),
+        ("shared-secret", "0123456789abcdef0123456789abcdef"),
         ("storefront", "JPN"), ("time-rate", "oneRenewalEveryTwoSeconds"),
     ]
 
@@ -31,6 +32,7 @@ import Testing
         #expect(settings.appAppleID == 1_234_567_890 && settings.environment == .production)
         #expect(settings.storefront.countryCode == "JPN" && settings.timeRate == .oneRenewalEveryTwoSeconds)
         #expect(!settings.finishesTransactions && !settings.oneTimeChargeNotifications)
+        #expect(settings.sharedSecret == "0123456789abcdef0123456789abcdef")
         #expect(settings.simulatedError(.purchaseError)?.qualifiedName == "Product.PurchaseError.invalidQuantity")
         #expect(settings.simulatedError(.appStoreSyncError) == nil)
         #expect(settings.source(of: .locale) == .set)

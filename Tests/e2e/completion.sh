@@ -76,7 +76,7 @@ check "bash: --product completes from the catalog" "with space" \
 check "bash: no file created" "" "$(ls -A "$work/cwd"; ls -A "$work/eval")"
 
 # Commands, options and values, as before.
-check "bash: commands" "redeem-offer-code refund renew request-refund reset resolve restore" "$(complete_bash iapsim re | sort | tr '\n' ' ' | sed 's/ $//')"
+check "bash: commands" "receipt redeem-offer-code refund renew request-refund reset resolve restore" "$(complete_bash iapsim re | sort | tr '\n' ' ' | sed 's/ $//')"
 check "bash: options" "--json" "$(complete_bash iapsim list --js)"
 check "bash: option values" "ask-to-buy" "$(complete_bash iapsim buy x --outcome ask)"
 check "bash: setting keys" "grace-period" "$(complete_bash iapsim settings set grace)"

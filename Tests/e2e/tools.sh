@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Where CI is set, installs the Debian packages the test steps need and the machine lacks
 # (zsh and fish for the completion tests, tmux for the prompt tests, openssl for the
-# signature cross-checks), so CI runs every check. Elsewhere it only says what is missing:
+# signature cross-checks, strace for the crash tests' fault injection, chromium and
+# chromium-driver for the browser story of `iapsim ui`),
+# so CI runs every check. Elsewhere it only says what is missing:
 # those checks skip with a message, and nothing is installed on a user's machine.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 missing=()
-for tool in zsh fish tmux openssl; do
-  command -v "$tool" >/dev/null || missing+=("$tool")
+# command:package — chromedriver comes in Debian's chromium-driver.
+for pair in zsh:zsh fish:fish tmux:tmux openssl:openssl strace:strace chromium:chromium chromedriver:chromium-driver; do
+  command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if ! in_ci; then

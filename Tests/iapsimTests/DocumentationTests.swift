@@ -113,7 +113,7 @@ import Testing
     @Test func completesCommandsOptionsAndProducts() throws {
         #expect(
             try complete(["iapsim", "re"]).sorted() == [
-                "redeem-offer-code", "refund", "renew", "request-refund", "reset", "resolve", "restore",
+                "receipt", "redeem-offer-code", "refund", "renew", "request-refund", "reset", "resolve", "restore",
             ])
         #expect(try complete(["iapsim", "buy", "Demo."]) == ["Demo.TechoverInAppPurchase.co.Apple.Book"])
         #expect(

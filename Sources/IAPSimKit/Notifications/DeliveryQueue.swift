@@ -48,7 +48,7 @@ struct DeliveryQueue {
         let path = store.location.notificationsPath
         if !holdsSameJournal(path) { self = DeliveryQueue() }
         if length < mark { try read(path, upTo: mark) }
-        try FileLock.holding(path: store.location.lockPath, timeout: store.location.lockTimeout) {
+        try store.holdingLock {
             if !holdsSameJournal(path) { self = DeliveryQueue() }
             try read(path, upTo: nil)
         }

@@ -192,6 +192,14 @@ enum POSIXFile {
         #endif
     }
 
+    /// fsyncs the file at `path`, if there is one; best effort.
+    static func sync(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
     /// Removes `path` if it exists.
     static func remove(_ path: String) throws(Failure) {
         if unlink(path) != 0, errno != ENOENT { throw Failure(path: path, code: errno) }
@@ -224,7 +232,7 @@ enum POSIXFile {
 
     /// The file a chain of symlinks at `path` ends at, existing or not (a dangling link is
     /// followed too, so the first write creates its target).
-    private static func resolvedSymlink(_ path: String) -> String {
+    static func resolvedSymlink(_ path: String) -> String {
         var current = path
         for _ in 0..<16 {
             var info = stat()

@@ -296,13 +296,14 @@ extension StateStore {
     /// - Parameter repairing: take the lock to rebuild an index that does not check; false
     ///   under the lock, where `update` has made it right, and it is built in memory instead.
     private func index(repairing: Bool) throws -> (IndexReader, JournalFile)? {
+        if repairing { try settleInterruptedCommit() }
         let signature = FileSignature.of(location.journalPath)
         guard signature != .absent else { return nil }
         let boot = SystemBoot.identifier()
         var index = IndexReader.open(path: location.indexPath, journal: signature, boot: boot)
         if index == nil, repairing {
             do {
-                index = try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+                index = try holdingLock {
                     try ensureIndex()
                 }
             } catch StateError.cannotCreate {

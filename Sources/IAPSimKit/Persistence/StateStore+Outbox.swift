@@ -28,7 +28,7 @@ extension StateStore {
         Outbox.Record.attempt(attempt).json.write(to: &bytes, indent: nil)
         bytes.append(0x0A)
         let path = location.notificationsPath
-        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        return try holdingLock {
             do throws(POSIXFile.Failure) {
                 return try Self.append(bytes, to: path, ifHolding: line)
             } catch {
@@ -55,7 +55,7 @@ extension StateStore {
         guard let size = FileSystem.size(location.notificationsPath),
             size >= (try readSnapshot().outbox.journalLength) + max(lag, 1)
         else { return }
-        try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        try holdingLock {
             var state = try read()
             guard state.outbox.journalLength > (try readSnapshot().outbox.journalLength) else { return }
             try write(&state, index: nil)

@@ -11,13 +11,13 @@ import IAPSimJSON
 ///
 /// Reads take no lock: the snapshot is replaced atomically, so a reader sees a whole old or a
 /// whole new one. Every change runs under an exclusive lock on a separate lock file: it reads
-/// the state afresh, appends to the journal and fsyncs it, then writes the snapshot
-/// atomically (temp file, fsync, rename, fsync the folder; mode 0600 in a 0700 folder). The
-/// snapshot records how many journal bytes it includes; a crash between the two steps leaves
-/// journal lines past that mark, which the next read replays (delivering them to the app, as
-/// `Transaction.updates` does at launch), and a torn last line, which is ignored and cut
-/// off before the next append. A file that cannot be parsed or has a newer schema stops the
-/// command before anything is written.
+/// the state afresh, after finishing or undoing any change a crash interrupted, and commits
+/// in one step through a roll-forward intent (`StateCommit`, `StateStore+Commit`): the new
+/// snapshot written atomically beside the old one, then the journal lines appended and
+/// fsynced, then the intent renamed over the snapshot (mode 0600 in a 0700 folder). A crash
+/// leaves the change whole or not at all; a torn last line is ignored and cut off before the
+/// next append. A file that cannot be parsed or has a newer schema stops the command before
+/// anything is written.
 ///
 /// A third file, `transactions.idx`, indexes the journal so look-ups read a line or two
 /// instead of all of them (`TransactionIndex`, and `StateStore+Index` for the look-ups). It is
@@ -47,14 +47,24 @@ public struct StateStore: Sendable {
     /// - Throws: `StateError.corrupt`, `.newerSchema` or `.io`.
     public func read() throws(StateError) -> PurchaseState {
         var state = try readSnapshot()
+        let marks = (state.account.journalLength, state.outbox.journalLength)
         try replayJournal(into: &state)
         try replayNotifications(into: &state)
+        if (state.account.journalLength, state.outbox.journalLength) != marks, FileSystem.entryExists(commitPath) {
+            // Lines of a change being written, or one a crash interrupted: wait for it (or
+            // finish it) under the lock, and read again.
+            try settleInterruptedCommit()
+            state = try readSnapshot()
+            try replayJournal(into: &state)
+            try replayNotifications(into: &state)
+        }
         return state
     }
 
     /// The snapshot alone, without the journal lines past it: enough for what only the
     /// snapshot holds (the session settings, the clock), read with one `stat` once settled.
     func readSnapshot() throws(StateError) -> PurchaseState {
+        try settleInterruptedCommit()
         let path = location.statePath
         var state = PurchaseState()
         if let known = cache.settledSnapshot(SettledFileSignature.of(path)) {
@@ -84,7 +94,7 @@ public struct StateStore: Sendable {
     /// - Throws: what `change` threw, or a `StateError`.
     public func update<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
         try prepareDirectory()
-        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        return try holdingLock {
             let before = try read()
             let index = try ensureIndex()
             var state = before
@@ -111,13 +121,16 @@ public struct StateStore: Sendable {
     }
 
     /// Removes the state, the journal and any temporary file an interrupted write left, under
-    /// the lock, whether or not they can be parsed: the way out of a corrupt state file. A
+    /// the lock, whether or not they can be parsed: the way out of a corrupt state file. The
+    /// files go in one commit (`StateCommit`, with no snapshot), so a crash leaves them all or
+    /// none. A
     /// state file written by a newer iapsim (a higher `schemaVersion`) is removed only with
     /// `force`, so an older iapsim never throws away a newer one's state unasked; nor is one it
     /// cannot read at all (permissions), whose schema it cannot tell. The folder and the lock
     /// file stay.
     /// - Parameter force: also remove a newer-schema or unreadable state file.
-    /// - Returns: the paths removed, in the order removed; empty when there was nothing.
+    /// - Returns: the paths removed — the files, then temporary ones; empty when there was
+    ///   nothing.
     /// - Throws: `StateError.newerSchema` or `.io` (without `force`; nothing is removed),
     ///   `.busy`, `.io` or `.cannotCreate` when a file cannot be removed.
     public func erase(force: Bool = false) throws -> [String] {
@@ -141,46 +154,54 @@ public struct StateStore: Sendable {
                     }
                 }
             }
-            var removed: [String] = []
+            let files = [location.journalPath, location.indexPath, location.notificationsPath]
+            let removed = ([path] + files + [commitPath]).filter(FileSystem.entryExists)
+            var temporaries: [String] = []
             do {
-                let files = [path, location.journalPath, location.indexPath, location.notificationsPath]
-                for candidate in files where FileSystem.entryExists(candidate) {
-                    try POSIXFile.remove(candidate)
-                    removed.append(candidate)
+                temporaries += try POSIXFile.removeTemporaries(of: path)
+                temporaries += try POSIXFile.removeTemporaries(of: commitPath)
+                temporaries += try POSIXFile.removeTemporaries(of: location.indexPath)
+                if !removed.isEmpty {
+                    // One step, through an intent that removes everything: a crash half-way never
+                    // leaves a history without its snapshot (which the next read would replay)
+                    // or a snapshot without its history. An intent a crash left goes too.
+                    try? POSIXFile.remove(commitPath)
+                    do throws(StateError) {
+                        try commit(snapshot: nil, appends: [], removals: files.map(name(of:)))
+                    } catch {
+                        // No room even for the intent (a full disk): the files one by one, the
+                        // history first.
+                        for candidate in files + [path] where FileSystem.entryExists(candidate) {
+                            try POSIXFile.remove(candidate)
+                        }
+                    }
                 }
-                removed += try POSIXFile.removeTemporaries(of: path)
-                removed += try POSIXFile.removeTemporaries(of: location.indexPath)
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
-            return removed
+            return removed + temporaries
         }
     }
 
     /// Erases the account's history under the lock — the journal, its index and the
     /// notifications journal — and writes what `change` makes of the current state as the
     /// whole snapshot (it must include no journal: `journalLength` 0). The state must read: a
-    /// corrupt one is `erase`'s to remove. The files go first and the snapshot follows, so a
-    /// crash between the two leaves a snapshot naming a journal that is gone, which the next
-    /// command reports as corrupt (exit 65; `reset --all` is the way out), and never a history
-    /// that comes back.
+    /// corrupt one is `erase`'s to remove. One commit (`StateCommit`) removes the files and
+    /// writes the snapshot, so a crash leaves the old state or the new one, never a snapshot
+    /// naming a journal that is gone nor a history that comes back.
     /// - Returns: the paths removed.
     public func clearHistory(_ change: (PurchaseState) -> PurchaseState) throws -> [String] {
         try prepareDirectory()
-        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        return try holdingLock {
             var state = change(try read())
-            var removed: [String] = []
+            let files = [location.journalPath, location.indexPath, location.notificationsPath]
+            var removed = files.filter(FileSystem.entryExists)
+            try write(&state, index: nil, removing: files.map(name(of:)))
             do {
-                for candidate in [location.journalPath, location.indexPath, location.notificationsPath]
-                where FileSystem.entryExists(candidate) {
-                    try POSIXFile.remove(candidate)
-                    removed.append(candidate)
-                }
                 removed += try POSIXFile.removeTemporaries(of: location.indexPath)
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
-            try write(&state, index: nil)
             return removed
         }
     }
@@ -205,6 +226,7 @@ public struct StateStore: Sendable {
     func forEachNotificationRecord(from offset: UInt64, _ body: (Outbox.Record, UInt64) -> Void)
         throws(StateError)
     {
+        try settleInterruptedCommit()
         cache.countNotificationJournalRead()
         var lines = 0
         defer { cache.countNotificationLinesRead(lines) }
@@ -350,13 +372,16 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// Appends the unsaved transactions to the journal, then writes the snapshot that
-    /// includes them, then brings the index up to date. Everything is spelled and checked
-    /// before the first byte is written: what the reader would refuse is never written.
-    /// - Parameter index: the index as `ensureIndex` found it before the change.
+    /// Commits the unsaved transactions and notifications with the snapshot that includes
+    /// them in one step (`commit`: an intent with the new snapshot, the appends, the intent
+    /// renamed over the snapshot), then brings the index up to date. Everything is spelled and
+    /// checked before the first byte is written: what the reader would refuse is never written.
+    /// - Parameters:
+    ///   - index: the index as `ensureIndex` found it before the change.
+    ///   - removing: files of the state folder the same step removes (`clearHistory`).
     /// - Throws: `StateError.unwritable` when a line or the snapshot would not read back; the
     ///   files stay as they were.
-    func write(_ state: inout PurchaseState, index: IndexReader?) throws(StateError) {
+    func write(_ state: inout PurchaseState, index: IndexReader?, removing: [String] = []) throws(StateError) {
         let journalMark = state.account.journalLength
         let outboxMark = state.outbox.journalLength
         var written = state
@@ -386,40 +411,12 @@ public struct StateStore: Sendable {
         }
         written.outbox.journalLength = outboxMark + UInt64(outboxLines.count)
         written.outbox.unsaved = []
-        let data = Data(written.json.bytes() + [0x0A])
-        do {
-            _ = try Self.decode(data, path: location.statePath)
-        } catch {
-            throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
-        }
-
-        if !journalLines.isEmpty {
-            do {
-                try POSIXFile.append(Data(journalLines), to: location.journalPath, truncatingTo: journalMark)
-            } catch {
-                throw error.storeError
-            }
-        }
-        if !outboxLines.isEmpty {
-            do {
-                try POSIXFile.append(Data(outboxLines), to: location.notificationsPath, truncatingTo: outboxMark)
-            } catch {
-                POSIXFile.truncate(location.journalPath, to: journalMark)
-                throw error.storeError
-            }
-        }
-        do {
-            // Temp files of writes a crash or a kill interrupted: only a writer holding the
-            // lock makes one, and this one holds it, so none is in use.
-            _ = try? POSIXFile.removeTemporaries(of: location.statePath)
-            try POSIXFile.writeAtomically(data, to: location.statePath)
-        } catch {
-            // The lines just appended belong to a change that is reported as failed: take them
-            // back, or the next read would replay a purchase the buyer was told did not happen.
-            POSIXFile.truncate(location.journalPath, to: journalMark)
-            POSIXFile.truncate(location.notificationsPath, to: outboxMark)
-            throw error.storeError
-        }
+        try commit(
+            snapshot: written.json,
+            appends: [
+                (name(of: location.journalPath), journalMark, journalLines),
+                (name(of: location.notificationsPath), outboxMark, outboxLines),
+            ], removals: removing)
         state = written
         if !appended.isEmpty { updateIndex(appended, index: index, coveredLength: state.account.journalLength) }
     }
@@ -454,7 +451,7 @@ public struct StateStore: Sendable {
     }
 
     /// What `decode` found wrong, without the path it names.
-    private static func detail(of error: StateError) -> String {
+    static func detail(of error: StateError) -> String {
         switch error {
         case .corrupt(_, let detail): detail
         case .newerSchema(_, let version): "schema \(version)"

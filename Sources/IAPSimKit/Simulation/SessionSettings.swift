@@ -48,6 +48,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case bundleID = "bundle-id"
     /// The app's Apple ID (`appAppleId`), which Production verifiers require.
     case appAppleID = "app-apple-id"
+    /// The app's shared secret, which `POST /verifyReceipt` requires as `password` for
+    /// receipts with auto-renewable subscriptions (Apple, "verifyReceipt").
+    case sharedSecret = "shared-secret"
 
     public var summary: String {
         switch self {
@@ -72,6 +75,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .oneTimeChargeNotifications: "ONE_TIME_CHARGE notifications for one-time purchases. true | false"
         case .bundleID: "The app's bundle identifier in signed data. e.g. com.example.app"
         case .appAppleID: "The app's Apple ID in signed data (Production needs one). none | NUMBER"
+        case .sharedSecret: "The shared secret /verifyReceipt requires as password. none | SECRET"
         }
     }
 
@@ -99,6 +103,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .environment: AppStoreEnvironment.allCases.map(\.rawValue)
         case .bundleID: ["com.example.app"]
         case .appAppleID: ["none", "1234567890"]
+        case .sharedSecret: ["none"]
         }
     }
 
@@ -171,6 +176,8 @@ public struct SessionSettings: Sendable, Equatable {
     public var bundleID = "com.example.app"
     /// The app's Apple ID (`appAppleId`); nil for none.
     public var appAppleID: Int64? = nil
+    /// The app's shared secret for `/verifyReceipt`; nil for none (any password is taken).
+    public var sharedSecret: String? = nil
 
     /// Where each value came from.
     public private(set) var sources: [SettingKey: Source]
@@ -239,6 +246,7 @@ public struct SessionSettings: Sendable, Equatable {
         case .environment: environment.rawValue
         case .bundleID: bundleID
         case .appAppleID: appAppleID.map(String.init) ?? "none"
+        case .sharedSecret: sharedSecret ?? "none"
         }
     }
 
@@ -307,6 +315,17 @@ public struct SessionSettings: Sendable, Equatable {
             guard value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber), let number = Int64(value), number > 0
             else { throw invalid("none or a positive whole number") }
             appAppleID = number
+        case .sharedSecret:
+            if value == "none" {
+                sharedSecret = nil
+                return
+            }
+            // App Store Connect's shared secrets are 32 hexadecimal digits; any short printable
+            // word is taken, so a test may use a readable one.
+            guard !value.isEmpty, value.count <= 128,
+                value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            else { throw invalid("none or a secret of printable ASCII without spaces (up to 128)") }
+            sharedSecret = value
         }
     }
 
@@ -336,6 +355,7 @@ public struct SessionSettings: Sendable, Equatable {
         case .environment: environment = other.environment
         case .bundleID: bundleID = other.bundleID
         case .appAppleID: appAppleID = other.appAppleID
+        case .sharedSecret: sharedSecret = other.sharedSecret
         }
     }
 }

@@ -16,7 +16,9 @@ struct Serve: CLICommand {
             Get All Subscription Statuses, Get Refund History, Look Up Order ID, Send Consumption
             Information, Request a Test Notification and its status, Get Notification History,
             Extend a Subscription Renewal Date (one, or all active subscribers and its status),
-            Get App Transaction Info, Set App Account Token and Finish Transaction. A purchase
+            Get App Transaction Info, Set App Account Token and Finish Transaction; and the
+            legacy POST /verifyReceipt (no token; receipt-data from 'iapsim receipt --base64',
+            password the shared-secret setting, Apple's status codes). A purchase
             made with 'iapsim buy' in another shell is visible to the next request. Look Up
             Order ID answers only outside Sandbox (--environment Production), as Apple's does.
             Signed items are signed as 'iapsim jws' signs them. Requests need 'Authorization:
@@ -111,16 +113,24 @@ struct Serve: CLICommand {
             }
             verifier = BearerTokenVerifier(publicKey: publicKey, keyID: keyID, issuerID: issuerID)
         }
-        var api = AppStoreServerAPI(
-            session: session, signer: try context.signer(), verifier: verifier, realNow: context.now)
+        let signer = try context.signer()
+        var api = AppStoreServerAPI(session: session, signer: signer, verifier: verifier, realNow: context.now)
         let console = context.console
         api.internalError = { error in console.error("Error: a request was answered 500: \(error)") }
+        var legacy = VerifyReceiptEndpoint(session: session, signer: signer)
+        legacy.internalError = { error in console.error("Error: /verifyReceipt was answered 21009: \(error)") }
         let server: HTTPServer
         // Never unsigned tokens off loopback: remote clients need the key as well as the flag.
-        let configuration = HTTPServer.Configuration(
+        var configuration = HTTPServer.Configuration(
             host: host, port: port, allowsRemoteClients: allowsRemote && verifier.publicKey != nil)
+        // Room for a /verifyReceipt body with a long history in Base64; past it, 413.
+        configuration.limits.maxBodyBytes = Self.maximumBodyBytes
         do {
-            server = try HTTPServer(configuration) { [api] http in
+            server = try HTTPServer(configuration) { [api, legacy] http in
+                // Apple's legacy endpoint: no bearer token, every answer 200 with a status.
+                if http.pathComponents == ["verifyReceipt"] {
+                    return HTTPResponse.json(legacy.respond(method: http.method, body: http.body), status: .ok)
+                }
                 let response = api.respond(
                     APIRequest(
                         method: http.method, pathComponents: http.pathComponents, query: http.query,
@@ -157,6 +167,9 @@ struct Serve: CLICommand {
         server.waitUntilStopped()
         return Report()
     }
+
+    /// The largest request body: a receipt of some 10^5 transactions, in Base64 inside JSON.
+    static let maximumBodyBytes = 32 << 20
 
     /// Whether `host` is written as an IPv4 or IPv6 address (a name is judged once resolved).
     private static func isAddress(_ host: String) -> Bool {

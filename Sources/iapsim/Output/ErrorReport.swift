@@ -43,6 +43,8 @@ enum ErrorReport {
             return (.usage, line(error))
         case let error as SigningError:
             return (.dataError, line(error))
+        case let error as ReceiptError:
+            return (.dataError, line(error))
         case let error as SettingsError:
             return (.usage, line(error))
         case let error as ClockError:

@@ -25,6 +25,8 @@ struct Report {
         case success(String)
         /// Generated text printed as it is: a help page, a completion script.
         case verbatim(String)
+        /// Bytes written to standard output unchanged: a binary file (`iapsim receipt`).
+        case bytes([UInt8])
         /// Rows in columns; the first is a header when `header`. `details` are lines printed
         /// under a row (by index), dimmed. Columns in `shrinking` are cut to fit the width.
         case table(
@@ -87,6 +89,7 @@ enum Renderer {
                 case .line(let text, let style): console.out(text, style: style)
                 case .success(let text): console.out(text, mark: "✔", style: .green)
                 case .verbatim(let text): console.outVerbatim(text.hasSuffix("\n") ? text : text + "\n")
+                case .bytes(let bytes): console.out(bytes: bytes)
                 case .table(let rows, let header, let shrinking, let indent, let details):
                     for (index, line) in TerminalText.table(rows, width: width, shrinking: shrinking).enumerated() {
                         console.out(indent + line, style: header && index == 0 ? .bold : nil)

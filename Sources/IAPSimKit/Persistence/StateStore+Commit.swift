@@ -1,0 +1,210 @@
+import Foundation
+import IAPSimJSON
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// Every change commits in one step, whatever files it touches (`StateCommit`): the intent
+// with the new snapshot first, then the appends and removals, then the intent renamed over the
+// snapshot. The first thing done under the lock is to finish or undo an intent a crash left.
+extension StateStore {
+    /// The intent file a change writes before it touches anything else.
+    var commitPath: String { StateCommit.path(of: POSIXFile.resolvedSymlink(location.statePath)) }
+
+    /// Runs `body` under the state's lock, after finishing or undoing any change a crash
+    /// interrupted: every locked step that reads or appends to the state goes through here.
+    func holdingLock<Result>(_ body: () throws -> Result) throws -> Result {
+        try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+            try recoverCommit()
+            return try body()
+        }
+    }
+
+    /// For a reader without the lock: when an intent is there (a change in flight, or one a
+    /// crash interrupted), takes the lock, which waits for the one in flight and recovers the
+    /// other. Where the lock cannot be taken (a read-only folder) the files are read as they are.
+    func settleInterruptedCommit() throws(StateError) {
+        guard FileSystem.entryExists(commitPath) else { return }
+        do {
+            try holdingLock {}
+        } catch StateError.cannotCreate {
+            // A read-only folder: nothing can be finished here.
+        } catch let error as StateError {
+            throw error
+        } catch {
+            throw .io(path: location.lockPath, reason: "\(error)")
+        }
+    }
+
+    /// Commits a change: `snapshot` replaces the snapshot (nil removes it), each of `appends`
+    /// goes at the end of its file (which is first cut back to `from`, past a torn line), and
+    /// each of `removals` is removed. With neither appends nor removals the snapshot is simply
+    /// replaced atomically. The snapshot is checked to read back before anything is written.
+    /// Under the lock.
+    /// - Throws: `StateError.unwritable` when the snapshot would not read back; `.io` or
+    ///   `.cannotCreate`; an append that fails is taken back, and the state is as it was.
+    func commit(
+        snapshot: JSONValue?, appends: [(file: String, from: UInt64, bytes: [UInt8])], removals: [String]
+    ) throws(StateError) {
+        let target = POSIXFile.resolvedSymlink(location.statePath)
+        let appends = appends.filter { !$0.bytes.isEmpty }
+        var effects: [StateCommit.Effect] = []
+        for append in appends {
+            let checksum = append.bytes.withUnsafeBufferPointer { Self.checksum($0) }
+            effects.append(
+                .append(
+                    file: append.file, from: append.from, to: append.from + UInt64(append.bytes.count),
+                    checksum: checksum))
+        }
+        effects += removals.map { .remove(file: $0) }
+        let intent = StateCommit(effects: effects, hasSnapshot: snapshot != nil)
+        let bytes = effects.isEmpty ? (snapshot?.bytes() ?? []) + [0x0A] : intent.intent(snapshot)
+        if snapshot != nil {
+            do {
+                _ = try Self.decode(Data(bytes), path: location.statePath)
+            } catch {
+                throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
+            }
+        }
+        // Temp files of writes a crash or a kill interrupted: only a writer holding the lock
+        // makes one, and this one holds it, so none is in use.
+        _ = try? POSIXFile.removeTemporaries(of: location.statePath)
+        if effects.isEmpty {
+            do {
+                try POSIXFile.writeAtomically(Data(bytes), to: target)
+            } catch {
+                throw error.storeError
+            }
+            return
+        }
+        let intentPath = StateCommit.path(of: target)
+        _ = try? POSIXFile.removeTemporaries(of: intentPath)
+        do {
+            try POSIXFile.writeAtomically(Data(bytes), to: intentPath)
+        } catch {
+            throw error.storeError
+        }
+        var done = 0
+        do throws(POSIXFile.Failure) {
+            for append in appends {
+                try POSIXFile.append(Data(append.bytes), to: path(of: append.file), truncatingTo: append.from)
+                done += 1
+            }
+        } catch {
+            // The change is reported as failed: take back what was appended, or the next read
+            // would show a purchase the buyer was told did not happen.
+            for append in appends.prefix(done + 1) { POSIXFile.truncate(path(of: append.file), to: append.from) }
+            unlink(intentPath)
+            throw error.storeError
+        }
+        do throws(POSIXFile.Failure) {
+            try finish(intent, at: intentPath, target: target)
+        } catch {
+            // Removals are not taken back: the intent stays, and the next command finishes it.
+            if removals.isEmpty {
+                for append in appends { POSIXFile.truncate(path(of: append.file), to: append.from) }
+                unlink(intentPath)
+            }
+            throw error.storeError
+        }
+    }
+
+    /// Finishes or undoes the change a crash interrupted, if any: rolls it forward when every
+    /// append it names is in its file byte for byte, else cuts each file back to where it was
+    /// and removes the intent; so too when its snapshot does not read. An intent that does
+    /// not read at all (torn, foreign) is removed: a writer touches nothing else before its
+    /// intent is whole. Under the lock.
+    /// - Returns: true when an intent was rolled forward, false when undone, nil when none.
+    /// - Throws: `StateError.newerSchema` for a newer iapsim's intent, left as it is; `.io` or
+    ///   `.cannotCreate` when a file cannot be cut or renamed: the intent stays for the next
+    ///   command.
+    @discardableResult
+    func recoverCommit() throws(StateError) -> Bool? {
+        let target = POSIXFile.resolvedSymlink(location.statePath)
+        let intentPath = StateCommit.path(of: target)
+        let bytes: Data?
+        do {
+            bytes = try POSIXFile.readIfPresent(intentPath)
+        } catch {
+            throw error.storeError
+        }
+        guard let bytes else { return nil }
+        let intent: StateCommit?
+        var readable = true  // its snapshot reads: it can be rolled forward
+        do throws(Reader.Failure) {
+            intent = try StateCommit(intent: [UInt8](bytes))
+        } catch {
+            intent = nil
+        }
+        if let intent, intent.hasSnapshot {
+            do {
+                _ = try Self.decode(bytes, path: intentPath)
+            } catch .newerSchema(let path, let version) {
+                // A newer iapsim's change: it is left for that iapsim to finish.
+                throw .newerSchema(path: path, version: version)
+            } catch {
+                readable = false
+            }
+        }
+        do throws(POSIXFile.Failure) {
+            guard let intent else {
+                try POSIXFile.remove(intentPath)
+                return false
+            }
+            if readable, try isWhole(intent) {
+                for case .append(let file, _, _, _) in intent.effects { POSIXFile.sync(path(of: file)) }
+                try finish(intent, at: intentPath, target: target)
+                return true
+            }
+            for case .append(let file, let from, _, _) in intent.effects {
+                POSIXFile.truncate(path(of: file), to: from)
+                POSIXFile.sync(path(of: file))
+            }
+            try POSIXFile.remove(intentPath)
+            return false
+        } catch {
+            throw error.storeError
+        }
+    }
+
+    /// Whether every append `intent` names is in its file, byte for byte.
+    private func isWhole(_ intent: StateCommit) throws(POSIXFile.Failure) -> Bool {
+        for case .append(let file, let from, let to, let checksum) in intent.effects {
+            let path = path(of: file)
+            guard let size = FileSystem.size(path), size >= to, to >= from else { return false }
+            guard let bytes = try POSIXFile.readIfPresent(path, from: from), bytes.count >= Int(to - from) else {
+                return false
+            }
+            let found = [UInt8](bytes.prefix(Int(to - from))).withUnsafeBufferPointer { Self.checksum($0) }
+            if found != checksum { return false }
+        }
+        return true
+    }
+
+    /// The last steps of a commit whose appends are done: the removals, then the intent
+    /// renamed over the snapshot (or, with no snapshot, both removed), then the folder synced.
+    private func finish(_ intent: StateCommit, at intentPath: String, target: String) throws(POSIXFile.Failure) {
+        for case .remove(let file) in intent.effects where FileSystem.entryExists(path(of: file)) {
+            try POSIXFile.remove(path(of: file))
+        }
+        if !intent.hasSnapshot {
+            if FileSystem.entryExists(target) { try POSIXFile.remove(target) }
+            try POSIXFile.remove(intentPath)
+            return
+        }
+        if rename(intentPath, target) != 0 { throw POSIXFile.Failure(path: target, code: errno) }
+        POSIXFile.syncDirectory((target as NSString).deletingLastPathComponent)
+    }
+
+    /// The path of a file of the state folder named relative to it.
+    func path(of file: String) -> String { location.directory + "/" + file }
+
+    /// `path` relative to the state folder.
+    func name(of path: String) -> String {
+        let prefix = location.directory + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+}

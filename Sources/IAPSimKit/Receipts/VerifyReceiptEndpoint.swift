@@ -1,0 +1,138 @@
+import Foundation
+import IAPSimJSON
+
+/// Apple's legacy receipt validation endpoint, `POST /verifyReceipt` ("verifyReceipt",
+/// "requestBody", "responseBody", "status"), answered from the simulator's state: the
+/// receipt sent is verified against iapsim's root and read back as `receipt`, and what the
+/// App Store knows now — `latest_receipt_info` (newest first), `pending_renewal_info` and a
+/// fresh `latest_receipt` — comes from the account, for receipts holding auto-renewable
+/// subscriptions, as Apple's does. Every answer is HTTP 200 with a `status`; nothing a client
+/// sends makes it fail otherwise.
+public struct VerifyReceiptEndpoint: Sendable {
+    /// "status": 0, or why the receipt was not validated.
+    public enum Status: Int, Sendable, CaseIterable {
+        case valid = 0
+        /// The request was not an HTTP POST.
+        case notPost = 21000
+        /// The receipt-data is malformed (and here: the body is not a JSON object with it).
+        case malformedReceiptData = 21002
+        /// The receipt could not be authenticated: not signed by iapsim's chain, or altered.
+        case notAuthenticated = 21003
+        /// The password is not the app's shared secret (`iapsim settings set shared-secret`).
+        case sharedSecretMismatch = 21004
+        /// A test (sandbox) receipt sent to the production environment.
+        case sandboxReceiptSentToProduction = 21007
+        /// A production receipt sent to the test environment.
+        case productionReceiptSentToSandbox = 21008
+        /// Internal data access error: the state could not be read.
+        case internalDataAccessError = 21009
+    }
+
+    public var session: StoreSession
+    public var signer: StoreSession.Signer
+    /// Told of each state error answered as 21009, for the one who runs the server.
+    public var internalError: @Sendable (any Error) -> Void = { _ in }
+
+    public init(session: StoreSession, signer: StoreSession.Signer) {
+        self.session = session
+        self.signer = signer
+    }
+
+    /// Answers one request: the JSON body to send with HTTP 200.
+    public func respond(method: String, body: [UInt8]) -> [UInt8] {
+        response(method: method, body: body).bytes(compact: true)
+    }
+
+    public func response(method: String, body: [UInt8]) -> JSONValue {
+        guard method == "POST" else { return Self.status(.notPost, environment: nil) }
+        guard let request = try? JSONValue.parse(body), case .object = request,
+            let receiptData = request["receipt-data"]?.stringValue
+        else { return Self.status(.malformedReceiptData, environment: nil) }
+        let settings: SessionSettings
+        do {
+            settings = try session.settings()
+        } catch {
+            internalError(error)
+            return Self.status(.internalDataAccessError, environment: nil)
+        }
+        let environment = signer.environment ?? settings.environment
+        let production = environment == .production
+        let name = production ? "Production" : "Sandbox"
+        let inspection: ReceiptInspection
+        do {
+            inspection = try ReceiptInspection.inspect(
+                Array(receiptData.utf8), trusting: signer.identity.chain.root)
+        } catch {
+            return Self.status(.malformedReceiptData, environment: name)
+        }
+        guard inspection.verifies else { return Self.status(.notAuthenticated, environment: name) }
+        let receipt = inspection.receipt
+        if receipt.isProduction != production {
+            return Self.status(
+                production ? .sandboxReceiptSentToProduction : .productionReceiptSentToSandbox, environment: name)
+        }
+        let hasSubscriptions = receipt.inAppPurchases.contains { $0.webOrderLineItemID != nil }
+        let password = request["password"]?.stringValue
+        if let secret = settings.sharedSecret, hasSubscriptions || password != nil, password != secret {
+            return Self.status(.sharedSecretMismatch, environment: name)
+        }
+        let excludeOld = request["exclude-old-transactions"]?.boolValue ?? false
+        do {
+            return try valid(
+                receipt, environment: environment, name: name, subscriptions: hasSubscriptions,
+                excludeOldTransactions: excludeOld)
+        } catch {
+            internalError(error)
+            return Self.status(.internalDataAccessError, environment: name)
+        }
+    }
+
+    private func valid(
+        _ receipt: AppReceipt, environment: AppStoreEnvironment, name: String, subscriptions: Bool,
+        excludeOldTransactions: Bool
+    ) throws -> JSONValue {
+        let (state, moment) = try session.snapshot()
+        var members: [(String, JSONValue)] = [
+            ("status", .int(0)), ("environment", .string(name)),
+            (
+                "receipt",
+                LegacyReceiptJSON.receipt(
+                    receipt, originalPurchaseDate: state.account.firstUseDate ?? receipt.creationDate,
+                    requestDate: moment.now, appAppleID: moment.settings.appAppleID)
+            ),
+        ]
+        guard subscriptions else { return .object(members) }
+        var latest: [Transaction] = []
+        let history = try session.history()
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // (`history` streams the journal: it is no Sequence)
+        try history.forEach { entry in
+            if entry.transaction.isInReceipt(finished: entry.isFinished) { latest.append(entry.transaction) }
+        }
+        if excludeOldTransactions {
+            // Apple: "only the latest renewal transaction for any subscriptions".
+            let newest = Dictionary(
+                latest.filter { $0.productType == .autoRenewable }.map { ($0.originalID, $0.id) }, uniquingKeysWith: max
+            )
+            latest.removeAll { $0.productType == .autoRenewable && newest[$0.originalID] != $0.id }
+        }
+        latest.sort { ($0.purchaseDate, $0.id) > ($1.purchaseDate, $1.id) }
+        members.append(("latest_receipt_info", .array(latest.map(LegacyReceiptJSON.latestReceiptInfo))))
+        let renewals = SubscriptionEngine.chains(in: state).map { info, latest in
+            LegacyReceiptJSON.pendingRenewalInfo(
+                info, latest: latest, state: SubscriptionEngine.renewalState(info, latest: latest, at: moment.now))
+        }
+        members.append(("pending_renewal_info", .array(renewals)))
+        let fresh = try session.appReceipt(
+            StoreSession.ReceiptRequest(
+                deviceIdentifier: StoreSession.ReceiptRequest.defaultDeviceIdentifier, environment: environment))
+        members.append(("latest_receipt", .string(Data(try signer.identity.signReceipt(fresh)).base64EncodedString())))
+        return .object(members)
+    }
+
+    private static func status(_ status: Status, environment: String?) -> JSONValue {
+        var members: [(String, JSONValue)] = [("status", .int(status.rawValue))]
+        if let environment { members.append(("environment", .string(environment))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import IAPSimJSON
+import IAPSimKit
+
+/// Runs the words of a button or a read of the page as `iapsim WORDS --json` runs them: the
+/// same parser, the same `CLICommand` type, the same library operation, the same JSON. The
+/// page's server holds no StoreKit rule: it can only name a command of `Registry.commands`,
+/// and only one of `actions` (which change the state) or `reads` (which only look).
+struct PageCommands: Sendable {
+    /// The commands a button may run: each changes the state the way its command line does.
+    static let actions: Set<String> = [
+        "buy", "approve", "decline", "resolve", "finish", "refund", "request-refund", "cancel-subscription",
+        "expire", "renew", "price-increase", "trigger", "clock", "settings", "restore",
+    ]
+    /// The commands the page reads its views from, with `--json`, by their names (not aliases).
+    static let reads: Set<String> = [
+        "list-products", "status", "transactions", "notifications", "clock", "settings", "jws", "trigger",
+    ]
+
+    /// The options `iapsim ui` was started with (`--state-dir`, `--catalog`, …), which every
+    /// command the page runs inherits: words from the page cannot point at another state.
+    let options: GlobalOptions
+    let context: Context
+
+    /// What one command printed: its exit status, its `--json` document (nil when it printed
+    /// none, e.g. after a usage error) and its lines on standard error.
+    struct Outcome: Sendable {
+        var exitCode: Int32
+        var output: JSONValue?
+        /// The raw `--json` bytes, for a read the page gets as they are.
+        var bytes: [UInt8]
+        var messages: [String]
+
+        /// `{"exitCode", "output", "messages"}`: what the page's action endpoint answers.
+        var json: JSONValue {
+            .object([
+                ("exitCode", .int(exitCode)), ("output", output ?? .null),
+                ("messages", .array(messages.map(JSONValue.string))),
+            ])
+        }
+    }
+
+    /// Why words from the page were not run.
+    enum Refusal: Error, Equatable {
+        case empty
+        /// A command that is not in the allowed set, or none at all.
+        case notAllowed(String)
+        /// An option that would leave the state `iapsim ui` serves (`--state-dir` …).
+        case globalOption
+        case usage(String)
+
+        var message: String {
+            switch self {
+            case .empty: "expected {\"argv\": [\"command\", \"word\", …]}"
+            case .notAllowed(let word): "'\(word)' is not a command the page may run"
+            case .globalOption: "the page runs commands on the state iapsim ui serves: no global options"
+            case .usage(let line): line
+            }
+        }
+    }
+
+    /// Parses `words` and checks the command is one of `allowed` (and takes no global
+    /// option), without running it.
+    func invocation(_ words: [String], allowed: Set<String>) throws(Refusal) -> Invocation {
+        guard let first = words.first else { throw .empty }
+        // The command word must come first, as the page sends it: no option may hide it.
+        guard let type = Registry.command(named: first), allowed.contains(type.spec.name) else {
+            throw .notAllowed(first)
+        }
+        var invocation: Invocation
+        do {
+            invocation = try ArgumentParser.parse(words)
+        } catch {
+            throw .usage(error.line)
+        }
+        var given = invocation.options
+        given.json = false
+        given.quiet = false
+        given.noColor = false
+        guard given == GlobalOptions() else { throw .globalOption }
+        invocation.options = options
+        invocation.options.json = true
+        invocation.options.quiet = false
+        invocation.options.noColor = true
+        return invocation
+    }
+
+    /// Runs `words` as `iapsim WORDS --json` would, in this process.
+    func run(_ words: [String], allowed: Set<String>) throws(Refusal) -> Outcome {
+        let invocation = try self.invocation(words, allowed: allowed)
+        let capture = Capture()
+        let console = Console(
+            writeOut: { capture.out(Array($0.utf8)) }, writeError: { capture.error($0) }, readLine: { nil },
+            inputIsTerminal: false, writeOutBytes: { capture.out($0) })
+        let status = IAPSim.run(invocation, context: context, console: console)
+        let (bytes, errors) = capture.taken()
+        let output = bytes.isEmpty ? nil : try? JSONValue.parse(bytes)
+        let messages = errors.split(separator: "\n").map(String.init)
+        return Outcome(exitCode: status, output: output, bytes: bytes, messages: messages)
+    }
+}
+
+/// Output captured from a command run for the page; commands may write from one thread only,
+/// but the lock keeps it safe whatever they do.
+private final class Capture: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+    private var errors = ""
+
+    func out(_ more: [UInt8]) { lock.withLock { bytes += more } }
+    func error(_ text: String) { lock.withLock { errors += text } }
+    func taken() -> ([UInt8], String) { lock.withLock { (bytes, errors) } }
+}

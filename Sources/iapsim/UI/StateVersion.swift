@@ -1,0 +1,34 @@
+import IAPSimKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What identifies one version of the state without reading it: the size, inode and change
+/// time of each file a command writes. Every change rewrites `purchases.json` (a new inode)
+/// or appends to a journal (a new size), so a change made from any shell changes it; the page
+/// waits on it instead of re-reading the state.
+struct StateVersion: Equatable, Sendable {
+    let text: String
+
+    /// The version of the state at `location` now: a few `stat` calls, no reading.
+    init(_ location: StateLocation) {
+        var parts: [String] = []
+        for path in [location.statePath, location.journalPath, location.notificationsPath] {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                parts.append("-")
+                continue
+            }
+            #if canImport(Darwin)
+                let changed = info.st_ctimespec
+            #else
+                let changed = info.st_ctim
+            #endif
+            parts.append("\(info.st_ino).\(info.st_size).\(changed.tv_sec).\(changed.tv_nsec)")
+        }
+        text = parts.joined(separator: "-")
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import IAPSimHTTP
+import IAPSimJSON
+import IAPSimKit
+
+/// The server side of `iapsim ui`: serves the page, answers its reads and runs its buttons,
+/// every one through `PageCommands`, so what a button does is what its command line does.
+///
+/// Security: it listens on loopback only; every request must name this server in `Host`
+/// (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`), else 421, which stops a DNS-rebinding
+/// page (a name of the attacker's that resolves to 127.0.0.1); every `/api/` request must
+/// carry this run's random token in `X-IAPSim-Token` (the page has it in its HTML, which
+/// another origin cannot read), else 403; a POST must come from this origin (`Origin`,
+/// `Sec-Fetch-Site`) with `Content-Type: application/json`, else 403 or 415.
+struct TransactionManager: Sendable {
+    let commands: PageCommands
+    let location: StateLocation
+    /// This run's secret, 256 random bits in hex.
+    let token: String
+    /// The port listened on, which `Host` and `Origin` must name.
+    let port: UInt16
+    /// Whether to stop a long poll early (the server is stopping).
+    var stopping: @Sendable () -> Bool = { false }
+    /// The longest a request waits for the state to change before it answers the same version.
+    var longestWait = 15.0
+
+    private let transactions = RowCache(words: ["transactions"], member: "transactions")
+    private let notifications = RowCache(words: ["notifications"], member: "notifications")
+
+    init(commands: PageCommands, location: StateLocation, token: String, port: UInt16) {
+        self.commands = commands
+        self.location = location
+        self.token = token
+        self.port = port
+    }
+
+    /// A fresh token: 32 bytes from the system's cryptographic generator.
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// The `Host` values that name this server.
+    var allowedHosts: Set<String> { ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"] }
+
+    /// The origins a state-changing request may come from.
+    var allowedOrigins: Set<String> { Set(allowedHosts.map { "http://" + $0 }) }
+
+    func respond(_ request: HTTPRequest) -> HTTPResponse {
+        guard let host = request.headers["Host"]?.lowercased(), allowedHosts.contains(host) else {
+            return Self.refuse(421, "this server answers only to http://127.0.0.1:\(port)/ (Host)")
+        }
+        let path = request.pathComponents
+        if path.first != "api" {
+            guard request.method == "GET" || request.method == "HEAD" else { return Self.refuse(405, "GET only") }
+            switch path {
+            case []: return page(PageSource.html.replacingOccurrences(of: "{{TOKEN}}", with: token), "text/html")
+            case ["app.js"]: return page(PageSource.script, "text/javascript")
+            case ["app.css"]: return page(PageSource.style, "text/css")
+            default: return Self.refuse(404, "no such page")
+            }
+        }
+        guard Self.sameSecret(request.headers["X-IAPSim-Token"] ?? "", token) else {
+            return Self.refuse(403, "missing or wrong X-IAPSim-Token: only the page iapsim ui serves may ask")
+        }
+        if request.method == "POST" {
+            if let origin = request.headers["Origin"], !allowedOrigins.contains(origin.lowercased()) {
+                return Self.refuse(403, "cross-origin request from \(origin)")
+            }
+            if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
+                return Self.refuse(403, "cross-site request (\(site))")
+            }
+            guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") == true else {
+                return Self.refuse(415, "expected Content-Type: application/json")
+            }
+            guard path == ["api", "action"] else { return Self.refuse(404, "no such action endpoint") }
+            return action(request.body)
+        }
+        guard request.method == "GET" else { return Self.refuse(405, "GET, or POST to /api/action") }
+        switch (path.count, path.dropFirst().first) {
+        case (2, "version"): return version(since: request.queryValue("since"))
+        case (3, "read"): return read(path[2], request)
+        case (3, "rows") where path[2] == "transactions": return rows(transactions, request)
+        case (3, "rows") where path[2] == "notifications": return rows(notifications, request)
+        default: return Self.refuse(404, "no such endpoint")
+        }
+    }
+
+    /// `POST /api/action {"argv": ["refund", "3"]}`: runs `iapsim refund 3 --json`.
+    private func action(_ body: [UInt8]) -> HTTPResponse {
+        let list = (try? JSONValue.parse(body))?["argv"]?.arrayValue ?? []
+        let words = list.compactMap(\.stringValue)
+        guard !words.isEmpty, words.count == list.count, words.count <= 32 else {
+            return Self.refuse(400, PageCommands.Refusal.empty.message)
+        }
+        do {
+            let outcome = try commands.run(words, allowed: PageCommands.actions)
+            return .json(outcome.json.bytes(compact: true))
+        } catch {
+            return Self.refuse(error == .empty ? 400 : 403, error.message)
+        }
+    }
+
+    /// The views the page reads, each one command's `--json`.
+    private func read(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        let words: [String]
+        switch name {
+        case "products": words = ["list"]
+        case "status": words = ["status"]
+        case "clock": words = ["clock"]
+        case "settings": words = ["settings"]
+        case "triggers": words = ["trigger", "--list"]
+        case "jws":
+            guard let id = request.queryValue("transaction") else {
+                return Self.refuse(400, "expected ?transaction=ID")
+            }
+            words = ["jws", "transaction", id]
+        case "notification":
+            guard let uuid = request.queryValue("uuid") else { return Self.refuse(400, "expected ?uuid=UUID") }
+            words = ["notifications", "show", uuid]
+        default: return Self.refuse(404, "no such view")
+        }
+        do {
+            return .json(try commands.run(words, allowed: PageCommands.reads).json.bytes(compact: true))
+        } catch {
+            return Self.refuse(400, error.message)
+        }
+    }
+
+    /// `GET /api/rows/transactions?offset=0&limit=50&sort=purchaseDate&order=desc&q=book&eq.state=revoked`.
+    private func rows(_ cache: RowCache, _ request: HTTPRequest) -> HTTPResponse {
+        var query = RowCache.Query()
+        query.text = request.queryValue("q") ?? ""
+        query.sortKey = request.queryValue("sort").flatMap { $0.isEmpty ? nil : $0 }
+        query.descending = request.queryValue("order") == "desc"
+        query.offset = request.queryValue("offset").flatMap(Int.init) ?? 0
+        query.limit = request.queryValue("limit").flatMap(Int.init) ?? 50
+        for (name, value) in request.query where name.hasPrefix("eq.") && !value.isEmpty {
+            query.equal[String(name.dropFirst(3))] = value
+        }
+        switch cache.page(query, at: StateVersion(location), commands: commands) {
+        case .success(let value): return .json(value.bytes(compact: true))
+        case .failure(let failure):
+            let body: JSONValue =
+                failure.outcome?.json
+                ?? .object([("exitCode", .int(64)), ("messages", .array([.string(failure.message)]))])
+            return .json(body.bytes(compact: true), status: 500)
+        }
+    }
+
+    /// Reads the transactions and the notifications once, so the page's first load finds
+    /// them ready: `iapsim ui` calls it before it prints its address.
+    func warm() {
+        let now = StateVersion(location)
+        for cache in [transactions, notifications] { _ = cache.page(RowCache.Query(), at: now, commands: commands) }
+    }
+
+    /// `GET /api/version?since=V`: the state's version, once it differs from `since` (or at
+    /// once without it), or `since` again after `longestWait` seconds. It looks every 50 ms:
+    /// a few `stat` calls, bounded in time, so a shell's change shows within a tenth of a second.
+    private func version(since: String?) -> HTTPResponse {
+        let started = Date()
+        var now = StateVersion(location)
+        while let since, now.text == since, Date().timeIntervalSince(started) < longestWait, !stopping() {
+            usleep(50_000)
+            now = StateVersion(location)
+        }
+        return .json(JSONValue.object([("version", .string(now.text))]).bytes(compact: true))
+    }
+
+    private func page(_ text: String, _ type: String) -> HTTPResponse {
+        HTTPResponse(
+            status: .ok,
+            headers: HTTPHeaders(
+                Self.securityHeaders + [
+                    ("Content-Type", type + "; charset=utf-8"),
+                    (
+                        "Content-Security-Policy",
+                        "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+                    ),
+                ]), body: Array(text.utf8))
+    }
+
+    private static let securityHeaders: [(String, String)] = [
+        ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+    ]
+
+    private static func refuse(_ code: Int, _ message: String) -> HTTPResponse {
+        HTTPResponse(
+            status: HTTPStatus(code), headers: HTTPHeaders(securityHeaders + [("Content-Type", "application/json")]),
+            body: JSONValue.object([("error", .string(message))]).bytes(compact: true))
+    }
+
+    /// Compares the token in time that does not depend on where they differ.
+    static func sameSecret(_ given: String, _ secret: String) -> Bool {
+        let a = Array(given.utf8)
+        let b = Array(secret.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import IAPSimCrypto
+import IAPSimJSON
+import Testing
+
+@testable import IAPSimKit
+
+/// The app receipt field by field against Apple's "Receipt Fields", which transactions it
+/// lists, its signature, and `/verifyReceipt`'s status codes ("status").
+@Suite struct ReceiptTests {
+    let h: ServerAPIHarness
+    let device = UUID(uuidString: "A1B2C3D4-0000-4000-8000-00000000ABCD")!
+
+    init() throws { h = try ServerAPIHarness() }
+
+    func receipt(_ environment: AppStoreEnvironment? = nil) throws -> AppReceipt {
+        try h.session.appReceipt(StoreSession.ReceiptRequest(deviceIdentifier: device, environment: environment))
+    }
+
+    func signed(_ environment: AppStoreEnvironment? = nil) throws -> [UInt8] {
+        try ServerAPIHarness.identity.signReceipt(try receipt(environment))
+    }
+
+    var endpoint: VerifyReceiptEndpoint {
+        VerifyReceiptEndpoint(session: h.session, signer: StoreSession.Signer(identity: ServerAPIHarness.identity))
+    }
+
+    func verify(_ body: [(String, JSONValue)], method: String = "POST") -> JSONValue {
+        endpoint.response(method: method, body: JSONValue.object(body).bytes(compact: true))
+    }
+
+    func base64(_ bytes: [UInt8]) -> JSONValue { .string(Data(bytes).base64EncodedString()) }
+
+    /// Apple, "In-App Purchase Receipt": a consumable stays until the app finishes it; a
+    /// non-consumable, an auto-renewable or a non-renewing subscription stays for good.
+    @Test func listsEveryTransactionButFinishedConsumables() throws {
+        _ = try h.session.setSetting(.finishTransactions, to: "manual")
+        let coins = try h.buy("fx.coins")
+        let levels = try h.buy("fx.levels")
+        let pass = try h.buy("fx.pass")
+        let plus = try h.buy("fx.plus.monthly")
+        #expect(try receipt().inAppPurchases.map(\.transactionID) == [coins, levels, pass, plus].map { String($0.id) })
+        try h.session.finish(coins.id)
+        try h.session.finish(levels.id)
+        #expect(try receipt().inAppPurchases.map(\.transactionID) == [levels, pass, plus].map { String($0.id) })
+    }
+
+    /// Every field the state fills, read back from the signed DER.
+    @Test func everyFieldRoundTripsThroughTheSignedContainer() throws {
+        let plus = try h.buy("fx.plus.monthly")
+        h.clock.advance(days: 10)
+        let levels = try h.buy("fx.levels")
+        _ = try h.session.refund(levels.id, reason: .developerIssue)
+        let made = try receipt()
+        let inspection = try ReceiptInspection.inspect(
+            try ServerAPIHarness.identity.signReceipt(made), trusting: ServerAPIHarness.identity.chain.root)
+        #expect(inspection.verifies)
+        let read = inspection.receipt
+        #expect(read == made)
+        #expect(read.bundleID == "com.example.app" && read.receiptType == "ProductionSandbox")
+        #expect(read.applicationVersion == "1.0" && read.originalApplicationVersion == "1.0")
+        #expect(read.creationDate == ISO8601Date.stored(h.clock.now))
+        #expect(read.opaqueValue.count == 16)
+        #expect(
+            read.sha1Hash
+                == AppReceipt.hash(deviceIdentifier: device, opaqueValue: read.opaqueValue, bundleID: read.bundleID))
+        let trial = try #require(read.inAppPurchases.first)
+        #expect(trial.transactionID == String(plus.id) && trial.productID == "fx.plus.monthly" && trial.quantity == 1)
+        #expect(trial.subscriptionExpirationDate == plus.expirationDate)
+        #expect(trial.webOrderLineItemID.map(String.init) == plus.webOrderLineItemID)
+        #expect(trial.isTrialPeriod == true && trial.isInIntroOfferPeriod == false)
+        let renewal = try #require(
+            read.inAppPurchases.first { $0.transactionID != trial.transactionID && $0.productID == "fx.plus.monthly" })
+        #expect(renewal.originalTransactionID == String(plus.id) && renewal.isTrialPeriod == false)
+        let refunded = try #require(read.inAppPurchases.first { $0.productID == "fx.levels" })
+        #expect(refunded.cancellationDate != nil && refunded.subscriptionExpirationDate == nil)
+        #expect(refunded.webOrderLineItemID == nil && refunded.isTrialPeriod == nil)
+    }
+
+    /// Apple, "Receipt Fields": strings are UTF8String, dates IA5String in RFC 3339.
+    @Test func encodesStringsAsUTF8AndDatesAsRFC3339IA5Strings() throws {
+        try h.buy("fx.levels")
+        var types: [Int64: UInt8] = [:]
+        try AppReceipt.forEachAttribute(in: try receipt().payload, what: "test") { type, value in
+            types[type] = value.first
+        }
+        #expect(types[AppReceipt.FieldType.bundleID] == DERTag.utf8String)
+        #expect(types[AppReceipt.FieldType.creationDate] == DERTag.ia5String)
+        #expect(types[AppReceipt.FieldType.opaqueValue] != nil && types[AppReceipt.FieldType.sha1Hash] != nil)
+        #expect(types[AppReceipt.FieldType.inAppPurchase] == DERTag.set)
+        #expect(AppReceipt.ia5Date(Date(timeIntervalSince1970: 0)) == [0x16, 20] + Array("1970-01-01T00:00:00Z".utf8))
+    }
+
+    @Test func anAlteredReceiptDoesNotVerify() throws {
+        try h.buy("fx.levels")
+        var bytes = try signed()
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("fx.levels".utf8)) })
+        bytes[at] = UInt8(ascii: "F")
+        let inspection = try ReceiptInspection.inspect(bytes, trusting: ServerAPIHarness.identity.chain.root)
+        #expect(inspection.chain == .badSignature)
+    }
+
+    @Test func anotherChainIsReadAndSaidToBeForeign() throws {
+        try h.buy("fx.levels")
+        let other = try TestCertificateChain.generate()
+        let inspection = try ReceiptInspection.inspect(try signed(), trusting: other.root)
+        #expect(inspection.receipt.inAppPurchases.count == 1)
+        guard case .foreign(let signer) = inspection.chain else {
+            Issue.record("expected a foreign chain, got \(inspection.chain)")
+            return
+        }
+        #expect(signer.contains("iapsim TEST ONLY StoreKit Signing"))
+    }
+
+    /// A receipt written as BER (indefinite lengths outside, as other signers write) reads the same.
+    @Test func readsABERContainer() throws {
+        try h.buy("fx.levels")
+        let der = try signed()
+        // The outer SEQUENCE re-written with an indefinite length.
+        var reader = DERReader(der)
+        let outer = try reader.readElement()
+        let ber = [DERTag.sequence, 0x80] + Array(outer.contents) + [0, 0]
+        let inspection = try ReceiptInspection.inspect(ber, trusting: ServerAPIHarness.identity.chain.root)
+        #expect(inspection.verifies)
+    }
+
+    @Test func malformedInputIsAnErrorNeverATrap() throws {
+        try h.buy("fx.levels")
+        let der = try signed()
+        let root = ServerAPIHarness.identity.chain.root
+        for cut in stride(from: 0, to: der.count, by: max(1, der.count / 97)) {
+            #expect(throws: ReceiptError.self) { try ReceiptInspection.inspect(Array(der[..<cut]), trusting: root) }
+        }
+        #expect(throws: ReceiptError.self) { try ReceiptInspection.inspect(Array("not base64!".utf8), trusting: root) }
+        #expect(throws: ReceiptError.self) { try ReceiptInspection.inspect([0x30, 0x80, 0x30, 0x80], trusting: root) }
+    }
+
+    /// Apple, "status": each bad request gets its code, and a good one 0 with its environment.
+    @Test func verifyReceiptStatusCodes() throws {
+        try h.buy("fx.plus.monthly")
+        let good = try signed()
+        #expect(endpoint.response(method: "GET", body: [])["status"] == .int(21000))
+        #expect(endpoint.response(method: "POST", body: Array("{".utf8))["status"] == .int(21002))
+        #expect(verify([("password", .string("x"))])["status"] == .int(21002))
+        #expect(verify([("receipt-data", base64(Array(good.prefix(100))))])["status"] == .int(21002))
+        var altered = good
+        let at = try #require(altered.indices.first { altered[$0...].starts(with: Array("fx.plus".utf8)) })
+        altered[at] = UInt8(ascii: "F")
+        #expect(verify([("receipt-data", base64(altered))])["status"] == .int(21003))
+        #expect(verify([("receipt-data", base64(try signed(.production)))])["status"] == .int(21008))
+        let answer = verify([("receipt-data", base64(good))])
+        #expect(answer["status"] == .int(0) && answer["environment"] == .string("Sandbox"))
+        _ = try h.session.setSetting(.sharedSecret, to: "s3cret")
+        #expect(verify([("receipt-data", base64(good))])["status"] == .int(21004))
+        #expect(verify([("receipt-data", base64(good)), ("password", .string("no"))])["status"] == .int(21004))
+        let valid = verify([("receipt-data", base64(good)), ("password", .string("s3cret"))])
+        #expect(valid["status"] == .int(0))
+        let production = VerifyReceiptEndpoint(
+            session: h.session,
+            signer: StoreSession.Signer(identity: ServerAPIHarness.identity, environment: .production))
+        let body = JSONValue.object([("receipt-data", base64(good)), ("password", .string("s3cret"))])
+        #expect(production.response(method: "POST", body: body.bytes(compact: true))["status"] == .int(21007))
+    }
+
+    /// Apple, "responseBody": latest_receipt_info newest first, pending_renewal_info per chain,
+    /// dates in three forms.
+    @Test func verifyReceiptAnswersFromTheStateNow() throws {
+        let plus = try h.buy("fx.plus.monthly")
+        let good = try signed()
+        h.clock.advance(days: 40)  // renewals after the receipt was made
+        let answer = verify([("receipt-data", base64(good))])
+        let latest = try #require(answer["latest_receipt_info"]?.arrayValue)
+        let ids = latest.compactMap { $0["transaction_id"]?.stringValue }
+        #expect(ids.count > 1 && ids.last == String(plus.id))
+        #expect(ids == ids.sorted { UInt64($0)! > UInt64($1)! })
+        #expect(answer["receipt"]?["in_app"]?.arrayValue?.count == 1)
+        let first = try #require(latest.first)
+        #expect(first["purchase_date"]?.stringValue?.hasSuffix(" Etc/GMT") == true)
+        #expect(first["purchase_date_pst"]?.stringValue?.hasSuffix(" America/Los_Angeles") == true)
+        #expect(first["in_app_ownership_type"] == .string("PURCHASED"))
+        let renewal = try #require(answer["pending_renewal_info"]?.arrayValue?.first)
+        #expect(
+            renewal["auto_renew_status"] == .string("1")
+                && renewal["original_transaction_id"] == .string(String(plus.id)))
+        let thin = verify([("receipt-data", base64(good)), ("exclude-old-transactions", .bool(true))])
+        #expect(thin["latest_receipt_info"]?.arrayValue?.count == 1)
+        _ = try h.session.cancelSubscription("fx.plus.monthly")
+        h.clock.advance(days: 40)
+        let lapsed = try #require(verify([("receipt-data", base64(good))])["pending_renewal_info"]?.arrayValue?.first)
+        #expect(lapsed["auto_renew_status"] == .string("0") && lapsed["expiration_intent"] == .string("1"))
+    }
+
+    /// 2026-03-08 is the start of daylight saving time in Los Angeles: 10:00Z is 03:00 PDT.
+    @Test func pacificTimeFollowsDaylightSaving() {
+        let winter = LegacyReceiptJSON.date("x", Date(timeIntervalSince1970: 1_772_956_800))  // 2026-03-08T08:00:00Z
+        #expect(winter[2].1 == .string("2026-03-08 00:00:00 America/Los_Angeles"))
+        #expect(winter[1].1 == .string("1772956800000"))
+        let summer = LegacyReceiptJSON.date("x", Date(timeIntervalSince1970: 1_772_964_000))  // 10:00Z
+        #expect(summer[0].1 == .string("2026-03-08 10:00:00 Etc/GMT"))
+        #expect(summer[2].1 == .string("2026-03-08 03:00:00 America/Los_Angeles"))
+    }
+}

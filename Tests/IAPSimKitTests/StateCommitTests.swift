@@ -1,0 +1,208 @@
+import Foundation
+import IAPSimJSON
+import Testing
+
+@testable import IAPSimKit
+
+/// The roll-forward intent every change commits through (`StateCommit`): whatever a crash
+/// leaves of a commit, the next command finishes it whole or undoes it whole. Each test makes
+/// the files a kill at one step leaves — the state before, the one a whole change leaves, and
+/// an intent beside them — and lets the next read recover.
+@Suite struct StateCommitTests {
+    let catalog: Catalog
+    let clock = Support.Clock()
+
+    init() throws {
+        catalog = try Support.validCatalog()
+    }
+
+    private func session(_ directory: String) -> StoreSession {
+        let clock = self.clock
+        return StoreSession(
+            store: Support.store(in: directory), now: { clock.now }, catalogSettings: catalog.store.settings)
+    }
+
+    private func bytes(_ path: String) -> [UInt8]? {
+        FileManager().contents(atPath: path).map { [UInt8]($0) }
+    }
+
+    private func write(_ bytes: [UInt8]?, to path: String) throws {
+        if let bytes {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        } else {
+            try? FileManager().removeItem(atPath: path)
+        }
+    }
+
+    /// A folder with a consumable bought, and a copy of it where `change` then ran whole: the
+    /// states before and after one change, and the files of both.
+    private func beforeAndAfter(_ change: (StoreSession) throws -> Void) throws -> (
+        before: StoreSession, after: StoreSession
+    ) {
+        let before = session(Support.temporaryDirectory() + "/state")
+        _ = try before.buy(try catalog.purchasableProduct("fx.coins"), in: catalog)
+        let after = session(Support.temporaryDirectory() + "/state")
+        try FileManager().createDirectory(atPath: after.store.location.directory, withIntermediateDirectories: true)
+        for name in [StateLocation.fileName, StateLocation.journalFileName, StateLocation.notificationsFileName] {
+            try write(
+                bytes(before.store.location.directory + "/" + name), to: after.store.location.directory + "/" + name)
+        }
+        try change(after)
+        return (before, after)
+    }
+
+    private let refund: (StoreSession) throws -> Void = { session in _ = try session.refund(1, reason: .other) }
+
+    /// The state as the next command reads it, and what the history and the outbox list.
+    private func seen(_ session: StoreSession) throws -> [String] {
+        let state = try session.store.read()
+        return [
+            "\(state.app)", "\(state.account.journalLength)", "\(state.outbox.journalLength)",
+            "\(try session.store.transactions())", "\(try session.store.notificationRecords())",
+        ]
+    }
+
+    @Test func anIntentWhoseAppendsAreAllThereIsRolledForward() throws {
+        let (before, after) = try beforeAndAfter(refund)
+        let store = before.store
+        // Killed just before the last rename: the intent (the new snapshot), and both journals
+        // appended whole.
+        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        try write(bytes(after.store.location.journalPath), to: store.location.journalPath)
+        try write(bytes(after.store.location.notificationsPath), to: store.location.notificationsPath)
+        #expect(try seen(before) == (try seen(after)))
+        #expect(try store.read().app.consumables["fx.coins"] ?? 0 == 0)
+        #expect(!FileSystem.entryExists(store.commitPath))
+        #expect(bytes(store.location.statePath) == bytes(after.store.location.statePath))
+    }
+
+    @Test func anIntentWithAShortJournalIsRolledBack() throws {
+        let (before, after) = try beforeAndAfter(refund)
+        let store = before.store
+        let old = try seen(before)
+        let oldSnapshot = bytes(store.location.statePath)
+        let oldJournal = try #require(bytes(store.location.journalPath))
+        let newJournal = try #require(bytes(after.store.location.journalPath))
+        // Killed mid-append: the transactions journal has part of its new line, the outbox none.
+        let torn = Array(newJournal.prefix(oldJournal.count + (newJournal.count - oldJournal.count) / 2))
+        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        try write(torn, to: store.location.journalPath)
+        #expect(try seen(before) == old)
+        #expect(bytes(store.location.journalPath) == oldJournal)
+        #expect(bytes(store.location.statePath) == oldSnapshot)
+        #expect(!FileSystem.entryExists(store.commitPath))
+        // The retry then makes exactly one refund.
+        try refund(before)
+        #expect(try seen(before) == (try seen(after)))
+    }
+
+    @Test func anIntentWhoseJournalIsWholeButWhoseOutboxIsMissingIsRolledBack() throws {
+        let (before, after) = try beforeAndAfter(refund)
+        let store = before.store
+        let old = try seen(before)
+        let oldOutbox = bytes(store.location.notificationsPath)
+        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        try write(bytes(after.store.location.journalPath), to: store.location.journalPath)
+        #expect(try seen(before) == old)
+        #expect(bytes(store.location.notificationsPath) == oldOutbox)
+    }
+
+    @Test func anIntentOverOtherBytesOfTheSameLengthIsRolledBack() throws {
+        let (before, after) = try beforeAndAfter(refund)
+        let store = before.store
+        let old = try seen(before)
+        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        var journal = try #require(bytes(after.store.location.journalPath))
+        let at = try #require(journal.lastIndex(of: UInt8(ascii: "1")))
+        journal[at] = UInt8(ascii: "2")
+        try write(journal, to: store.location.journalPath)
+        try write(bytes(after.store.location.notificationsPath), to: store.location.notificationsPath)
+        #expect(try seen(before) == old)
+    }
+
+    @Test(arguments: [0, 1, 40, -2])
+    func aTornIntentIsRemovedAndTheOldStateStays(keep: Int) throws {
+        let (before, after) = try beforeAndAfter(refund)
+        let store = before.store
+        let old = try seen(before)
+        let intent = try #require(bytes(after.store.location.statePath))
+        try write(Array(intent.prefix(keep >= 0 ? keep : intent.count + keep)), to: store.commitPath)
+        #expect(try seen(before) == old)
+        #expect(!FileSystem.entryExists(store.commitPath))
+    }
+
+    @Test func anIntentWhoseSnapshotDoesNotReadIsRolledBackAndANewerOneIsLeftAlone() throws {
+        let (before, after) = try beforeAndAfter(refund)
+        let store = before.store
+        let old = try seen(before)
+        let oldJournal = bytes(store.location.journalPath)
+        let intent = String(decoding: try #require(bytes(after.store.location.statePath)), as: UTF8.self)
+        // Whole appends, but a snapshot that does not read: it cannot be rolled forward.
+        try write(
+            Array(intent.replacingOccurrences(of: "\"schemaVersion\": 4", with: "\"schemaVersion\": \"four\"").utf8),
+            to: store.commitPath)
+        try write(bytes(after.store.location.journalPath), to: store.location.journalPath)
+        #expect(try seen(before) == old)
+        #expect(bytes(store.location.journalPath) == oldJournal)
+        // A newer iapsim's intent is its own to finish: refused, and left as it is.
+        let newer = Array(intent.replacingOccurrences(of: "\"schemaVersion\": 4", with: "\"schemaVersion\": 99").utf8)
+        try write(newer, to: store.commitPath)
+        #expect(throws: StateError.newerSchema(path: store.commitPath, version: 99)) { try store.read() }
+        #expect(bytes(store.commitPath) == newer)
+    }
+
+    @Test func aChangeWithNoLinesReplacesTheSnapshotAtOnceWithNoIntent() throws {
+        let (_, after) = try beforeAndAfter { session in
+            _ = try session.store.update { $0.app.consumables["fx.coins"] = 7 }
+        }
+        #expect(!FileSystem.entryExists(after.store.commitPath))
+        let text = String(decoding: bytes(after.store.location.statePath) ?? [], as: UTF8.self)
+        #expect(!text.contains("\"commit\""))
+        // A change with lines commits through the intent, renamed over the snapshot.
+        _ = try after.refund(1, reason: .other)
+        let renamed = String(decoding: bytes(after.store.location.statePath) ?? [], as: UTF8.self)
+        #expect(renamed.contains("\"commit\""))
+        #expect(!FileSystem.entryExists(after.store.commitPath))
+    }
+
+    @Test func aClearOfTheHistoryIsRolledForwardOnceItsIntentExists() throws {
+        let (before, after) = try beforeAndAfter { session in _ = try session.clearTransactions() }
+        let store = before.store
+        // Killed after the intent and the journal's removal: the rest goes on the next read.
+        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        try write(nil, to: store.location.journalPath)
+        #expect(try seen(before) == (try seen(after)))
+        #expect(!FileSystem.entryExists(store.location.notificationsPath))
+        #expect(try store.read().account.nextTransactionID == 2)
+    }
+
+    @Test func anEraseIsRolledForwardOnceItsIntentExists() throws {
+        let (before, _) = try beforeAndAfter { _ in }
+        let store = before.store
+        let intent = StateCommit(
+            effects: [
+                .remove(file: StateLocation.journalFileName), .remove(file: StateLocation.notificationsFileName),
+            ],
+            hasSnapshot: false)
+        try write(intent.intent(nil), to: store.commitPath)
+        #expect(try store.read() == PurchaseState())
+        for path in [
+            store.location.statePath, store.location.journalPath, store.location.notificationsPath, store.commitPath,
+        ] {
+            #expect(!FileSystem.entryExists(path), "\(path)")
+        }
+    }
+
+    @Test func theIntentReadsBackAndRefusesAPathOutOfTheFolder() throws {
+        let intent = StateCommit(
+            effects: [
+                .append(file: "transactions.jsonl", from: 10, to: 20, checksum: UInt64.max),
+                .remove(file: "a/b.jsonl"),
+            ], hasSnapshot: true)
+        #expect(try StateCommit(intent: intent.intent(.object([("schemaVersion", .int(4))]))) == intent)
+        for file in ["../elsewhere", "/etc/passwd", ""] {
+            let hostile = StateCommit(effects: [.remove(file: file)], hasSnapshot: false)
+            #expect(throws: Reader.Failure.self) { try StateCommit(intent: hostile.intent(nil)) }
+        }
+    }
+}

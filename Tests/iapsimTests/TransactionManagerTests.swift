@@ -1,0 +1,293 @@
+import Foundation
+import IAPSimHTTP
+import IAPSimJSON
+import IAPSimKit
+import Testing
+
+@testable import iapsim
+
+/// `iapsim ui`'s server, answered in-process: who may use it, and that every button is the
+/// command line's own command.
+@Suite struct TransactionManagerTests {
+    static let port: UInt16 = 41_234
+
+    /// A manager over the harness's state, as `iapsim ui` makes one.
+    static func manager(_ harness: Harness) throws -> TransactionManager {
+        let context = Context(
+            environment: harness.environment, currentDirectory: harness.stateDirectory,
+            now: { Date(timeIntervalSince1970: 1_768_478_400) }, platform: .linux)
+        let commands = PageCommands(options: GlobalOptions(), context: context)
+        let location = try StateLocation.resolve(stateDirectory: nil, context: context)
+        var manager = TransactionManager(commands: commands, location: location, token: "t0ken", port: port)
+        manager.longestWait = 0.3
+        return manager
+    }
+
+    static func request(
+        _ target: String, method: String = "GET", host: String? = "127.0.0.1:\(port)", token: String? = "t0ken",
+        headers: [(String, String)] = [], body: String = ""
+    ) throws -> HTTPRequest {
+        var fields = headers
+        if let host { fields.append(("Host", host)) }
+        if let token { fields.append(("X-IAPSim-Token", token)) }
+        return try HTTPRequest(method: method, target: target, headers: HTTPHeaders(fields), body: Array(body.utf8))
+    }
+
+    static func action(_ argv: [String], headers: [(String, String)] = [("Content-Type", "application/json")])
+        throws -> HTTPRequest
+    {
+        let body = JSONValue.object([("argv", .array(argv.map(JSONValue.string)))]).serialized()
+        return try request("/api/action", method: "POST", headers: headers, body: body)
+    }
+
+    static func json(_ response: HTTPResponse) throws -> JSONValue { try JSONValue.parse(response.body) }
+
+    // MARK: Who may use it
+
+    /// A DNS-rebinding page reaches 127.0.0.1 under a name of its own: `Host` says which.
+    @Test(arguments: [
+        "evil.example:\(port)", "127.0.0.1:1", "localhost", "localhost.evil.example:\(port)",
+        "127.0.0.1.nip.io:\(port)",
+    ])
+    func aHostOtherThanThisServerIsMisdirected(host: String) throws {
+        let manager = try Self.manager(Harness())
+        #expect(manager.respond(try Self.request("/", host: host)).status.code == 421)
+        #expect(manager.respond(try Self.request("/api/read/clock", host: host)).status.code == 421)
+        #expect(manager.respond(try Self.action(["buy", "com.example.app.book"]).withHost(host)).status.code == 421)
+    }
+
+    @Test func noHostIsMisdirected() throws {
+        let manager = try Self.manager(Harness())
+        #expect(manager.respond(try Self.request("/", host: nil)).status.code == 421)
+    }
+
+    @Test(arguments: ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST:\(port)", "[::1]:\(port)"])
+    func thePageIsServedToItsOwnNames(host: String) throws {
+        let response = try Self.manager(Harness()).respond(try Self.request("/", host: host, token: nil))
+        #expect(response.status.code == 200)
+        let html = String(decoding: response.body, as: UTF8.self)
+        #expect(html.contains("<meta name=\"iapsim-token\" content=\"t0ken\">"))
+        #expect(response.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+    }
+
+    @Test func everyRequestOfTheAPINeedsTheToken() throws {
+        let harness = Harness()
+        let manager = try Self.manager(harness)
+        for token in [nil, "", "t0ke", "t0kenx", "T0KEN"] as [String?] {
+            #expect(manager.respond(try Self.request("/api/read/clock", token: token)).status.code == 403)
+            let buy = try Self.request(
+                "/api/action", method: "POST", token: token, headers: [("Content-Type", "application/json")],
+                body: #"{"argv":["buy","com.example.app.book"]}"#)
+            #expect(manager.respond(buy).status.code == 403)
+        }
+        #expect(!FileManager().fileExists(atPath: harness.stateDirectory + "/purchases.json"), "nothing was bought")
+        #expect(manager.respond(try Self.request("/api/read/clock")).status.code == 200)
+    }
+
+    /// A page on another site can POST to 127.0.0.1 (a form, or fetch without reading the
+    /// answer): its `Origin`, `Sec-Fetch-Site` or form content type gives it away.
+    @Test func aCrossOriginPostChangesNothing() throws {
+        let harness = Harness()
+        let manager = try Self.manager(harness)
+        let refused: [([(String, String)], Int)] = [
+            ([("Content-Type", "application/json"), ("Origin", "http://evil.example")], 403),
+            ([("Content-Type", "application/json"), ("Origin", "http://127.0.0.1:1")], 403),
+            ([("Content-Type", "application/json"), ("Origin", "null")], 403),
+            ([("Content-Type", "application/json"), ("Sec-Fetch-Site", "cross-site")], 403),
+            ([("Content-Type", "application/json"), ("Sec-Fetch-Site", "same-site")], 403),
+            ([("Content-Type", "text/plain")], 415),
+            ([("Content-Type", "application/x-www-form-urlencoded")], 415),
+        ]
+        for (headers, status) in refused {
+            #expect(
+                manager.respond(try Self.action(["buy", "com.example.app.book"], headers: headers)).status.code
+                    == status)
+        }
+        #expect(!FileManager().fileExists(atPath: harness.stateDirectory + "/purchases.json"), "nothing was bought")
+        let own = try Self.action(
+            ["buy", "com.example.app.book"],
+            headers: [
+                ("Content-Type", "application/json"), ("Origin", "http://127.0.0.1:\(Self.port)"),
+                ("Sec-Fetch-Site", "same-origin"),
+            ])
+        #expect(try Self.json(manager.respond(own))["exitCode"] == .number("0"))
+    }
+
+    @Test func otherMethodsAndPathsAreRefused() throws {
+        let manager = try Self.manager(Harness())
+        #expect(manager.respond(try Self.request("/api/action", method: "DELETE")).status.code == 405)
+        #expect(manager.respond(try Self.request("/", method: "POST")).status.code == 405)
+        #expect(manager.respond(try Self.request("/api/read/purchases")).status.code == 404)
+        #expect(manager.respond(try Self.request("/etc/passwd")).status.code == 404)
+        #expect(manager.respond(try Self.action(["buy"]).withTarget("/api/other")).status.code == 404)
+    }
+
+    // MARK: Every button is a command
+
+    /// The server can run registered commands only, those the page needs, by name: there is
+    /// no code path in it that decides what a purchase or a refund does.
+    @Test func thePageRunsOnlyRegisteredCommandsOfItsLists() {
+        for name in PageCommands.actions.union(PageCommands.reads) {
+            #expect(Registry.commands.contains { $0.spec.name == name }, "\(name) is a command of the registry")
+        }
+        #expect(!PageCommands.actions.contains("reset") && !PageCommands.actions.contains("serve"))
+        #expect(!PageCommands.actions.contains("ui") && !PageCommands.actions.contains("listen"))
+    }
+
+    @Test(arguments: [
+        ["reset", "--all"], ["serve"], ["ui"], ["listen", "--forward-to", "http://127.0.0.1:9/"], ["certs", "rotate"],
+        ["--json", "buy", "com.example.app.book"], ["nonsense"], ["transactions", "delete", "1"],
+        ["buy", "com.example.app.book", "--state-dir", "/tmp/elsewhere"],
+        ["buy", "com.example.app.book", "--catalog", "/tmp/elsewhere"],
+    ])
+    func wordsOutsideTheListsAreRefused(argv: [String]) throws {
+        let harness = Harness()
+        let response = try Self.manager(harness).respond(try Self.action(argv))
+        #expect(response.status.code == 403)
+        #expect(!FileManager().fileExists(atPath: "/tmp/elsewhere/purchases.json"))
+        #expect(!FileManager().fileExists(atPath: harness.stateDirectory + "/purchases.json"))
+    }
+
+    @Test func aBadBodyIsABadRequest() throws {
+        let manager = try Self.manager(Harness())
+        for body in ["", "{", #"{"argv":[]}"#, #"{"argv":[1]}"#, #"{"argv":"buy"}"#, "[]"] {
+            let request = try Self.request(
+                "/api/action", method: "POST", headers: [("Content-Type", "application/json")], body: body)
+            #expect(manager.respond(request).status.code == 400, "\(body)")
+        }
+    }
+
+    /// The same state, the same words: the page's answer is the command line's `--json`,
+    /// exit status and error line for line.
+    @Test(arguments: [
+        ["refund", "2"], ["refund", "2", "--reason", "developerIssue"], ["request-refund", "1"], ["refund", "3"],
+        ["cancel-subscription", "com.example.app.pro.monthly"], ["expire", "com.example.app.pro.monthly"],
+        ["renew", "com.example.app.pro.monthly"], ["clock", "advance", "P1M"], ["buy", "com.example.app.coins100"],
+        ["buy", "com.example.app.book", "--outcome", "ask-to-buy"], ["refund", "999"], ["buy", "no.such.product"],
+        ["settings", "set", "ask-to-buy", "maybe"], ["price-increase", "com.example.app.pro.monthly", "3.99"],
+        ["trigger", "REFUND", "--product", "com.example.app.coins100"],
+    ])
+    func anActionAnswersWhatTheCommandLinePrints(argv: [String]) throws {
+        func prepared() -> Harness {
+            let harness = Harness()
+            for words in [
+                ["clock", "set", "2027-01-01T00:00:00Z"], ["clock", "freeze"], ["buy", "com.example.app.pro.monthly"],
+                ["clock", "advance", "P1M"],
+            ] {
+                _ = harness.run(words)
+            }
+            return harness
+        }
+        let cli = prepared().run(argv + ["--json"])
+        let page = try Self.json(try Self.manager(prepared()).respond(try Self.action(argv)))
+        #expect(page["exitCode"] == .int(cli.status))
+        let printed = cli.stdout.isEmpty ? JSONValue.null : try JSONValue.parse(Array(cli.stdout.utf8))
+        #expect(Self.withoutUUIDs(page["output"]) == Self.withoutUUIDs(printed))
+        let lines = cli.stderr.split(separator: "\n").map { JSONValue.string(String($0)) }
+        #expect(page["messages"] == .array(lines))
+        #expect(page["exitCode"] != .int(0) || page["output"] != .null, "a command that succeeded printed its JSON")
+    }
+
+    /// A notification's UUID is random: the one thing two equal states do not share.
+    static func withoutUUIDs(_ value: JSONValue?) -> JSONValue? {
+        switch value {
+        case .object(let members)?:
+            return .object(members.map { ($0.0, $0.0 == "notificationUUID" ? .null : withoutUUIDs($0.1) ?? .null) })
+        case .array(let items)?: return .array(items.map { withoutUUIDs($0) ?? .null })
+        default: return value
+        }
+    }
+
+    @Test func aReadIsTheCommandsJSON() throws {
+        let harness = Harness()
+        _ = harness.run("buy", "com.example.app.pro.monthly")
+        let manager = try Self.manager(harness)
+        for (view, words) in [("status", ["status"]), ("products", ["list"]), ("settings", ["settings"])] {
+            let page = try Self.json(manager.respond(try Self.request("/api/read/\(view)")))
+            #expect(page["output"] == (try JSONValue.parse(Array(harness.run(words + ["--json"]).stdout.utf8))))
+        }
+        let jws = try Self.json(manager.respond(try Self.request("/api/read/jws?transaction=1")))
+        #expect(jws["output"]?["payload"]?["transactionId"] == .string("1"))
+    }
+
+    /// The server holds no App Store logic: its files reach the library through the commands
+    /// alone, never a session or a catalog of their own.
+    @Test func thePagesServerCodeCallsNoLibraryOperation() throws {
+        let folder = Harness.repositoryRoot + "/Sources/iapsim/UI"
+        let files = try FileManager().contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 5)
+        for file in files {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for forbidden in [
+                "StoreSession", "catalogAndSession", ".session", "Catalog.load", "PurchaseState", "Outbox",
+            ] {
+                #expect(!text.contains(forbidden), "\(file) uses \(forbidden): the page's server must run commands")
+            }
+        }
+    }
+
+    // MARK: Rows and changes
+
+    @Test func transactionsComeInPagesFilteredAndSorted() throws {
+        let harness = Harness()
+        for product in ["com.example.app.coins100", "com.example.app.book", "com.example.app.coins100"] {
+            _ = harness.run("buy", product)
+        }
+        let manager = try Self.manager(harness)
+        let page = try Self.json(
+            manager.respond(try Self.request("/api/rows/transactions?limit=2&sort=id&order=desc")))
+        #expect(page["total"] == .int(3))
+        #expect(page["transactions"]?.arrayValue?.map { $0["id"] } == [.int(3), .int(2)])
+        let filtered = try Self.json(
+            manager.respond(try Self.request("/api/rows/transactions?eq.productID=com.example.app.coins100")))
+        #expect(filtered["matched"] == .int(2))
+        let searched = try Self.json(manager.respond(try Self.request("/api/rows/transactions?q=BOOK")))
+        #expect(searched["transactions"]?.arrayValue?.map { $0["id"] } == [.int(2)])
+        let beyond = try Self.json(manager.respond(try Self.request("/api/rows/transactions?offset=99&limit=100000")))
+        #expect(beyond["transactions"] == .array([]))
+    }
+
+    @Test func aChangeFromAShellChangesTheVersion() throws {
+        let harness = Harness()
+        let manager = try Self.manager(harness)
+        let first = try Self.json(manager.respond(try Self.request("/api/version")))["version"]?.stringValue ?? ""
+        let started = Date()
+        let same = try Self.json(manager.respond(try Self.request("/api/version?since=\(first)")))
+        #expect(same["version"] == .string(first))
+        #expect(Date().timeIntervalSince(started) >= 0.25, "it waited for a change")
+        _ = harness.run("buy", "com.example.app.book")
+        let after = try Self.json(manager.respond(try Self.request("/api/version?since=\(first)")))
+        #expect(after["version"] != .string(first))
+        let rows = try Self.json(manager.respond(try Self.request("/api/rows/transactions")))
+        #expect(rows["total"] == .int(1))
+    }
+
+    @Test func uiRefusesABadPortAndArguments() {
+        let harness = Harness()
+        #expect(harness.run("ui", "--port", "70000").status == 64)
+        #expect(harness.run("ui", "extra").status == 64)
+    }
+
+    /// Like `serve`'s: a port file in a shared /tmp is never written through a planted link.
+    @Test func thePortFileIsNeverWrittenThroughASymlink() throws {
+        let harness = Harness()
+        let folder = Harness.temporaryPath("ui-link-")
+        try FileManager().createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager().createSymbolicLink(atPath: folder + "/port", withDestinationPath: folder + "/target")
+        let result = harness.run("ui", "--port-file", folder + "/port")
+        #expect(result.status == 73)
+        #expect(!FileManager().fileExists(atPath: folder + "/target"))
+    }
+}
+
+extension HTTPRequest {
+    fileprivate func withHost(_ host: String) throws -> HTTPRequest {
+        var fields = headers.filter { $0.name != "Host" }.map { ($0.name, $0.value) }
+        fields.append(("Host", host))
+        return try HTTPRequest(method: method, target: target, headers: HTTPHeaders(fields), body: body)
+    }
+
+    fileprivate func withTarget(_ target: String) throws -> HTTPRequest {
+        try HTTPRequest(method: method, target: target, headers: headers, body: body)
+    }
+}
