@@ -95,6 +95,27 @@ extension StoreKitAPITests {
             #expect(SKPaymentQueue.default().storefront?.countryCode == "JPN")
         }
 
+        @Test func aReceiptRefreshWritesTheAppReceiptWithThePurchases() async throws {
+            let session = try freshSession()
+            try session.buyProduct(productIdentifier: "com.example.app.book")
+            let observer = QueueObserver()
+            let finished = Recorder<Bool>()
+            final class Delegate: NSObject, SKRequestDelegate, @unchecked Sendable {
+                let finished: Recorder<Bool>
+                init(_ finished: Recorder<Bool>) { self.finished = finished }
+                func requestDidFinish(_ request: SKRequest) { finished.append(true) }
+            }
+            let delegate = Delegate(finished)
+            let request = SKReceiptRefreshRequest()
+            request.delegate = delegate
+            request.start()
+            #expect(await eventually { !finished.values.isEmpty })
+            _ = observer
+            let receipt = try Data(
+                contentsOf: session.stateDirectory.appendingPathComponent("StoreKit/sandboxReceipt"))
+            #expect(receipt.range(of: Data("com.example.app.book".utf8)) != nil)
+        }
+
         @Test func aPaymentGoesPurchasingThenPurchasedAndFinishingRemovesIt() async throws {
             _ = try freshSession()
             let observer = QueueObserver()

@@ -318,11 +318,24 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 }
 
-extension Bundle {
-    /// Where the App Store receipt would be. iapsim writes none: the file does not exist, as
-    /// in an app run from Xcode before any purchase.
-    public var appStoreReceiptURL: URL? {
-        guard let store = try? StoreRuntime.shared.store() else { return nil }
-        return URL(fileURLWithPath: store.location.directory + "/receipt")
+/// The app receipt file of the state folder, as `iapsim receipt` makes it:
+/// `StoreKit/sandboxReceipt` (`StoreKit/receipt` when the session's environment is
+/// Production). Foundation on Linux declares `Bundle.appStoreReceiptURL` itself (always nil),
+/// so the receipt is reached through `SKReceiptRefreshRequest` and this path.
+enum AppReceiptFile {
+    @discardableResult
+    static func write() throws -> URL {
+        let runtime = StoreRuntime.shared
+        let (_, session) = try runtime.open()
+        let signer = try runtime.signer()
+        let receipt = try session.appReceipt(
+            StoreSession.ReceiptRequest(deviceIdentifier: StoreSession.ReceiptRequest.defaultDeviceIdentifier))
+        let der = try signer.identity.signReceipt(receipt)
+        let production = (try? session.settings().environment) == .production
+        let folder = session.store.location.directory + "/StoreKit"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let url = URL(fileURLWithPath: folder + (production ? "/receipt" : "/sandboxReceipt"))
+        try Data(der).write(to: url, options: .atomic)
+        return url
     }
 }

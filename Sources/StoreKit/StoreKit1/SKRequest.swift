@@ -102,7 +102,7 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
     }
 }
 
-/// `SKReceiptRefreshRequest`: finishes at once (iapsim keeps no app receipt file).
+/// `SKReceiptRefreshRequest`: writes the app receipt afresh (`Bundle.main.appStoreReceiptURL`).
 open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
     var _receiptProperties: [String: Any]?
     open var receiptProperties: [String: Any]? { _receiptProperties }
@@ -110,5 +110,13 @@ open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
     public init(receiptProperties properties: [String: Any]? = nil) {
         _receiptProperties = properties
         super.init()
+    }
+
+    override func perform() throws {
+        do {
+            try AppReceiptFile.write()
+        } catch {
+            throw SKPaymentQueue.skError(error)
+        }
     }
 }
