@@ -102,7 +102,7 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
     }
 }
 
-/// `SKReceiptRefreshRequest`: writes the app receipt afresh (`Bundle.main.appStoreReceiptURL`).
+/// `SKReceiptRefreshRequest`: writes the app receipt afresh (`AppReceiptFile`).
 open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
     var _receiptProperties: [String: Any]?
     open var receiptProperties: [String: Any]? { _receiptProperties }
