@@ -226,6 +226,8 @@ def main():
         WebDriverWait(driver, 15, poll_frequency=0.2).until(lambda d: now_at() != first)
         check(driver.execute_script("return document.body.dataset.version") == version,
               "the now-line moved with no change to the state")
+        check(driver.find_element(By.ID, "clock-now").get_attribute("aria-live") == "off",
+              "the timer's moves of the clock are not announced")
         driver.execute_script("Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });"
                               "document.dispatchEvent(new Event('visibilitychange'))")
         time.sleep(0.5)  # a read of the clock already under way may still land

@@ -307,6 +307,15 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
         }
     }
 
+    /// A running clock is read again on one chained timer that a hidden tab stops: no
+    /// `setInterval` that would keep firing (and stack reads) behind a hidden tab or a slow server.
+    @Test func theClockTimerIsBoundedAndPausedWhenHidden() {
+        #expect(!PageSource.script.contains("setInterval"))
+        #expect(PageSource.script.contains("document.addEventListener('visibilitychange'"))
+        #expect(
+            PageSource.script.contains("if (ticking || document.hidden || !view.clock || view.clock.frozen) return;"))
+    }
+
     // MARK: Rows and changes
 
     @Test func transactionsComeInPagesFilteredAndSorted() throws {

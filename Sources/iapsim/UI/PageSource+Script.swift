@@ -81,9 +81,12 @@ extension PageSource {
         }
 
         /* The clock */
-        function renderClock() {
+        /** Draws the clock; `quietly` (the timer's moves of a running clock) keeps a screen reader from
+            announcing it every few seconds, while a change of the state is announced. */
+        function renderClock(quietly) {
           const clock = view.clock;
           if (!clock) return;
+          $('#clock-now').setAttribute('aria-live', quietly ? 'off' : 'polite');
           $('#clock-now').textContent = when(clock.date) + ' UTC' + (clock.frozen ? ' (frozen)' : ' (' + clock.timeRate + ')');
           $('#clock-freeze').disabled = clock.frozen;
           $('#clock-run').disabled = !clock.frozen;
@@ -477,7 +480,7 @@ extension PageSource {
           ticking = true;
           try {
             view.clock = await read('clock');
-            renderClock();
+            renderClock(true);
             // Now off a timeline's drawn range: draw the timelines again (not during a refresh, which draws them).
             const moved = [...document.querySelectorAll('.timeline')].every((node) => node.moveNow(view.clock.date));
             if (!moved && !refreshing && view.status) await renderTimelines(view.status);
