@@ -180,6 +180,7 @@ def main():
         # 6c. Buy with options: three coins with a new app account token, from the keyboard.
         driver.execute_script("document.getElementById('buy-options').scrollIntoView({ block: 'center' })")
         Select(driver.find_element(By.ID, "bo-product")).select_by_value("com.example.app.coins100")
+        check(not driver.find_element(By.ID, "bo-plan").is_displayed(), "no billing plan to choose for a consumable")
         driver.find_element(By.ID, "bo-token-new").send_keys(Keys.ENTER)
         token = driver.find_element(By.ID, "bo-token").get_attribute("value")
         quantity = driver.find_element(By.ID, "bo-quantity")

@@ -239,6 +239,8 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
                 ],
                 [boughtMonthly], 64
             ),
+            (["buy", "com.example.app.pro.yearly", "--billing-plan", "monthly"], [], 64),
+            (["buy", "com.example.app.pro.yearly", "--billing-plan", "upfront"], [], 0),
             (["trigger", "PRICE_INCREASE/PENDING"], [], 0), (["trigger", "PRICE_INCREASE/ACCEPTED"], [], 0),
             (["trigger", "EXPIRED/PRICE_INCREASE"], [], 0),
         ] as [([String], [[String]], Int32)])

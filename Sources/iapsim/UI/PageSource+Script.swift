@@ -135,6 +135,10 @@ extension PageSource {
           select.replaceChildren(el('option', { value: '', text: 'none' }), ...offers.map((offer) =>
             el('option', { value: offer.id, text: offer.id + ' (' + offer.type + ': ' + offer.summary + ')' })));
           if (offers.some((offer) => offer.id === keep)) select.value = keep;
+          // A billing plan is a choice only for a subscription the catalog gives plans (billingPlans).
+          const plans = !!(sub && sub.billingPlans.length);
+          $('#bo-plan-label').hidden = !plans;
+          if (!plans) $('#bo-plan').value = '';
         }
 
         /** The words of "Buy with options": each field the user filled becomes its option of `iapsim buy`. */
@@ -143,7 +147,7 @@ extension PageSource {
           const quantity = $('#bo-quantity').value.trim();
           if (quantity) words.push('--quantity', quantity);
           for (const [field, option] of [['#bo-offer', '--offer'], ['#bo-signature', '--offer-signature'],
-            ['#bo-token', '--app-account-token'], ['#bo-outcome', '--outcome']]) {
+            ['#bo-token', '--app-account-token'], ['#bo-plan', '--billing-plan'], ['#bo-outcome', '--outcome']]) {
             const value = $(field).value.trim();
             if (value) words.push(option, value);
           }

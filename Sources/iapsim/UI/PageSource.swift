@@ -63,6 +63,8 @@ enum PageSource {
               <label>App account token <input id="bo-token" name="token" size="36" placeholder="UUID"
                 autocomplete="off" spellcheck="false"></label>
               <button type="button" id="bo-token-new">New token</button>
+              <label id="bo-plan-label" hidden>Billing plan <select id="bo-plan" name="plan">
+                <option value="">upfront (the default)</option><option>monthly</option></select></label>
               <label>Outcome <select id="bo-outcome" name="outcome"><option value="">as the settings say</option>
                 <option>success</option><option>ask-to-buy</option><option>interrupted</option><option>cancel</option>
                 <option>fail</option></select></label>
