@@ -228,13 +228,13 @@ extension PageSource {
           const open = {};
           const bandTitle = (kind, from, to) => (kind === 'grace' ? 'Grace period ' : 'Billing retry ') +
             when(new Date(from).toISOString()) + ' → ' + when(new Date(to).toISOString());
-          const band = (kind, from, to, open) => {
+          const band = (kind, from, to, running) => {
             counts[kind] += 1;
             const title = svg('title', {}, document.createTextNode(bandTitle(kind, from, to)));
             const rect = svg('rect', { class: 'band ' + kind, 'data-kind': kind, x: x(from), y: top - 4,
               width: Math.max(x(to) - x(from), 2), height: lanesBottom - top + 8 }, title);
             graphic.append(rect);
-            if (open) toNow.push((at) => { rect.setAttribute('width', Math.max(x(at) - x(from), 2));
+            if (running) toNow.push((at) => { rect.setAttribute('width', Math.max(x(at) - x(from), 2));
               title.textContent = bandTitle(kind, from, at); });
             events.push([from, (kind === 'grace' ? 'Grace period' : 'Billing retry') + ' from ' + day(new Date(from).toISOString()) +
               ' to ' + day(new Date(to).toISOString())]);
