@@ -1,9 +1,12 @@
 """The Transaction Manager (`iapsim ui`) in headless Chromium, driven through Selenium: buy a
-subscription on the page, advance the clock a year with the keyboard, see twelve renewals on
-the timeline, refund one from its row, see the REFUND notification in the outbox, and see a
-purchase made meanwhile with `iapsim buy` in a shell appear without a reload. It saves a
-screenshot of each screen into SHOTS (and, with --docs DIR, into DIR for docs/UI.md), and
-prints the load and update times it measured.
+subscription on the page, raise its price and consent on the timeline's forms, advance the clock
+a year with the keyboard, see twelve renewals on the timeline at the new price, refund one from
+its row, see the REFUND notification in the outbox, see a purchase made meanwhile with
+`iapsim buy` in a shell appear without a reload, resolve a billing issue, buy three of a
+consumable with an app account token from "Buy with options", and let the clock run: the
+now-line follows it, and stops while the tab is hidden. It saves a screenshot of each screen
+into SHOTS (and, with --docs DIR, into DIR for docs/UI.md), and prints the load and update
+times it measured.
 
 Usage: ui_story.py path/to/iapsim SHOTS [--docs DIR]   (run by Tests/e2e/ui.sh)
 """
@@ -102,6 +105,23 @@ def main():
         check("purchased" in driver.find_element(By.ID, "result").text, "the page says the purchase went through")
         shot(driver, "02-bought")
 
+        # 2b. A price increase from the timeline's form (with the keyboard), then the subscriber's consent.
+        price = driver.find_element(By.CSS_SELECTOR, '.timeline form[data-price-increase="%s"] input' % SUBSCRIPTION)
+        price.send_keys("3.49", Keys.ENTER)
+        wait.until(lambda d: len(rows('.timeline button[data-consent="%s"]' % SUBSCRIPTION)) == 1)
+        check("waiting for consent" in driver.find_element(By.CSS_SELECTOR, ".timeline h3").text,
+              "the timeline says the increase waits for consent")
+        check(len(rows('#nt-table tbody tr[data-type="PRICE_INCREASE"]')) == 1, "PRICE_INCREASE/PENDING in the outbox")
+        driver.find_element(By.CSS_SELECTOR, '.timeline button[data-consent="%s"]' % SUBSCRIPTION).send_keys(Keys.ENTER)
+        wait.until(lambda d: len(rows('.timeline line[data-kind="price"]')) == 2)
+        check(len(rows('.timeline button[data-consent]')) == 0, "nothing waits for consent after it")
+        check("price-increase consent" in driver.find_element(By.ID, "result").text
+              and "(exit 0)" in driver.find_element(By.ID, "result").text, "the page shows the consent's outcome")
+        check(any("PRICE_INCREASE / ACCEPTED" in r.text for r in rows("#nt-table tbody tr")),
+              "PRICE_INCREASE/ACCEPTED in the outbox")
+        driver.execute_script("document.getElementById('subscriptions').scrollIntoView()")
+        shot(driver, "10-price-increase")
+
         # 3. Advance the clock a year, with the keyboard.
         field = driver.find_element(By.ID, "advance-by")
         field.clear()
@@ -109,6 +129,8 @@ def main():
         wait.until(lambda d: len(rows('.timeline rect[data-kind="renewal"]')) == 12)
         check("2028-01-01" in driver.find_element(By.ID, "clock-now").text, "the clock reads a year later")
         check(len(rows('.timeline line[data-kind="now"]')) == 1, "the timeline draws now as a line")
+        check(any("3.49 USD" in r.text for r in rows('#tx-table tbody tr[data-reason="renewal"]')),
+              "the renewals after the consent charge the new price")
         driver.execute_script("document.getElementById('subscriptions').scrollIntoView()")
         shot(driver, "03-timeline")
 
@@ -148,9 +170,39 @@ def main():
         driver.execute_script("document.getElementById('subscriptions').scrollIntoView()")
         shot(driver, "06-billing-retry")
 
-        # 7. A transaction's decoded JWS, one click away.
+        # 6b. Resolve the billing issue from the timeline: the App Store's DID_RENEW/BILLING_RECOVERY.
+        driver.find_element(By.CSS_SELECTOR, '.timeline button[data-resolve="%s"]' % SUBSCRIPTION).click()
+        wait.until(lambda d: any("BILLING_RECOVERY" in r.text for r in rows("#nt-table tbody tr")))
+        check(len(rows('.timeline button[data-resolve]')) == 0, "no billing issue is left to resolve")
+        driver.execute_script("document.getElementById('subscriptions').scrollIntoView()")
+        shot(driver, "11-billing-resolved")
+
+        # 6c. Buy with options: three coins with a new app account token, from the keyboard.
+        driver.execute_script("document.getElementById('buy-options').scrollIntoView({ block: 'center' })")
+        Select(driver.find_element(By.ID, "bo-product")).select_by_value("com.example.app.coins100")
+        check(not driver.find_element(By.ID, "bo-plan").is_displayed(), "no billing plan to choose for a consumable")
+        driver.find_element(By.ID, "bo-token-new").send_keys(Keys.ENTER)
+        token = driver.find_element(By.ID, "bo-token").get_attribute("value")
+        quantity = driver.find_element(By.ID, "bo-quantity")
+        quantity.clear()
+        quantity.send_keys("3", Keys.ENTER)
+        coins = '#catalog-table tr[data-product="com.example.app.coins100"]'
+        wait.until(lambda d: "balance 3" in d.find_element(By.CSS_SELECTOR, coins).text)
+        check("--quantity 3" in driver.find_element(By.ID, "result").text, "the result names the quantity")
+        driver.execute_script("window.scrollTo(0, 0)")
+        shot(driver, "12-buy-options")
+        quantity.clear()
+        quantity.send_keys("11", Keys.ENTER)
+        wait.until(lambda d: "--quantity 11" in d.find_element(By.ID, "result").text)
+        check("(exit 64)" in driver.find_element(By.ID, "result").text
+              and "from 1 to 10" in driver.find_element(By.ID, "result").text, "a quantity of 11 is the CLI's usage error")
+        check("balance 3" in driver.find_element(By.CSS_SELECTOR, coins).text, "nothing more was bought")
+
+        # 7. A transaction's decoded JWS, one click away: the coins, with their quantity and token.
         rows("#tx-table tbody tr")[0].find_element(By.XPATH, ".//button[text()='JWS']").click()
         wait.until(lambda d: '"transactionId"' in d.find_element(By.ID, "detail-body").text)
+        payload = driver.find_element(By.ID, "detail-body").text
+        check('"quantity": 3' in payload and token.lower() in payload, "the JWS has the quantity and the app account token")
         shot(driver, "07-jws")
         driver.find_element(By.ID, "detail-close").click()
 
@@ -163,6 +215,29 @@ def main():
                                {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         driver.execute_script("document.getElementById('subscriptions').scrollIntoView()")
         shot(driver, "09-dark")
+
+        # 10. A running clock: the clock's line and the now-line move without a change to the state,
+        # every few seconds, and not while the tab is hidden.
+        driver.set_window_size(1280, 800)
+        driver.find_element(By.ID, "clock-run").click()
+        wait.until(lambda d: "frozen" not in d.find_element(By.ID, "clock-now").text)
+        wait.until(lambda d: d.find_element(By.ID, "clock-run").get_attribute("disabled"))
+        now_at = lambda: driver.find_element(By.CSS_SELECTOR, '.timeline line[data-kind="now"]').get_attribute("data-at")
+        first, version = now_at(), driver.execute_script("return document.body.dataset.version")
+        WebDriverWait(driver, 15, poll_frequency=0.2).until(lambda d: now_at() != first)
+        check(driver.execute_script("return document.body.dataset.version") == version,
+              "the now-line moved with no change to the state")
+        check(driver.find_element(By.ID, "clock-now").get_attribute("aria-live") == "off",
+              "the timer's moves of the clock are not announced")
+        driver.execute_script("Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });"
+                              "document.dispatchEvent(new Event('visibilitychange'))")
+        time.sleep(0.5)  # a read of the clock already under way may still land
+        hidden_at = now_at()
+        time.sleep(7)
+        check(now_at() == hidden_at, "a hidden tab does not read the clock")
+        driver.execute_script("Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });"
+                              "document.dispatchEvent(new Event('visibilitychange'))")
+        WebDriverWait(driver, 3, poll_frequency=0.1).until(lambda d: now_at() != hidden_at)
 
         # The first load: from the request to every view drawn, in a new tab.
         started = time.monotonic()

@@ -6,6 +6,10 @@ import Testing
 
 @testable import iapsim
 
+/// Words that prepare a state: the monthly subscription bought, its price raised.
+private let boughtMonthly = ["buy", "com.example.app.pro.monthly"]
+private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.99"]
+
 /// `iapsim ui`'s server, answered in-process: who may use it, and that every button is the
 /// command line's own command.
 @Suite struct TransactionManagerTests {
@@ -188,6 +192,85 @@ import Testing
         #expect(page["exitCode"] != .int(0) || page["output"] != .null, "a command that succeeded printed its JSON")
     }
 
+    /// The forms added beside the buttons: a price increase and the subscriber's answer, a
+    /// billing issue resolved, a purchase with a quantity, an offer or an app account token.
+    /// Each is prepared by its own words on two equal states and compared the same way.
+    @Test(
+        arguments: [
+            (["price-increase", "com.example.app.pro.monthly", "3.49", "--notify-only"], [boughtMonthly], 0),
+            (["price-increase", "com.example.app.pro.monthly", "3.49", "--consent-required"], [boughtMonthly], 0),
+            (["price-increase", "com.example.app.pro.monthly", "abc"], [boughtMonthly], 64),
+            (["price-increase", "consent", "com.example.app.pro.monthly"], [boughtMonthly, raisedPrice], 0),
+            (["price-increase", "decline", "com.example.app.pro.monthly"], [boughtMonthly, raisedPrice], 0),
+            (["price-increase", "consent", "com.example.app.pro.monthly"], [boughtMonthly], 64),
+            (
+                ["resolve", "1"],
+                [["settings", "set", "billing-retry", "true"], boughtMonthly, ["clock", "advance", "P10D"]], 0
+            ),
+            (
+                ["resolve", "1"],
+                [
+                    ["settings", "set", "billing-retry", "true"], ["settings", "set", "grace-period", "true"],
+                    boughtMonthly,
+                    ["clock", "advance", "P8D"],
+                ], 0
+            ),
+            (["resolve", "1"], [boughtMonthly], 64),
+            (["buy", "com.example.app.coins100", "--quantity", "3"], [["buy", "com.example.app.coins100"]], 0),
+            (["buy", "com.example.app.coins100", "--quantity", "11"], [], 64),
+            (["buy", "com.example.app.book", "--quantity", "2"], [], 64),
+            (
+                [
+                    "buy", "com.example.app.book", "--quantity", "1", "--app-account-token",
+                    "0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E", "--outcome", "ask-to-buy",
+                ], [], 3
+            ),
+            (["buy", "com.example.app.book", "--app-account-token", "not-a-uuid"], [], 64),
+            (["buy", "com.example.app.pro.monthly", "--offer", "pro.monthly.comeback"], [], 1),
+            (["buy", "com.example.app.pro.monthly", "--offer", "pro.monthly.comeback"], [boughtMonthly], 0),
+            (
+                ["buy", "com.example.app.pro.monthly", "--offer", "pro.monthly.winback", "--quantity", "1"],
+                [boughtMonthly, ["expire", "com.example.app.pro.monthly"]], 0
+            ),
+            (
+                [
+                    "buy", "com.example.app.pro.monthly", "--offer", "pro.monthly.comeback", "--offer-signature",
+                    "k:n:1:s",
+                ],
+                [boughtMonthly], 64
+            ),
+            (["buy", "com.example.app.pro.yearly", "--billing-plan", "monthly"], [], 64),
+            (["buy", "com.example.app.pro.yearly", "--billing-plan", "upfront"], [], 0),
+            (["trigger", "PRICE_INCREASE/PENDING"], [], 0), (["trigger", "PRICE_INCREASE/ACCEPTED"], [], 0),
+            (["trigger", "EXPIRED/PRICE_INCREASE"], [], 0),
+        ] as [([String], [[String]], Int32)])
+    func aFormAnswersWhatTheCommandLinePrints(argv: [String], setup: [[String]], status: Int32) throws {
+        func prepared() -> Harness {
+            let harness = Harness()
+            for words in [["clock", "set", "2027-01-01T00:00:00Z"], ["clock", "freeze"]] + setup {
+                #expect(harness.run(words).status == 0, "setup: \(words)")
+            }
+            return harness
+        }
+        let cli = prepared().run(argv + ["--json"])
+        #expect(cli.status == status, "the command line's answer is the one this case is about")
+        let page = try Self.json(try Self.manager(prepared()).respond(try Self.action(argv)))
+        #expect(page["exitCode"] == .int(cli.status))
+        let printed = cli.stdout.isEmpty ? JSONValue.null : try JSONValue.parse(Array(cli.stdout.utf8))
+        #expect(Self.withoutUUIDs(page["output"]) == Self.withoutUUIDs(printed))
+        let lines = cli.stderr.split(separator: "\n").map { JSONValue.string(String($0)) }
+        #expect(page["messages"] == .array(lines))
+    }
+
+    /// The trigger form lists what `trigger --list` can raise, the price increase's kinds among them.
+    @Test func theTriggerListHasThePriceIncreaseKinds() throws {
+        let page = try Self.json(try Self.manager(Harness()).respond(try Self.request("/api/read/triggers")))
+        let names = page["output"]?["triggerable"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        for kind in ["PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE"] {
+            #expect(names.contains(kind))
+        }
+    }
+
     /// A notification's UUID is random: the one thing two equal states do not share.
     static func withoutUUIDs(_ value: JSONValue?) -> JSONValue? {
         switch value {
@@ -224,6 +307,15 @@ import Testing
                 #expect(!text.contains(forbidden), "\(file) uses \(forbidden): the page's server must run commands")
             }
         }
+    }
+
+    /// A running clock is read again on one chained timer that a hidden tab stops: no
+    /// `setInterval` that would keep firing (and stack reads) behind a hidden tab or a slow server.
+    @Test func theClockTimerIsBoundedAndPausedWhenHidden() {
+        #expect(!PageSource.script.contains("setInterval"))
+        #expect(PageSource.script.contains("document.addEventListener('visibilitychange'"))
+        #expect(
+            PageSource.script.contains("if (ticking || document.hidden || !view.clock || view.clock.frozen) return;"))
     }
 
     // MARK: Rows and changes

@@ -85,9 +85,17 @@ struct PageCommands: Sendable {
         return invocation
     }
 
-    /// Runs `words` as `iapsim WORDS --json` would, in this process.
+    /// Runs `words` as `iapsim WORDS --json` would, in this process. Words an allowed command
+    /// refuses (a quantity of 11, a price of "abc") answer what the command line prints for
+    /// them, its usage error and exit 64, having run nothing.
     func run(_ words: [String], allowed: Set<String>) throws(Refusal) -> Outcome {
-        let invocation = try self.invocation(words, allowed: allowed)
+        let invocation: Invocation
+        do {
+            invocation = try self.invocation(words, allowed: allowed)
+        } catch {
+            guard case .usage(let line) = error else { throw error }
+            return Outcome(exitCode: ExitCode.usage.rawValue, output: nil, bytes: [], messages: [line])
+        }
         let capture = Capture()
         let console = Console(
             writeOut: { capture.out(Array($0.utf8)) }, writeError: { capture.error($0) }, readLine: { nil },

@@ -81,9 +81,12 @@ extension PageSource {
         }
 
         /* The clock */
-        function renderClock() {
+        /** Draws the clock; `quietly` (the timer's moves of a running clock) keeps a screen reader from
+            announcing it every few seconds, while a change of the state is announced. */
+        function renderClock(quietly) {
           const clock = view.clock;
           if (!clock) return;
+          $('#clock-now').setAttribute('aria-live', quietly ? 'off' : 'polite');
           $('#clock-now').textContent = when(clock.date) + ' UTC' + (clock.frozen ? ' (frozen)' : ' (' + clock.timeRate + ')');
           $('#clock-freeze').disabled = clock.frozen;
           $('#clock-run').disabled = !clock.frozen;
@@ -112,12 +115,53 @@ extension PageSource {
               el('td', {}, select, ' ', button('Buy', () => ['buy', product.id, '--outcome', select.value],
                 { 'aria-label': 'Buy ' + product.displayName, 'data-buy': product.id })));
           }));
-          for (const name of ['#tx-filter select[name="eq.productID"]', '#trigger-product']) {
+          for (const name of ['#tx-filter select[name="eq.productID"]', '#trigger-product', '#bo-product']) {
             const select = $(name);
             const keep = select.value;
-            select.replaceChildren(select.options[0], ...list.products.map((p) => el('option', { value: p.id, text: p.id })));
-            select.value = keep;
+            const first = name === '#bo-product' ? [] : [select.options[0]];
+            select.replaceChildren(...first, ...list.products.map((p) => el('option', { value: p.id, text: p.id })));
+            if (keep) select.value = keep;
           }
+          renderOffers();
+        }
+
+        /** The offers of the product chosen in "Buy with options", as the catalog lists them. */
+        function renderOffers() {
+          const select = $('#bo-offer');
+          const keep = select.value;
+          const product = view.products.find((p) => p.id === $('#bo-product').value);
+          const sub = product && product.subscription;
+          const offers = sub ? [...sub.promotionalOffers, ...sub.winBackOffers] : [];
+          select.replaceChildren(el('option', { value: '', text: 'none' }), ...offers.map((offer) =>
+            el('option', { value: offer.id, text: offer.id + ' (' + offer.type + ': ' + offer.summary + ')' })));
+          if (offers.some((offer) => offer.id === keep)) select.value = keep;
+          // A billing plan is a choice only for a subscription the catalog gives plans (billingPlans).
+          const plans = !!(sub && sub.billingPlans.length);
+          $('#bo-plan-label').hidden = !plans;
+          if (!plans) $('#bo-plan').value = '';
+        }
+
+        /** The words of "Buy with options": each field the user filled becomes its option of `iapsim buy`. */
+        function buyWords() {
+          const words = ['buy', $('#bo-product').value];
+          const quantity = $('#bo-quantity').value.trim();
+          if (quantity) words.push('--quantity', quantity);
+          for (const [field, option] of [['#bo-offer', '--offer'], ['#bo-signature', '--offer-signature'],
+            ['#bo-token', '--app-account-token'], ['#bo-plan', '--billing-plan'], ['#bo-outcome', '--outcome']]) {
+            const value = $(field).value.trim();
+            if (value) words.push(option, value);
+          }
+          return words;
+        }
+
+        /** A random version-4 UUID for an app account token (crypto.randomUUID where the browser has it). */
+        function newUUID() {
+          if (crypto.randomUUID) return crypto.randomUUID();
+          const bytes = crypto.getRandomValues(new Uint8Array(16));
+          bytes[6] = (bytes[6] & 0x0f) | 0x40;
+          bytes[8] = (bytes[8] & 0x3f) | 0x80;
+          const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+          return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
         }
 
         /* Pending purchases and refund requests */
@@ -175,21 +219,29 @@ extension PageSource {
           const graphic = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img',
             'aria-labelledby': 'tl-title-' + group });
           const events = [];
-          const counts = { purchase: 0, renewal: 0, refund: 0, expiry: 0, grace: 0, retry: 0, change: 0 };
+          const counts = { purchase: 0, renewal: 0, refund: 0, expiry: 0, grace: 0, retry: 0, change: 0, price: 0 };
+          // What moves with a running clock: the now-line, and the bands still open, which run to now.
+          const toNow = [];
           // Bands from the notifications the App Store sent: DID_FAIL_TO_RENEW opens billing retry
           // (and, with GRACE_PERIOD, grace); GRACE_PERIOD_EXPIRED closes grace; a renewal or an
           // expiry closes both. One still open runs to now.
           const open = {};
-          const band = (kind, from, to) => {
+          const bandTitle = (kind, from, to) => (kind === 'grace' ? 'Grace period ' : 'Billing retry ') +
+            when(new Date(from).toISOString()) + ' → ' + when(new Date(to).toISOString());
+          const band = (kind, from, to, running) => {
             counts[kind] += 1;
-            graphic.append(svg('rect', { class: 'band ' + kind, 'data-kind': kind, x: x(from), y: top - 4,
-              width: Math.max(x(to) - x(from), 2), height: lanesBottom - top + 8 },
-              svg('title', {}, document.createTextNode((kind === 'grace' ? 'Grace period ' : 'Billing retry ') +
-                when(new Date(from).toISOString()) + ' → ' + when(new Date(to).toISOString())))));
+            const title = svg('title', {}, document.createTextNode(bandTitle(kind, from, to)));
+            const rect = svg('rect', { class: 'band ' + kind, 'data-kind': kind, x: x(from), y: top - 4,
+              width: Math.max(x(to) - x(from), 2), height: lanesBottom - top + 8 }, title);
+            graphic.append(rect);
+            if (running) toNow.push((at) => { rect.setAttribute('width', Math.max(x(at) - x(from), 2));
+              title.textContent = bandTitle(kind, from, at); });
             events.push([from, (kind === 'grace' ? 'Grace period' : 'Billing retry') + ' from ' + day(new Date(from).toISOString()) +
               ' to ' + day(new Date(to).toISOString())]);
           };
-          const close = (kind, at) => { if (open[kind] !== undefined) { band(kind, open[kind], at); delete open[kind]; } };
+          const close = (kind, at, stillOpen) => {
+            if (open[kind] !== undefined) { band(kind, open[kind], at, stillOpen); delete open[kind]; }
+          };
           for (const n of notes) {
             const at = Date.parse(n.date);
             if (n.notificationType === 'DID_FAIL_TO_RENEW') {
@@ -207,6 +259,13 @@ extension PageSource {
                 y2: lanesBottom + 4 }, svg('title', {}, document.createTextNode(what))));
               events.push([at, what]);
             }
+            if (n.notificationType === 'PRICE_INCREASE') {
+              counts.price += 1;
+              const what = 'Price increase (PRICE_INCREASE/' + n.subtype + ') ' + when(n.date);
+              graphic.append(svg('line', { class: 'mark price', 'data-kind': 'price', 'data-subtype': n.subtype,
+                x1: x(at), x2: x(at), y1: top - 6, y2: lanesBottom + 4 }, svg('title', {}, document.createTextNode(what))));
+              events.push([at, what]);
+            }
             if (n.notificationType === 'EXPIRED') {
               counts.expiry += 1;
               graphic.append(svg('line', { class: 'mark expiry', 'data-kind': 'expiry', x1: x(at), x2: x(at), y1: top - 6,
@@ -215,7 +274,7 @@ extension PageSource {
               events.push([at, 'Expired ' + day(n.date) + (n.subtype ? ' (' + n.subtype + ')' : '')]);
             }
           }
-          close('grace', now); close('retry', now);
+          close('grace', now, true); close('retry', now, true);
           rows.forEach((t) => {
             const lane = lanes.indexOf(t.productID);
             const from = Date.parse(t.purchaseDate);
@@ -246,32 +305,72 @@ extension PageSource {
             graphic.append(svg('text', { class: 'axis', x: x(at), y: height - 4, 'text-anchor': i === 0 ? 'start' : i === 5 ? 'end' : 'middle' },
               document.createTextNode(day(new Date(at).toISOString()))));
           }
-          graphic.append(svg('line', { class: 'mark now', 'data-kind': 'now', x1: x(now), x2: x(now), y1: 2, y2: lanesBottom + 6 },
-            svg('title', {}, document.createTextNode('Now ' + when(view.clock.date)))));
+          const nowTitle = svg('title', {}, document.createTextNode('Now ' + when(view.clock.date)));
+          const nowLine = svg('line', { class: 'mark now', 'data-kind': 'now', 'data-at': view.clock.date, x1: x(now), x2: x(now),
+            y1: 2, y2: lanesBottom + 6 }, nowTitle);
+          graphic.append(nowLine);
           const summary = counts.purchase + ' purchase' + (counts.purchase === 1 ? '' : 's') + ', ' + counts.renewal +
             ' renewal' + (counts.renewal === 1 ? '' : 's') + ', ' + counts.refund + ' refund' + (counts.refund === 1 ? '' : 's') +
             (counts.grace ? ', ' + counts.grace + ' grace period' + (counts.grace === 1 ? '' : 's') : '') +
             (counts.retry ? ', ' + counts.retry + ' billing retr' + (counts.retry === 1 ? 'y' : 'ies') : '') +
             (counts.expiry ? ', ' + counts.expiry + ' expir' + (counts.expiry === 1 ? 'y' : 'ies') : '') +
-            (counts.change ? ', ' + counts.change + ' upgrade or downgrade' + (counts.change === 1 ? '' : 's') : '');
+            (counts.change ? ', ' + counts.change + ' upgrade or downgrade' + (counts.change === 1 ? '' : 's') : '') +
+            (counts.price ? ', ' + counts.price + ' price increase notice' + (counts.price === 1 ? '' : 's') : '');
           const heading = el('h3', { id: 'tl-title-' + group },
             'Group ' + group + ': ' + subscriptions.map((s) => s.productID + ' ' + s.state +
               (s.expirationDate ? (s.state !== 'subscribed' ? ', expired ' : s.willAutoRenew ? ', renews ' : ', ends ') +
-              day(s.expirationDate) : '')).join('; '));
+              day(s.expirationDate) : '') + (s.priceIncreaseNewPrice ? ', price increase to ' + s.priceIncreaseNewPrice +
+              (s.priceIncreaseStatus === 'pending' ? ' waiting for consent' : s.priceIncreaseStatus === 'agreed' ? ' agreed' : '') : '')
+            ).join('; '));
           graphic.prepend(svg('desc', {}, document.createTextNode(summary)));
           const list = el('details', {}, el('summary', { text: 'Events as a list (' + summary + ')' }),
             el('ol', {}, events.sort((a, b) => a[0] - b[0]).map((e) => el('li', { text: e[1] }))));
           const actions = el('div', { class: 'actions' });
           for (const s of subscriptions) {
-            const price = el('input', { size: 6, 'aria-label': 'New price of ' + s.productID, placeholder: 'price' });
             actions.append(
               s.willAutoRenew ? button('Cancel auto-renew', ['cancel-subscription', s.productID])
                 : button('Turn auto-renew on', ['cancel-subscription', s.productID, '--undo']),
-              button('Renew now', ['renew', s.productID]), button('Expire now', ['expire', s.productID], { class: 'danger' }),
-              el('span', { class: 'inline-form' }, price,
-                button('Raise price', () => ['price-increase', s.productID, price.value || '0'])));
+              button('Renew now', ['renew', s.productID]), button('Expire now', ['expire', s.productID], { class: 'danger' }));
+            // What the status says waits for an answer: a price increase, a billing issue.
+            if (s.priceIncreaseStatus === 'pending') actions.append(
+              button('Consent to the price increase', ['price-increase', 'consent', s.productID],
+                { 'aria-label': 'Consent to the price increase of ' + s.productID, 'data-consent': s.productID }),
+              button('Decline the price increase', ['price-increase', 'decline', s.productID],
+                { 'aria-label': 'Decline the price increase of ' + s.productID, 'data-decline': s.productID, class: 'danger' }));
+            if (s.isInBillingRetry) actions.append(
+              button('Resolve the billing issue', ['resolve', String(s.originalID)],
+                { 'aria-label': 'Resolve the billing issue of ' + s.productID, 'data-resolve': s.productID }));
+            actions.append(priceForm(s.productID));
           }
-          return el('div', { class: 'timeline', 'data-group': group }, heading, graphic, list, actions);
+          const node = el('div', { class: 'timeline', 'data-group': group }, heading, graphic, list, actions);
+          /** Moves the now-line (and the bands open until now) to `at`; false when `at` is off the drawn range. */
+          node.moveNow = (date) => {
+            const at = Date.parse(date);
+            if (!(at >= start && at <= end)) return false;
+            nowLine.setAttribute('x1', x(at)); nowLine.setAttribute('x2', x(at)); nowLine.setAttribute('data-at', date);
+            nowTitle.textContent = 'Now ' + when(date);
+            for (const move of toNow) move(at);
+            return true;
+          };
+          return node;
+        }
+
+        /** `iapsim price-increase PRODUCT PRICE [--consent-required | --notify-only]` as a small form. */
+        function priceForm(productID) {
+          const key = productID.replace(/[^A-Za-z0-9_-]/g, '_');
+          const price = el('input', { id: 'pi-price-' + key, size: 7, inputmode: 'decimal', placeholder: '12.99',
+            autocomplete: 'off' });
+          const mode = el('select', { id: 'pi-mode-' + key },
+            el('option', { value: '--consent-required', text: 'the subscriber must consent' }),
+            el('option', { value: '--notify-only', text: 'a notice only' }));
+          const form = el('form', { class: 'price-form', 'data-price-increase': productID,
+            'aria-label': 'Price increase of ' + productID },
+            el('label', { for: price.id, text: 'New renewal price of ' + productID }), price,
+            el('label', { for: mode.id, class: 'sr-only', text: 'How the subscriber learns of it' }), mode,
+            el('button', { type: 'submit', text: 'Raise price' }));
+          form.addEventListener('submit', (e) => { e.preventDefault();
+            act(['price-increase', productID, price.value.trim(), mode.value], e.submitter); });
+          return form;
         }
 
         /* Transactions */
@@ -364,7 +463,37 @@ extension PageSource {
               document.body.dataset.version = view.version;
             } while (again);
           })();
-          try { await refreshing; } finally { refreshing = null; }
+          try { await refreshing; } finally { refreshing = null; schedule(); }
+        }
+
+        /* A running simulated clock moves without a change to the state: every few seconds, while the
+           tab is visible and the clock runs, read it again and move what depends on it (the clock's
+           line, the now-lines, the bands open until now). One timer at most, never two reads at once. */
+        const tickEvery = 5000;
+        let tickTimer = null;
+        let ticking = false;
+        function schedule() {
+          clearTimeout(tickTimer);
+          tickTimer = null;
+          if (ticking || document.hidden || !view.clock || view.clock.frozen) return;
+          tickTimer = setTimeout(tick, tickEvery);
+        }
+        async function tick() {
+          tickTimer = null;
+          if (ticking) return;
+          ticking = true;
+          try {
+            view.clock = await read('clock');
+            renderClock(true);
+            // Now off a timeline's drawn range: draw the timelines again (not during a refresh, which draws them).
+            const moved = [...document.querySelectorAll('.timeline')].every((node) => node.moveNow(view.clock.date));
+            if (!moved && !refreshing && view.status) await renderTimelines(view.status);
+          } catch (error) {
+            // The version watch reports a lost server.
+          } finally {
+            ticking = false;
+          }
+          schedule();
         }
 
         /** Waits for the state to change (the server answers within 15 s, at once on a change). */
@@ -403,8 +532,13 @@ extension PageSource {
           $('#tx-next').addEventListener('click', () => { view.tx.offset += view.tx.limit; loadTransactions(); });
           $('#nt-prev').addEventListener('click', () => { view.nt.offset = Math.max(0, view.nt.offset - view.nt.limit); loadNotifications(); });
           $('#nt-next').addEventListener('click', () => { view.nt.offset += view.nt.limit; loadNotifications(); });
-          // A running simulated clock moves without a change to the state: read it now and then.
-          setInterval(async () => { if (view.clock && !view.clock.frozen) { view.clock = await read('clock'); renderClock(); } }, 15000);
+          document.addEventListener('visibilitychange', () => {
+            if (document.hidden) schedule();
+            else if (view.clock && !view.clock.frozen) { clearTimeout(tickTimer); tick(); }
+          });
+          $('#bo-product').addEventListener('change', renderOffers);
+          $('#bo-token-new').addEventListener('click', () => { $('#bo-token').value = newUUID(); $('#bo-token').focus(); });
+          $('#buy-options').addEventListener('submit', (e) => { e.preventDefault(); act(buyWords(), e.submitter); });
         }
 
         document.addEventListener('DOMContentLoaded', async () => {

@@ -49,6 +49,27 @@ enum PageSource {
                 <th scope="col">Eligibility</th><th scope="col">Owned</th><th scope="col">Buy</th></tr></thead>
               <tbody></tbody>
             </table></div>
+            <form id="buy-options" class="options" aria-labelledby="buy-options-title" novalidate>
+              <h3 id="buy-options-title">Buy with options</h3>
+              <label>Product <select id="bo-product" name="product"></select></label>
+              <label>Quantity <input id="bo-quantity" name="quantity" type="number" min="1" max="10" value="1"
+                size="3" aria-describedby="bo-quantity-hint"></label>
+              <span id="bo-quantity-hint" class="hint">of a consumable, 1–10</span>
+              <label>Offer <select id="bo-offer" name="offer" aria-describedby="bo-offer-hint"></select></label>
+              <span id="bo-offer-hint" class="hint">none: the introductory offer applies when eligible</span>
+              <label>Offer signature <input id="bo-signature" name="signature" size="24"
+                placeholder="KEY_ID:NONCE:TIMESTAMP:SIGNATURE" aria-describedby="bo-signature-hint"></label>
+              <span id="bo-signature-hint" class="hint">only for a catalog with an offer key (iapsim offer-signature)</span>
+              <label>App account token <input id="bo-token" name="token" size="36" placeholder="UUID"
+                autocomplete="off" spellcheck="false"></label>
+              <button type="button" id="bo-token-new">New token</button>
+              <label id="bo-plan-label" hidden>Billing plan <select id="bo-plan" name="plan">
+                <option value="">upfront (the default)</option><option>monthly</option></select></label>
+              <label>Outcome <select id="bo-outcome" name="outcome"><option value="">as the settings say</option>
+                <option>success</option><option>ask-to-buy</option><option>interrupted</option><option>cancel</option>
+                <option>fail</option></select></label>
+              <button type="submit">Buy</button>
+            </form>
           </section>
           <section id="pending" aria-labelledby="pending-title">
             <h2 id="pending-title">Ask to Buy and interrupted purchases</h2>
@@ -60,7 +81,7 @@ enum PageSource {
               <span class="key renewal"></span>renewal <span class="key upgrade"></span>upgraded
               <span class="key grace"></span>grace period <span class="key retry"></span>billing retry
               <span class="key refund"></span>refund <span class="key change"></span>upgrade/downgrade chosen
-              <span class="key expiry"></span>expiry
+              <span class="key expiry"></span>expiry <span class="key price"></span>price increase
               <span class="key now"></span>now</p>
             <div id="timelines"></div>
           </section>
@@ -166,6 +187,10 @@ enum PageSource {
         :focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
         .inline-form, .filters { display: inline-flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: 0; }
         .filters { margin-bottom: .5rem; gap: .5rem 1rem; }
+        .options { display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; margin: .75rem 0 0;
+          padding: .5rem; border: 1px solid var(--line); border-radius: 8px; }
+        .options h3 { flex-basis: 100%; font-size: .95rem; margin: 0; }
+        .timeline .price-form { display: inline-flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
         .hint, .meta, .muted { color: var(--muted); font-size: .85em; }
         .result { margin: .5rem 1rem; padding: .4rem .75rem; border-radius: 6px; border: 1px solid var(--line);
           background: var(--panel); white-space: pre-wrap; }
@@ -184,6 +209,7 @@ enum PageSource {
         .mark.refund { stroke: var(--bad); stroke-width: 3; } .mark.expiry { stroke: var(--fg); stroke-width: 2;
           stroke-dasharray: 3 2; }
         .mark.change { stroke: var(--upgrade); stroke-width: 2; stroke-dasharray: 1 2; }
+        .mark.price { stroke: var(--grace); stroke-width: 3; stroke-dasharray: 6 2; }
         .mark.now { stroke: var(--ok); stroke-width: 2; } .axis { fill: var(--muted); font-size: 10px; }
         .lane { fill: var(--muted); font-size: 10px; }
         .legend { font-size: .85em; color: var(--muted); }
@@ -193,7 +219,7 @@ enum PageSource {
         .key.upgrade { background: var(--upgrade); } .key.grace { background: var(--grace); }
         .key.retry { background: var(--retry); } .key.refund { background: var(--bad); }
         .key.change { border: 1px dotted var(--upgrade); }
-        .key.expiry { border: 1px dashed var(--fg); } .key.now { background: var(--ok); }
+        .key.expiry { border: 1px dashed var(--fg); } .key.price { border: 2px dashed var(--grace); } .key.now { background: var(--ok); }
         dialog { max-width: min(900px, 95vw); width: 100%; border: 1px solid var(--line); border-radius: 10px;
           background: var(--bg); color: var(--fg); }
         dialog pre { max-height: 70vh; overflow: auto; background: var(--panel); padding: .5rem; font-size: 12px; }
