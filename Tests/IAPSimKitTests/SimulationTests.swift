@@ -388,7 +388,7 @@ extension SimulationTests {
         #expect(
             try SettingKey.refundRequestError.canonicalValue("duplicateRequest")
                 == "Transaction.RefundRequestError.duplicateRequest")
-        #expect(try StoreKitTestAPI.allCases.map(\.fileName).count == 9)
+        #expect(StoreKitTestAPI.allCases.map(\.fileName).count == 9)
     }
 
     @Test func aVerificationErrorHandsTheTransactionOverUnverified() throws {

@@ -316,6 +316,24 @@ extension StoreKitAPITests {
             #expect((MockTransaction().error as? SKError)?.code == .paymentCancelled)
         }
 
+        @Test func aCatchNamesAnSKErrorCodeAsOnApplesPlatforms() {
+            func outcome(of error: any Error) -> String {
+                do {
+                    throw error
+                } catch SKError.paymentCancelled {
+                    return "cancelled"
+                } catch SKError.storeProductNotAvailable {
+                    return "unavailable"
+                } catch {
+                    return "other"
+                }
+            }
+            #expect(outcome(of: SKError(.paymentCancelled)) == "cancelled")
+            #expect(outcome(of: SKError(.storeProductNotAvailable)) == "unavailable")
+            #expect(outcome(of: SKError(.paymentNotAllowed)) == "other")
+            #expect(outcome(of: CocoaError(.fileNoSuchFile)) == "other")
+        }
+
         @Test @MainActor func modernStoreBuysAndSeesItsEntitlement() async throws {
             _ = try freshSession()
             let store = ModernStore()

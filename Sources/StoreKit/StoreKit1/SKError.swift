@@ -83,3 +83,9 @@ public struct SKError: Error, CustomNSError, LocalizedError, Hashable, Sendable 
     public static var ineligibleForOffer: Code { .ineligibleForOffer }
     public static var unsupportedPlatform: Code { .unsupportedPlatform }
 }
+
+extension SKError.Code {
+    /// Lets `catch SKError.paymentCancelled { … }` match a thrown `SKError` of that code, as
+    /// Foundation's pattern for bridged error codes does on Apple's platforms.
+    public static func ~= (code: SKError.Code, error: any Error) -> Bool { (error as? SKError)?.code == code }
+}
