@@ -81,7 +81,8 @@ struct Receipt: CLICommand {
         let signer = try context.signer()
         let receipt = try session.appReceipt(
             StoreSession.ReceiptRequest(deviceIdentifier: device, environment: signer.environment))
-        let der = try signer.identity.signReceipt(receipt)
+        let identity = try signer.identity.withReceiptChain(lockTimeout: try context.stateStore().location.lockTimeout)
+        let der = try identity.signReceipt(receipt)
         let bytes = base64 ? Array((Data(der).base64EncodedString() + "\n").utf8) : der
         let summary =
             "\(receipt.inAppPurchases.count) in-app purchase receipt\(receipt.inAppPurchases.count == 1 ? "" : "s"), "
@@ -151,8 +152,8 @@ struct Receipt: CLICommand {
                 "no receipt given: pass a file, or its Base64 text on standard input", command: Self.spec.name)
         }
         let directory = try context.certsDirectory()
-        let root = try SigningIdentity.load(from: directory)?.chain.root
-        let inspection = try ReceiptInspection.inspect(bytes, trusting: root)
+        let roots = try SigningIdentity.load(from: directory)?.receiptTrustAnchors ?? []
+        let inspection = try ReceiptInspection.inspect(bytes, trusting: roots)
         let chain: String
         switch inspection.chain {
         case .iapsim: chain = "verified: signed by the test chain in \(directory)"
