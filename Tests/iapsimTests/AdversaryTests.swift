@@ -82,6 +82,7 @@ import Testing
     /// `certs export` wrote through symlinks too, at the folder or at a file in it.
     @Test func certsExportIsNeverWrittenThroughASymlink() throws {
         let harness = Harness()
+        try harness.installReceiptChainFixture()
         let folder = harness.stateDirectory + "/trusted"
         let link = try plantSymlink(in: folder, named: "root.pem")
         let result = harness.run("certs", "export", folder)

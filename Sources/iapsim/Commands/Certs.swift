@@ -13,7 +13,7 @@ struct Certs: CLICommand {
             sha256WithRSAEncryption (receipt-root.pem …), for app receipts, as Apple signs them:
             made on first use in the state folder's certs (or --certs DIR, IAPSIM_CERTS_DIR, to
             pin one set across CI jobs), keys mode 0600. The RSA chain joins a set the first
-            time a receipt is signed or this command runs. Every subject says iapsim TEST ONLY:
+            time a receipt is signed, or at 'export' or 'rotate'. Every subject says iapsim TEST ONLY:
             they protect nothing. 'export DIR' writes root.pem, root.der, intermediate.pem,
             leaf.pem, xcode.pem, receipt-root.pem, receipt-root.der, receipt-intermediate.pem
             and receipt-leaf.pem for a backend's tests to trust, each through a new file
@@ -57,8 +57,13 @@ struct Certs: CLICommand {
         switch action {
         case .show:
             let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: lockTimeout)
-                .withReceiptChain(lockTimeout: lockTimeout)
-            return Self.describe(identity)
+            var report = Self.describe(identity)
+            if identity.receiptChain == nil {
+                report.notes = [
+                    "Note: no RSA receipt chain yet: the first 'iapsim receipt' or 'iapsim certs export' makes it."
+                ]
+            }
+            return report
         case .rotate:
             let identity = try SigningIdentity.create(
                 in: directory, replacing: true, lockTimeout: lockTimeout,
