@@ -73,7 +73,9 @@ public struct X509Certificate: Sendable, Equatable {
         let algorithmIdentifier = try algorithm.readObjectIdentifier()
         let hasParameters = !algorithm.isAtEnd
         var parametersAreNullOrAbsent = true
-        if hasParameters { parametersAreNullOrAbsent = try algorithm.readElement().encoded.elementsEqual([0x05, 0x00]) }
+        if hasParameters {
+            parametersAreNullOrAbsent = try algorithm.readElement().encoded.elementsEqual([0x05, 0x00])
+        }
         try algorithm.finish()
 
         let issuer = try tbs.readElement(tag: DERTag.sequence)

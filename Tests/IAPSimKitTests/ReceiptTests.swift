@@ -116,7 +116,8 @@ import Testing
     /// Apple's receipt-signing marker, under an intermediate with Apple's intermediate marker.
     @Test func isSignedWithRSAAndSHA256ByTheReceiptChain() throws {
         try h.buy("fx.levels")
-        let inspection = try ReceiptInspection.inspect(try signed(), trusting: ServerAPIHarness.identity.receiptTrustAnchors)
+        let inspection = try ReceiptInspection.inspect(
+            try signed(), trusting: ServerAPIHarness.identity.receiptTrustAnchors)
         #expect(inspection.verifies)
         #expect(inspection.container.signatureAlgorithm == .sha256WithRSAEncryption)
         #expect(inspection.container.digestAlgorithm == CMSSignedData.sha256)
@@ -126,8 +127,9 @@ import Testing
         #expect(chain.intermediate.extension(.appleWWDRIntermediateMarker) != nil)
         #expect(chain.leaf.signatureAlgorithm == .sha256WithRSAEncryption)
         // The P-256 JWS root alone does not vouch for it.
-        #expect(try ReceiptInspection.inspect(try signed(), trusting: [ServerAPIHarness.identity.chain.root]).chain
-            != .iapsim)
+        #expect(
+            try ReceiptInspection.inspect(try signed(), trusting: [ServerAPIHarness.identity.chain.root]).chain
+                != .iapsim)
     }
 
     /// A receipt as iapsim wrote it before the RSA chain (ECDSA by the P-256 leaf) still verifies.

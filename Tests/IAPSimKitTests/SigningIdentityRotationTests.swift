@@ -126,10 +126,11 @@ import Testing
         let identity = try #require(try SigningIdentity.load(from: directory))
         #expect(identity.receiptChain == nil)
         #expect(throws: SigningError.noReceiptChain(directory: directory)) {
-            try identity.signReceipt(AppReceipt(
-                receiptType: "ProductionSandbox", bundleID: "b", applicationVersion: "1", opaqueValue: [],
-                sha1Hash: [], creationDate: Date(timeIntervalSince1970: 0), originalApplicationVersion: "1",
-                inAppPurchases: []))
+            try identity.signReceipt(
+                AppReceipt(
+                    receiptType: "ProductionSandbox", bundleID: "b", applicationVersion: "1", opaqueValue: [],
+                    sha1Hash: [], creationDate: Date(timeIntervalSince1970: 0), originalApplicationVersion: "1",
+                    inAppPurchases: []))
         }
         var before: [String: Data] = [:]
         for name in SigningIdentity.fileNames {
