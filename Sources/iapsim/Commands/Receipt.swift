@@ -165,7 +165,7 @@ struct Receipt: CLICommand {
             "Receipt: \(chain)",
             "Type: \(receipt.receiptType)  Bundle: \(receipt.bundleID)  Version: \(receipt.applicationVersion)",
             "Created: \(ISO8601Date.string(receipt.creationDate))  Signature: "
-                + "\(inspection.container.signatureAlgorithm) (\(inspection.container.digestAlgorithm))",
+                + "\(Self.name(inspection.container.signatureAlgorithm)) (\(Self.name(inspection.container.digestAlgorithm)))",
             "In-app purchase receipts: \(receipt.inAppPurchases.count)",
         ]
         for purchase in receipt.inAppPurchases {
@@ -182,5 +182,16 @@ struct Receipt: CLICommand {
                 ("verified", .bool(inspection.verifies)), ("chain", .string(chain)),
                 ("receipt", Self.receiptJSON(receipt, context: context)),
             ]), lines: lines)
+    }
+
+    /// An algorithm by the name openssl prints for it, or its dotted form when it is none of these.
+    private static func name(_ algorithm: ASN1ObjectIdentifier) -> String {
+        switch algorithm {
+        case .sha256WithRSAEncryption: "sha256WithRSAEncryption"
+        case .rsaEncryption: "rsaEncryption"
+        case .ecdsaWithSHA256: "ecdsa-with-SHA256"
+        case CMSSignedData.sha256: "SHA-256"
+        default: algorithm.description
+        }
     }
 }
