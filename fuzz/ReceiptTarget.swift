@@ -11,6 +11,7 @@ private let endpoint: VerifyReceiptEndpoint = {
     let store = StateStore(location: StateLocation(directory: FuzzFiles.directory + "/state", lockTimeout: 5))
     let session = StoreSession(store: store, now: { Date(timeIntervalSince1970: 1_900_000_000) })
     let identity = try! SigningIdentity.loadOrCreate(in: FuzzFiles.directory + "/certs", lockTimeout: 5)
+        .withReceiptChain(lockTimeout: 5)
     return VerifyReceiptEndpoint(session: session, signer: StoreSession.Signer(identity: identity))
 }()
 
@@ -22,7 +23,7 @@ private let signed: [UInt8] = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    _ = try? ReceiptInspection.inspect(bytes, trusting: endpoint.signer.identity.chain.root)
+    _ = try? ReceiptInspection.inspect(bytes, trusting: endpoint.signer.identity.receiptTrustAnchors)
     _ = try? AppReceipt(payload: bytes)
     _ = try? BERNormalizer.definiteLengths(bytes)
     _ = try? CMSSignedData(derRepresentation: bytes)

@@ -92,6 +92,10 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible 
     public static let prime256v1 = ASN1ObjectIdentifier(constant: 1, 2, 840, 10045, 3, 1, 7)
     /// ecdsa-with-SHA256 (RFC 5758).
     public static let ecdsaWithSHA256 = ASN1ObjectIdentifier(constant: 1, 2, 840, 10045, 4, 3, 2)
+    /// rsaEncryption (RFC 8017 appendix C): an RSA public key, parameters NULL.
+    public static let rsaEncryption = ASN1ObjectIdentifier(constant: 1, 2, 840, 113_549, 1, 1, 1)
+    /// sha256WithRSAEncryption (RFC 8017 appendix C, RFC 4055 §5): RSASSA-PKCS1-v1_5 with SHA-256.
+    public static let sha256WithRSAEncryption = ASN1ObjectIdentifier(constant: 1, 2, 840, 113_549, 1, 1, 11)
     /// id-at-commonName.
     public static let commonName = ASN1ObjectIdentifier(constant: 2, 5, 4, 3)
     /// id-at-countryName.

@@ -3,8 +3,9 @@ import Foundation
 /// A PKCS #7 / CMS `SignedData` (RFC 5652) with its content attached and one signer: what
 /// `openssl cms -sign -nodetach -binary -noattr` writes, and the container App Store receipts use.
 ///
-/// `sign` writes it in DER with an ECDSA P-256 / SHA-256 signer and no signed attributes (the
-/// signature covers the content itself). Reading takes any strict-DER `SignedData` — any
+/// `sign` writes it in DER with an RSA (sha256WithRSAEncryption, as App Store receipts are
+/// signed) or ECDSA P-256 / SHA-256 signer and no signed attributes (the signature covers the
+/// content itself). Reading takes any strict-DER `SignedData` — any
 /// algorithms, certificates of any key type — so a container that is not iapsim's is still
 /// read and shown; `isSignatureValid` checks only what this code can verify.
 public struct CMSSignedData: Sendable, Equatable {
@@ -38,7 +39,7 @@ public struct CMSSignedData: Sendable, Equatable {
     /// Signs `content` (as id-data) with `key`, the key of `signer`, carrying `certificates`.
     /// - Returns: the DER ContentInfo.
     public static func sign(
-        content: [UInt8], signer: X509Certificate, key: P256PrivateKey, certificates: [X509Certificate]
+        content: [UInt8], signer: X509Certificate, key: some X509SigningKey, certificates: [X509Certificate]
     ) throws(CryptoError) -> [UInt8] {
         // The signer is named by issuer and serial number, both read from its certificate.
         var reader = DERReader(signer.derRepresentation)
@@ -46,7 +47,7 @@ public struct CMSSignedData: Sendable, Equatable {
         var tbs = try certificate.readSequence()
         if try tbs.readOptionalExplicit(tagNumber: 0) != nil {}
         let serial = try tbs.readElement(tag: DERTag.integer)
-        let signature = key.signature(for: content).derRepresentation
+        let signature = key.signatureBytes(for: content)
         // A DER SET OF is sorted by its members' encodings.
         let sorted = certificates.map(\.derRepresentation).sorted { $0.lexicographicallyPrecedes($1) }
         var writer = DERWriter()
@@ -71,7 +72,7 @@ public struct CMSSignedData: Sendable, Equatable {
                                 sid.writeEncoded(serial.encoded)
                             }
                             signerInfo.writeSequence { $0.writeObjectIdentifier(sha256) }
-                            signerInfo.writeSequence { $0.writeObjectIdentifier(.ecdsaWithSHA256) }
+                            signerInfo.writeEncoded(key.signatureAlgorithmIdentifier)
                             signerInfo.writeOctetString(signature)
                         }
                     }
@@ -142,17 +143,30 @@ public struct CMSSignedData: Sendable, Equatable {
         certificates.first { $0.issuerBytes == signerIssuer && $0.serialNumber == signerSerialNumber }
     }
 
-    /// Whether the signature verifies under the signer's certificate: ECDSA P-256 with SHA-256
-    /// over the content, or over signed attributes whose message digest is the content's.
-    /// Another algorithm or key type is simply not valid here.
+    /// Whether the signature verifies under the signer's certificate: RSASSA-PKCS1-v1_5 with
+    /// SHA-256 (named sha256WithRSAEncryption or, as RFC 4056 §2 allows, rsaEncryption) or
+    /// ECDSA P-256 with SHA-256, over the content, or over signed attributes whose message
+    /// digest is the content's. Another algorithm or key type is simply not valid here.
     public var isSignatureValid: Bool {
-        guard signatureAlgorithm == .ecdsaWithSHA256, digestAlgorithm == Self.sha256,
-            let key = try? signerCertificate?.publicKey(),
-            let parsed = try? ECDSASignature(derRepresentation: signature)
-        else { return false }
-        guard let signedAttributes else { return key.isValidSignature(parsed, for: content) }
-        guard Self.messageDigest(in: signedAttributes) == SHA256.hash(content) else { return false }
-        return key.isValidSignature(parsed, for: signedAttributes)
+        guard digestAlgorithm == Self.sha256, let signer = signerCertificate else { return false }
+        let signed: [UInt8]
+        if let signedAttributes {
+            guard Self.messageDigest(in: signedAttributes) == SHA256.hash(content) else { return false }
+            signed = signedAttributes
+        } else {
+            signed = content
+        }
+        switch signatureAlgorithm {
+        case .ecdsaWithSHA256:
+            guard let key = try? signer.publicKey(), let parsed = try? ECDSASignature(derRepresentation: signature)
+            else { return false }
+            return key.isValidSignature(parsed, for: signed)
+        case .sha256WithRSAEncryption, .rsaEncryption:
+            guard let key = try? signer.rsaPublicKey() else { return false }
+            return key.isValidSignature(signature, for: signed)
+        default:
+            return false
+        }
     }
 
     private static func messageDigest(in attributes: [UInt8]) -> [UInt8]? {

@@ -40,6 +40,8 @@ public enum CryptoError: Error, Equatable, Sendable {
     case invalidPrivateKey(String)
     /// A public key is not a valid P-256 point (wrong length or form, off the curve, infinity).
     case invalidPublicKey(String)
+    /// An RSA key is malformed or inconsistent (n not p·q, d not inverting e …): the reason says how.
+    case invalidRSAKey(String)
     /// A signature has the wrong length or is not a strict DER ECDSA-Sig-Value.
     case invalidSignatureEncoding(String)
     /// A digest passed to a sign or verify call is not 32 bytes.
@@ -91,6 +93,8 @@ extension CryptoError: LocalizedError {
             return "Invalid P-256 private key: \(reason)."
         case .invalidPublicKey(let reason):
             return "Invalid P-256 public key: \(reason)."
+        case .invalidRSAKey(let reason):
+            return "Invalid RSA key: \(reason)."
         case .invalidSignatureEncoding(let reason):
             return "Invalid ECDSA signature encoding: \(reason)."
         case .invalidDigestLength(let length):

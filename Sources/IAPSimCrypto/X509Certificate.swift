@@ -20,6 +20,8 @@ public struct X509Certificate: Sendable, Equatable {
     public let signatureAlgorithm: ASN1ObjectIdentifier
     /// Whether the algorithm identifier carries parameters (ecdsa-with-SHA256 must not).
     let signatureAlgorithmHasParameters: Bool
+    /// Whether those parameters, if any, are NULL (sha256WithRSAEncryption's may only be).
+    let signatureAlgorithmParametersAreNullOrAbsent: Bool
     /// The signatureValue BIT STRING's bytes (for ECDSA, a DER ECDSA-Sig-Value).
     public let signature: [UInt8]
     /// The DER issuer Name, byte for byte as signed.
@@ -70,7 +72,10 @@ public struct X509Certificate: Sendable, Equatable {
         var algorithm = try innerAlgorithm.childReader()
         let algorithmIdentifier = try algorithm.readObjectIdentifier()
         let hasParameters = !algorithm.isAtEnd
-        if hasParameters { _ = try algorithm.readElement() }
+        var parametersAreNullOrAbsent = true
+        if hasParameters {
+            parametersAreNullOrAbsent = try algorithm.readElement().encoded.elementsEqual([0x05, 0x00])
+        }
         try algorithm.finish()
 
         let issuer = try tbs.readElement(tag: DERTag.sequence)
@@ -108,6 +113,7 @@ public struct X509Certificate: Sendable, Equatable {
         serialNumber = serial
         signatureAlgorithm = algorithmIdentifier
         signatureAlgorithmHasParameters = hasParameters
+        signatureAlgorithmParametersAreNullOrAbsent = parametersAreNullOrAbsent
         signature = signatureBits.bytes
         issuerBytes = Array(issuer.encoded)
         subjectBytes = Array(subject.encoded)
@@ -171,12 +177,27 @@ public struct X509Certificate: Sendable, Equatable {
         return issuerKey.isValidSignature(parsed, for: tbsCertificateBytes)
     }
 
-    /// Whether `issuerCertificate` issued this one: the names chain and its key verifies
-    /// this signature. (Validity dates and extensions are the caller's to check.)
+    /// The subject's RSA public key.
+    /// - Throws: `CryptoError` when the key is not a valid rsaEncryption key.
+    public func rsaPublicKey() throws(CryptoError) -> RSAPublicKey {
+        try RSAPublicKey(derRepresentation: subjectPublicKeyInfoBytes)
+    }
+
+    /// Whether the certificate's sha256WithRSAEncryption signature verifies under `issuerKey`
+    /// (RFC 4055 §5: the parameters are NULL, or absent, which readers must accept).
+    public func isSignatureValid(issuerKey: RSAPublicKey) -> Bool {
+        guard signatureAlgorithm == .sha256WithRSAEncryption, signatureAlgorithmParametersAreNullOrAbsent else {
+            return false
+        }
+        return issuerKey.isValidSignature(signature, for: tbsCertificateBytes)
+    }
+
+    /// Whether `issuerCertificate` issued this one: the names chain and its key, P-256 or
+    /// RSA, verifies this signature. (Validity dates and extensions are the caller's to check.)
     public func isIssued(by issuerCertificate: X509Certificate) -> Bool {
-        guard issuerBytes == issuerCertificate.subjectBytes,
-            let key = try? issuerCertificate.publicKey()
-        else { return false }
-        return isSignatureValid(issuerKey: key)
+        guard issuerBytes == issuerCertificate.subjectBytes else { return false }
+        if let key = try? issuerCertificate.publicKey() { return isSignatureValid(issuerKey: key) }
+        if let key = try? issuerCertificate.rsaPublicKey() { return isSignatureValid(issuerKey: key) }
+        return false
     }
 }

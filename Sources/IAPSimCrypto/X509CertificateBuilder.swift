@@ -1,6 +1,7 @@
 import Foundation
 
-/// Assembles and signs an X.509 v3 certificate with ECDSA P-256 / SHA-256.
+/// Assembles and signs an X.509 v3 certificate with ECDSA P-256 / SHA-256 or, for an RSA
+/// issuer key, sha256WithRSAEncryption; the certified key may be either kind.
 public struct X509CertificateBuilder: Sendable {
     /// The serial number's big-endian magnitude: must be positive and at most 20 bytes.
     public var serialNumber: [UInt8]
@@ -13,14 +14,14 @@ public struct X509CertificateBuilder: Sendable {
     /// End of validity, encoded the same way.
     public var notAfter: Date
     /// The key being certified.
-    public var subjectPublicKey: P256PublicKey
+    public var subjectPublicKey: any X509SubjectPublicKey
     /// Extensions, in the order they will be written.
     public var extensions: [X509Extension]
 
     /// Creates a builder with every field given.
     public init(
         serialNumber: [UInt8], issuer: DistinguishedName, subject: DistinguishedName,
-        notBefore: Date, notAfter: Date, subjectPublicKey: P256PublicKey, extensions: [X509Extension] = []
+        notBefore: Date, notAfter: Date, subjectPublicKey: any X509SubjectPublicKey, extensions: [X509Extension] = []
     ) {
         self.serialNumber = serialNumber
         self.issuer = issuer
@@ -34,7 +35,7 @@ public struct X509CertificateBuilder: Sendable {
     /// Signs the certificate with the issuer's key and returns it parsed.
     /// - Throws: `CryptoError.unencodableValue` for a zero or over-long serial, dates outside
     ///   years 0–9999 or notAfter before notBefore, or duplicate extensions.
-    public func sign(with issuerKey: P256PrivateKey) throws(CryptoError) -> X509Certificate {
+    public func sign(with issuerKey: some X509SigningKey) throws(CryptoError) -> X509Certificate {
         let magnitude = Array(serialNumber.drop(while: { $0 == 0 }))
         guard !magnitude.isEmpty else { throw .unencodableValue("the serial number must be positive") }
         // RFC 5280 §4.1.2.2 allows 20 content octets, the 0x00 sign octet included.
@@ -49,10 +50,7 @@ public struct X509CertificateBuilder: Sendable {
             throw .unencodableValue("extension \(item.identifier) appears twice")
         }
 
-        var algorithmWriter = DERWriter()
-        // RFC 5758 §3.2: ecdsa-with-SHA256 takes no parameters, not even NULL.
-        algorithmWriter.writeSequence { $0.writeObjectIdentifier(.ecdsaWithSHA256) }
-        let algorithm = algorithmWriter.bytes
+        let algorithm = issuerKey.signatureAlgorithmIdentifier
 
         var tbsWriter = DERWriter()
         tbsWriter.writeSequence { tbs in
@@ -75,13 +73,13 @@ public struct X509CertificateBuilder: Sendable {
             }
         }
         let tbsBytes = tbsWriter.bytes
-        let signature = issuerKey.signature(for: tbsBytes)
+        let signature = issuerKey.signatureBytes(for: tbsBytes)
 
         var certificateWriter = DERWriter()
         certificateWriter.writeSequence { certificate in
             certificate.writeEncoded(tbsBytes)
             certificate.writeEncoded(algorithm)
-            certificate.writeBitString(bytes: signature.derRepresentation)
+            certificate.writeBitString(bytes: signature)
         }
         return try X509Certificate(derRepresentation: certificateWriter.bytes)
     }

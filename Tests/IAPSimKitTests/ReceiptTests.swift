@@ -53,7 +53,7 @@ import Testing
         _ = try h.session.refund(levels.id, reason: .developerIssue)
         let made = try receipt()
         let inspection = try ReceiptInspection.inspect(
-            try ServerAPIHarness.identity.signReceipt(made), trusting: ServerAPIHarness.identity.chain.root)
+            try ServerAPIHarness.identity.signReceipt(made), trusting: ServerAPIHarness.identity.receiptTrustAnchors)
         #expect(inspection.verifies)
         let read = inspection.receipt
         #expect(read == made)
@@ -96,20 +96,54 @@ import Testing
         var bytes = try signed()
         let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("fx.levels".utf8)) })
         bytes[at] = UInt8(ascii: "F")
-        let inspection = try ReceiptInspection.inspect(bytes, trusting: ServerAPIHarness.identity.chain.root)
+        let inspection = try ReceiptInspection.inspect(bytes, trusting: ServerAPIHarness.identity.receiptTrustAnchors)
         #expect(inspection.chain == .badSignature)
     }
 
     @Test func anotherChainIsReadAndSaidToBeForeign() throws {
         try h.buy("fx.levels")
         let other = try TestCertificateChain.generate()
-        let inspection = try ReceiptInspection.inspect(try signed(), trusting: other.root)
+        let inspection = try ReceiptInspection.inspect(try signed(), trusting: [other.root])
         #expect(inspection.receipt.inAppPurchases.count == 1)
         guard case .foreign(let signer) = inspection.chain else {
             Issue.record("expected a foreign chain, got \(inspection.chain)")
             return
         }
-        #expect(signer.contains("iapsim TEST ONLY StoreKit Signing"))
+        #expect(signer.contains("iapsim TEST ONLY Receipt Signing"))
+    }
+
+    /// Apple's algorithm: sha256WithRSAEncryption by the RSA chain's leaf, which carries
+    /// Apple's receipt-signing marker, under an intermediate with Apple's intermediate marker.
+    @Test func isSignedWithRSAAndSHA256ByTheReceiptChain() throws {
+        try h.buy("fx.levels")
+        let inspection = try ReceiptInspection.inspect(
+            try signed(), trusting: ServerAPIHarness.identity.receiptTrustAnchors)
+        #expect(inspection.verifies)
+        #expect(inspection.container.signatureAlgorithm == .sha256WithRSAEncryption)
+        #expect(inspection.container.digestAlgorithm == CMSSignedData.sha256)
+        let chain = try #require(ServerAPIHarness.identity.receiptChain)
+        #expect(inspection.container.signerCertificate == chain.leaf)
+        #expect(chain.leaf.extension(.appleStoreSigningMarker) != nil)
+        #expect(chain.intermediate.extension(.appleWWDRIntermediateMarker) != nil)
+        #expect(chain.leaf.signatureAlgorithm == .sha256WithRSAEncryption)
+        // The P-256 JWS root alone does not vouch for it.
+        #expect(
+            try ReceiptInspection.inspect(try signed(), trusting: [ServerAPIHarness.identity.chain.root]).chain
+                != .iapsim)
+    }
+
+    /// A receipt as iapsim wrote it before the RSA chain (ECDSA by the P-256 leaf) still verifies.
+    @Test func aReceiptSignedByThePreviousP256ChainStillVerifies() throws {
+        try h.buy("fx.levels")
+        let chain = ServerAPIHarness.identity.chain
+        let old = try CMSSignedData.sign(
+            content: try receipt().payload, signer: chain.leaf, key: chain.leafKey,
+            certificates: chain.certificatesLeafFirst)
+        let inspection = try ReceiptInspection.inspect(old, trusting: ServerAPIHarness.identity.receiptTrustAnchors)
+        #expect(inspection.container.signatureAlgorithm == .ecdsaWithSHA256)
+        #expect(inspection.verifies)
+        let answer = verify([("receipt-data", .string(Data(old).base64EncodedString()))])
+        #expect(answer["status"] == .int(0))
     }
 
     /// A receipt written as BER (indefinite lengths outside, as other signers write) reads the same.
@@ -120,14 +154,14 @@ import Testing
         var reader = DERReader(der)
         let outer = try reader.readElement()
         let ber = [DERTag.sequence, 0x80] + Array(outer.contents) + [0, 0]
-        let inspection = try ReceiptInspection.inspect(ber, trusting: ServerAPIHarness.identity.chain.root)
+        let inspection = try ReceiptInspection.inspect(ber, trusting: ServerAPIHarness.identity.receiptTrustAnchors)
         #expect(inspection.verifies)
     }
 
     @Test func malformedInputIsAnErrorNeverATrap() throws {
         try h.buy("fx.levels")
         let der = try signed()
-        let root = ServerAPIHarness.identity.chain.root
+        let root = ServerAPIHarness.identity.receiptTrustAnchors
         for cut in stride(from: 0, to: der.count, by: max(1, der.count / 97)) {
             #expect(throws: ReceiptError.self) { try ReceiptInspection.inspect(Array(der[..<cut]), trusting: root) }
         }

@@ -17,6 +17,7 @@ struct ServerAPIHarness {
     /// One signing identity for every harness of the test process: making one takes keys.
     static let identity: SigningIdentity = {
         try! SigningIdentity.loadOrCreate(in: Support.temporaryDirectory() + "/certs", lockTimeout: 5)
+            .withReceiptChain(lockTimeout: 5, make: ReceiptChainFixture.make)
     }()
 
     /// The fixture catalog with every product family-shareable, and `fx.plus.yearly` also

@@ -112,4 +112,52 @@ import Testing
         #expect(signer.identity.chain.root == last.chain.root)
         #expect(signer.identity.chain.root != first.chain.root)
     }
+
+    /// A set without an RSA receipt chain (made by JWS signing, or by an iapsim before the
+    /// chain, with or without set folders) gains one when a receipt needs it: its other files
+    /// keep their bytes, the new keys are 0600, and a second call makes nothing new.
+    @Test(arguments: [false, true]) func anOlderSetGainsTheReceiptChainAndKeepsItsFiles(legacy: Bool) throws {
+        let directory = Support.temporaryDirectory()
+        if legacy {
+            try Self.writeLegacySet(in: directory)
+        } else {
+            _ = try SigningIdentity.create(in: directory, replacing: false, lockTimeout: 5)
+        }
+        let identity = try #require(try SigningIdentity.load(from: directory))
+        #expect(identity.receiptChain == nil)
+        #expect(throws: SigningError.noReceiptChain(directory: directory)) {
+            try identity.signReceipt(
+                AppReceipt(
+                    receiptType: "ProductionSandbox", bundleID: "b", applicationVersion: "1", opaqueValue: [],
+                    sha1Hash: [], creationDate: Date(timeIntervalSince1970: 0), originalApplicationVersion: "1",
+                    inAppPurchases: []))
+        }
+        var before: [String: Data] = [:]
+        for name in SigningIdentity.fileNames {
+            before[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+        }
+        let grown = try identity.withReceiptChain(lockTimeout: 5, make: ReceiptChainFixture.make)
+        #expect(grown.receiptChain != nil)
+        #expect(grown.generation != identity.generation)
+        for name in SigningIdentity.fileNames {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)) == before[name], "\(name)")
+        }
+        for name in ReceiptSigningChain.fileNames where name.hasSuffix(".key") {
+            let file = URL(fileURLWithPath: directory + "/" + name).resolvingSymlinksInPath().path
+            let mode = try FileManager().attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(name)")
+            #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("-----BEGIN PRIVATE KEY-----"))
+        }
+        let reread = try #require(try SigningIdentity.load(from: directory))
+        #expect(reread.receiptChain?.root == grown.receiptChain?.root)
+        #expect(reread.chain.root == identity.chain.root)
+        let again = try identity.withReceiptChain(lockTimeout: 5) {
+            Issue.record("a set with a receipt chain was given another")
+            return try ReceiptChainFixture.make()
+        }
+        #expect(again.generation == reread.generation)
+        // A damaged receipt key is named, as the other files are.
+        try "garbage".write(toFile: directory + "/current/receipt-leaf.key", atomically: false, encoding: .utf8)
+        #expect(throws: SigningError.self) { try SigningIdentity.load(from: directory) }
+    }
 }

@@ -4,7 +4,13 @@ Usage: receipts.py path/to/iapsim   (run by Tests/e2e/receipts.sh in its virtual
 
 After a script of purchases (a subscription with a free trial and a renewal, a refunded
 non-consumable, a finished and an unfinished consumable, a non-renewing subscription):
-- `openssl cms -verify -CAfile root.pem` accepts `iapsim receipt` and extracts the payload,
+- a certificate set made by JWS signing (no RSA chain yet) gains the RSA receipt chain when a
+  receipt is first signed, its P-256 files unchanged and the new keys mode 0600;
+- the receipt is signed with sha256WithRSAEncryption by a leaf marked 1.2.840.113635.100.6.11.1
+  under an intermediate marked 1.2.840.113635.100.6.2.1, as Apple's are; `openssl rsa -check`
+  accepts the keys;
+- `openssl cms -verify -CAfile receipt-root.pem` accepts `iapsim receipt` and extracts the payload
+  (and the P-256 JWS root does not vouch for it),
   which is read here with the `asn1` package (not iapsim) and checked field by field against
   `iapsim transactions --json` (Apple's "Receipt Fields" types and encodings);
 - a receipt altered by one byte is refused by openssl and by `iapsim receipt decode` (exit 65);
@@ -74,17 +80,49 @@ run("buy", "com.example.app.gems500", "--yes")          # 5: unfinished: stays
 run("buy", "com.example.app.seasonpass", "--yes")       # 6: non-renewing: stays
 run("refund", "3")
 run("settings", "set", "shared-secret", "s3cret")
+
+# A set JWS signing made has no RSA chain; the first receipt adds one and keeps the rest.
+legacy_env = dict(env, IAPSIM_CERTS_DIR=work + "/other-certs")
+run("jws", "app-transaction", environment=legacy_env)
+legacy = work + "/other-certs"
+check("JWS signing makes no RSA chain", not os.path.exists(legacy + "/receipt-leaf.key"))
+before = {name: open(f"{legacy}/{name}", "rb").read() for name in ("root.pem", "leaf.key", "xcode.key")}
+foreign = run("receipt", "--base64", environment=legacy_env).strip()
+check("the first receipt adds the RSA chain", os.path.exists(legacy + "/receipt-leaf.key"))
+check("the P-256 files are kept byte for byte",
+      all(open(f"{legacy}/{name}", "rb").read() == data for name, data in before.items()))
+check("the RSA keys are 0600", all(os.stat(f"{legacy}/receipt-{level}.key").st_mode & 0o777 == 0o600
+                                     for level in ("root", "intermediate", "leaf")))
+for level in ("root", "intermediate", "leaf"):
+    checked = subprocess.run(["openssl", "rsa", "-check", "-noout", "-in", f"{legacy}/receipt-{level}.key"],
+                             capture_output=True, text=True, timeout=60)
+    check(f"openssl rsa -check accepts receipt-{level}.key", "RSA key ok" in checked.stdout, checked.stderr)
+
 run("certs", "export", work + "/trusted")
 transactions = {str(t["id"]): t for t in json.loads(run("transactions", "--json"))["transactions"]}
 expected = [i for i, t in transactions.items() if not (t["productType"] == "consumable" and t["isFinished"])]
 check("the script made a finished consumable", "4" in transactions and "4" not in expected)
 
-# openssl accepts the receipt with iapsim's root and gives back the payload.
+# openssl accepts the receipt with iapsim's RSA receipt root and gives back the payload.
 run("receipt", "--out", work + "/receipt.der")
 verify = subprocess.run(["openssl", "cms", "-verify", "-inform", "DER", "-in", work + "/receipt.der", "-binary",
-                         "-CAfile", work + "/trusted/root.pem", "-out", work + "/payload.der"],
+                         "-CAfile", work + "/trusted/receipt-root.pem", "-out", work + "/payload.der"],
                         capture_output=True, text=True, timeout=60)
 check("openssl cms -verify accepts the receipt", verify.returncode == 0, verify.stderr)
+other_root = subprocess.run(["openssl", "cms", "-verify", "-inform", "DER", "-in", work + "/receipt.der", "-binary",
+                             "-CAfile", work + "/trusted/root.pem", "-out", os.devnull], capture_output=True, timeout=60)
+check("the P-256 JWS root does not vouch for a receipt", other_root.returncode != 0)
+printed = subprocess.run(["openssl", "cms", "-cmsout", "-print", "-inform", "DER", "-in", work + "/receipt.der"],
+                         capture_output=True, text=True, timeout=60).stdout
+signer_info = printed.partition("signerInfos:")[2]
+check("the signer signs with sha256WithRSAEncryption and SHA-256",
+      "algorithm: sha256WithRSAEncryption" in signer_info and "algorithm: sha256 (2.16.840.1.101.3.4.2.1)" in signer_info,
+      signer_info)
+for name, marker in (("receipt-leaf", "1.2.840.113635.100.6.11.1"), ("receipt-intermediate", "1.2.840.113635.100.6.2.1")):
+    text = subprocess.run(["openssl", "x509", "-noout", "-text", "-in", f"{work}/trusted/{name}.pem"],
+                          capture_output=True, text=True, timeout=60).stdout
+    check(f"{name}: RSA-2048, sha256WithRSAEncryption, marker {marker}", "Public-Key: (2048 bit)" in text
+          and "Signature Algorithm: sha256WithRSAEncryption" in text and marker in text, text[:400])
 payload = open(work + "/payload.der", "rb").read() if verify.returncode == 0 else b""
 
 
@@ -145,7 +183,8 @@ at = der.find(b"com.example.app")
 altered = der[:at] + b"C" + der[at + 1:]
 open(work + "/altered.der", "wb").write(altered)
 verify = subprocess.run(["openssl", "cms", "-verify", "-inform", "DER", "-in", work + "/altered.der", "-binary",
-                         "-CAfile", work + "/trusted/root.pem", "-out", os.devnull], capture_output=True, timeout=60)
+                         "-CAfile", work + "/trusted/receipt-root.pem", "-out", os.devnull], capture_output=True,
+                        timeout=60)
 check("openssl refuses an altered receipt", verify.returncode != 0)
 decoded = subprocess.run([iapsim, "receipt", "decode", work + "/altered.der"], env=env, capture_output=True, timeout=60)
 check("receipt decode exits 65 for an altered receipt", decoded.returncode == 65, decoded.stdout)
@@ -213,9 +252,7 @@ check("latest_receipt verifies", status({"receipt-data": whole["latest_receipt"]
 # A production receipt sent to this sandbox server: 21008; a sandbox one to production: 21007.
 production = run("receipt", "--base64", "--environment", "Production").strip()
 check("production receipt to the sandbox: 21008", status({"receipt-data": production, "password": "s3cret"}) == 21008)
-# Another chain: a receipt signed by certificates iapsim does not trust.
-foreign_env = dict(env, IAPSIM_CERTS_DIR=work + "/other-certs")
-foreign = run("receipt", "--base64", environment=foreign_env).strip()
+# Another chain: a receipt signed by certificates this state does not trust (the set above).
 check("another chain: 21003", status({"receipt-data": foreign, "password": "s3cret"}) == 21003)
 decoded = subprocess.run([iapsim, "receipt", "decode", "--json"], env=env, input=foreign.encode(),
                          capture_output=True, timeout=60)

@@ -24,6 +24,15 @@ final class Harness: @unchecked Sendable {
             ["IAPSIM_STATE_DIR": stateDirectory, "IAPSIM_CATALOG": Self.repositoryRoot + "/catalog"]) { a, _ in a }
     }
 
+    /// Gives the state's certificate set the fixture RSA receipt chain (`ReceiptChainFixture`),
+    /// so a test that signs receipts or exports certificates does not wait for three RSA keys
+    /// to be made in a debug build.
+    func installReceiptChainFixture() throws {
+        _ = try SigningIdentity.loadOrCreate(
+            in: environment["IAPSIM_CERTS_DIR"] ?? stateDirectory + "/certs", lockTimeout: 5
+        ).withReceiptChain(lockTimeout: 5, make: ReceiptChainFixture.make)
+    }
+
     struct Result {
         var status: Int32
         var stdout: String

@@ -8,6 +8,7 @@ import Testing
 @Suite struct ReceiptCommandTests {
     @Test func binaryIsRefusedOnATerminalButBase64AndFilesAreNot() throws {
         let h = Harness()
+        try h.installReceiptChainFixture()
         #expect(h.run("buy", "com.example.app.book", "--yes").status == 0)
         h.outputTerminal = true
         let refused = h.run("receipt")
@@ -26,6 +27,7 @@ import Testing
 
     @Test func decodeRefusesWhatIsNotAReceipt() throws {
         let h = Harness()
+        try h.installReceiptChainFixture()
         let path = h.stateDirectory + "-junk"
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
         let result = h.run("receipt", "decode", path)
@@ -38,6 +40,7 @@ import Testing
 
     @Test func jsonGivesTheDecodedFieldsAndTheReceiptData() throws {
         let h = Harness()
+        try h.installReceiptChainFixture()
         #expect(h.run("settings", "set", "finish-transactions", "manual").status == 0)
         #expect(h.run("buy", "com.example.app.coins100", "--yes").status == 0)
         let json = try h.json("receipt")

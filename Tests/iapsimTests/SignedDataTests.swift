@@ -91,12 +91,18 @@ import Testing
         #expect(harness.run("transactions", "--jws").status == 64)  // --jws goes with --json
     }
 
+    /// `certs rotate` makes a whole new set, the RSA receipt chain included: the one test of
+    /// the command line that makes RSA keys (seconds in a debug build).
     @Test func certificatesAreTestOnlyKeptPrivateExportedAndRotated() throws {
+        let first = harness.run("certs")
+        #expect(first.status == 0 && first.stderr.contains("no RSA receipt chain yet"), "\(first.stderr)")
+        try harness.installReceiptChainFixture()
         let shown = harness.run("certs")
         #expect(shown.status == 0)
         #expect(shown.stdout.contains("CN=iapsim TEST ONLY Root CA"))
+        #expect(shown.stdout.contains("CN=iapsim TEST ONLY Receipt Root CA"))
         let certs = harness.stateDirectory + "/certs"
-        for name in SigningIdentity.fileNames where name.hasSuffix(".key") {
+        for name in SigningIdentity.fileNames + ReceiptSigningChain.fileNames where name.hasSuffix(".key") {
             // The name is a link through `current` to the set folder; the key file itself is 0600.
             let file = URL(fileURLWithPath: certs + "/" + name).resolvingSymlinksInPath().path
             let mode = try FileManager().attributesOfItem(atPath: file)[.posixPermissions] as? Int
@@ -105,11 +111,17 @@ import Testing
         let export = harness.stateDirectory + "/exported"
         #expect(harness.run("certs", "export", export).status == 0)
         #expect(FileManager().fileExists(atPath: export + "/root.der"))
+        #expect(FileManager().fileExists(atPath: export + "/receipt-root.der"))
         #expect(!FileManager().fileExists(atPath: export + "/leaf.key"))
+        #expect(!FileManager().fileExists(atPath: export + "/receipt-leaf.key"))
         let before = try String(contentsOfFile: certs + "/root.pem", encoding: .utf8)
+        let receiptRootBefore = try String(contentsOfFile: certs + "/receipt-root.pem", encoding: .utf8)
         let jws = harness.run("jws", "transaction", "1").stdout.trimmingCharacters(in: .newlines)
         #expect(harness.run("certs", "rotate").status == 0)
         #expect(try String(contentsOfFile: certs + "/root.pem", encoding: .utf8) != before)
+        #expect(try String(contentsOfFile: certs + "/receipt-root.pem", encoding: .utf8) != receiptRootBefore)
+        let rotated = try #require(try SigningIdentity.load(from: certs)?.receiptChain)
+        #expect(rotated.leafKey.publicKey.bitCount == 2048)
         #expect(harness.run("jws", "decode", jws).status == 65)  // signed by the old chain
     }
 

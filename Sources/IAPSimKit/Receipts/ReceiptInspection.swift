@@ -22,10 +22,10 @@ public struct ReceiptInspection: Sendable {
     public static let maximumLength = 64 << 20
 
     /// Reads `bytes`: the DER (or BER) receipt, or its Base64 text.
-    /// - Parameter root: iapsim's root; nil when the state has no certificates yet (then no
-    ///   chain is iapsim's).
+    /// - Parameter roots: iapsim's roots (`SigningIdentity.receiptTrustAnchors`); empty when
+    ///   the state has no certificates yet (then no chain is iapsim's).
     /// - Throws: `ReceiptError.malformed` for anything that is not a receipt.
-    public static func inspect(_ bytes: [UInt8], trusting root: X509Certificate?) throws(ReceiptError) -> Self {
+    public static func inspect(_ bytes: [UInt8], trusting roots: [X509Certificate]) throws(ReceiptError) -> Self {
         guard bytes.count <= maximumLength else {
             throw .malformed("it is \(bytes.count) bytes, more than the \(maximumLength) a receipt may hold")
         }
@@ -59,17 +59,17 @@ public struct ReceiptInspection: Sendable {
             if let inner = try? reader.readOctetString(), reader.isAtEnd { payload = inner }
         }
         let receipt = try AppReceipt(payload: payload)
-        return ReceiptInspection(receipt: receipt, container: container, chain: judge(container, root: root))
+        return ReceiptInspection(receipt: receipt, container: container, chain: judge(container, roots: roots))
     }
 
-    private static func judge(_ container: CMSSignedData, root: X509Certificate?) -> Chain {
+    private static func judge(_ container: CMSSignedData, roots: [X509Certificate]) -> Chain {
         guard let signer = container.signerCertificate else { return .foreign(signer: "no signer certificate") }
         let subject = (try? signer.subject().description) ?? "an unreadable subject"
-        guard let root else { return .foreign(signer: subject) }
-        // The signer, issued by an intermediate the container carries, issued by the root.
-        let reachesRoot =
+        // The signer, issued by an intermediate the container carries, issued by a root.
+        let reachesRoot = roots.contains { root in
             signer.isIssued(by: root)
-            || container.certificates.contains { $0 != signer && signer.isIssued(by: $0) && $0.isIssued(by: root) }
+                || container.certificates.contains { $0 != signer && signer.isIssued(by: $0) && $0.isIssued(by: root) }
+        }
         guard reachesRoot else { return .foreign(signer: subject) }
         return container.isSignatureValid ? .iapsim : .badSignature
     }

@@ -80,13 +80,16 @@ extension StoreSession {
 
 extension SigningIdentity {
     /// `receipt` signed as the App Store signs app receipts: PKCS #7 SignedData over the
-    /// payload, carrying the leaf (marked 1.2.840.113635.100.6.11.1, Apple's receipt-signing
-    /// marker), the intermediate and the root. Apple's receipts are signed with RSA and
-    /// SHA-256; iapsim's test chain is P-256, so the signature is ECDSA with SHA-256.
+    /// payload, signed with sha256WithRSAEncryption by the RSA receipt chain's leaf (marked
+    /// 1.2.840.113635.100.6.11.1, Apple's receipt-signing marker), carrying the leaf, the
+    /// intermediate and the root.
     /// - Returns: the DER bytes, what `Bundle.main.appStoreReceiptURL` holds.
+    /// - Throws: `SigningError.noReceiptChain` when the identity has no RSA chain yet
+    ///   (`withReceiptChain` gives it one).
     public func signReceipt(_ receipt: AppReceipt) throws -> [UInt8] {
-        try CMSSignedData.sign(
-            content: receipt.payload, signer: chain.leaf, key: chain.leafKey,
-            certificates: chain.certificatesLeafFirst)
+        guard let receiptChain else { throw SigningError.noReceiptChain(directory: directory) }
+        return try CMSSignedData.sign(
+            content: receipt.payload, signer: receiptChain.leaf, key: receiptChain.leafKey,
+            certificates: receiptChain.certificatesLeafFirst)
     }
 }

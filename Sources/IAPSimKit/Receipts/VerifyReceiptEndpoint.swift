@@ -61,7 +61,7 @@ public struct VerifyReceiptEndpoint: Sendable {
         let inspection: ReceiptInspection
         do {
             inspection = try ReceiptInspection.inspect(
-                Array(receiptData.utf8), trusting: signer.identity.chain.root)
+                Array(receiptData.utf8), trusting: signer.identity.receiptTrustAnchors)
         } catch {
             return Self.status(.malformedReceiptData, environment: name)
         }
@@ -126,7 +126,8 @@ public struct VerifyReceiptEndpoint: Sendable {
         let fresh = try session.appReceipt(
             StoreSession.ReceiptRequest(
                 deviceIdentifier: StoreSession.ReceiptRequest.defaultDeviceIdentifier, environment: environment))
-        members.append(("latest_receipt", .string(Data(try signer.identity.signReceipt(fresh)).base64EncodedString())))
+        let identity = try signer.identity.withReceiptChain(lockTimeout: session.store.location.lockTimeout)
+        members.append(("latest_receipt", .string(Data(try identity.signReceipt(fresh)).base64EncodedString())))
         return .object(members)
     }
 

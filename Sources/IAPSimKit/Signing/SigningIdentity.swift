@@ -11,11 +11,16 @@ import IAPSimJSON
 ///   simulated clock can reach. It signs `Sandbox`, `Production` and `LocalTesting` data.
 /// - `xcode.pem` and `xcode.key`: one self-signed certificate, as Xcode's StoreKit testing
 ///   signs with, for the `Xcode` environment.
+/// - `receipt-root.pem`, `receipt-intermediate.pem`, `receipt-leaf.pem` and their `.key`
+///   files: the RSA-2048 chain app receipts are signed with (`ReceiptSigningChain`). Making
+///   RSA keys takes a moment, so a set gets them when a receipt is first signed in it (or by
+///   `certs`), not when JWS signing makes the set: an older set without them gains them the
+///   same way, its other files carried over byte for byte.
 ///
 /// Every subject says "iapsim TEST ONLY"; keys are written mode 0600 in a 0700 folder. They
 /// protect nothing: a backend trusts them only in its tests.
 ///
-/// A rotate replaces all eight files or none (`CertificateSetFolder`): the names are links
+/// A rotate replaces all the files or none (`CertificateSetFolder`): the names are links
 /// through `current` to one set folder, switched by one rename.
 public struct SigningIdentity: Sendable {
     public let directory: String
@@ -25,14 +30,17 @@ public struct SigningIdentity: Sendable {
     public let chain: TestCertificateChain
     public let xcodeCertificate: X509Certificate
     public let xcodeKey: P256PrivateKey
+    /// The RSA chain that signs app receipts; nil until the set has one (`withReceiptChain`).
+    public let receiptChain: ReceiptSigningChain?
     /// The two protected headers `sign` uses, encoded and hashed once.
     private let chainHeader: ES256.Header
     private let xcodeHeader: ES256.Header
 
     init(
         directory: String, generation: String?, chain: TestCertificateChain, xcodeCertificate: X509Certificate,
-        xcodeKey: P256PrivateKey
+        xcodeKey: P256PrivateKey, receiptChain: ReceiptSigningChain?
     ) {
+        self.receiptChain = receiptChain
         self.directory = directory
         self.generation = generation
         self.chain = chain
@@ -66,14 +74,20 @@ public struct SigningIdentity: Sendable {
         return try create(in: directory, replacing: false, lockTimeout: lockTimeout)
     }
 
-    /// Makes a new chain in `directory`; with `replacing`, over the one there.
-    public static func create(in directory: String, replacing: Bool, lockTimeout: Double) throws -> SigningIdentity {
-        try create(in: directory, replacing: replacing, lockTimeout: lockTimeout, step: { _ in })
+    /// Makes a new chain in `directory`; with `replacing`, over the one there. With
+    /// `receiptChain`, the set holds that RSA receipt chain too (`ReceiptSigningChain.generate`).
+    public static func create(
+        in directory: String, replacing: Bool, lockTimeout: Double,
+        receiptChain: (() throws -> ReceiptSigningChain)? = nil
+    ) throws -> SigningIdentity {
+        try create(
+            in: directory, replacing: replacing, lockTimeout: lockTimeout, receiptChain: receiptChain, step: { _ in })
     }
 
     /// `create`, calling `step` after each write a crash could interrupt: tests throw from it.
     static func create(
-        in directory: String, replacing: Bool, lockTimeout: Double, step: (String) throws -> Void
+        in directory: String, replacing: Bool, lockTimeout: Double,
+        receiptChain makeReceiptChain: (() throws -> ReceiptSigningChain)? = nil, step: (String) throws -> Void
     ) throws -> SigningIdentity {
         do {
             try POSIXFile.makeDirectory(directory)
@@ -102,11 +116,15 @@ public struct SigningIdentity: Sendable {
                 chain.leaf.pemRepresentation, chain.leafKey.pemRepresentation, xcode.pemRepresentation,
                 xcodeKey.pemRepresentation,
             ]
-            try CertificateSetFolder.install(
-                zip(fileNames, contents).map { (name: $0, text: $1) }, in: directory, step: step)
+            var files = zip(fileNames, contents).map { (name: $0, text: $1) }
+            let receiptChain = try makeReceiptChain?()
+            if let receiptChain {
+                files += zip(ReceiptSigningChain.fileNames, receiptChain.fileContents).map { (name: $0, text: $1) }
+            }
+            try CertificateSetFolder.install(files, in: directory, step: step)
             return SigningIdentity(
                 directory: directory, generation: CertificateSetFolder.generation(of: directory), chain: chain,
-                xcodeCertificate: xcode, xcodeKey: xcodeKey)
+                xcodeCertificate: xcode, xcodeKey: xcodeKey, receiptChain: receiptChain)
         }
     }
 
@@ -174,12 +192,89 @@ public struct SigningIdentity: Sendable {
             throw SigningError.corruptIdentity(
                 path: directory + "/leaf.pem", detail: "the certificates do not form a chain to root.pem")
         }
+        var receiptChain: ReceiptSigningChain?
+        // receipt-leaf.key is written last of the RSA files, as leaf.key is of the set's.
+        if FileSystem.exists(directory + "/receipt-leaf.key") {
+            func rsaKey(_ name: String) throws -> RSAPrivateKey {
+                let (path, pem) = try text(name)
+                do {
+                    return try RSAPrivateKey(pemRepresentation: pem)
+                } catch {
+                    throw SigningError.corruptIdentity(path: path, detail: error.localizedDescription)
+                }
+            }
+            let (root, intermediate, leaf) = (
+                try certificate("receipt-root.pem"), try certificate("receipt-intermediate.pem"),
+                try certificate("receipt-leaf.pem")
+            )
+            let (rootKey, intermediateKey, leafKey) = (
+                try rsaKey("receipt-root.key"), try rsaKey("receipt-intermediate.key"), try rsaKey("receipt-leaf.key")
+            )
+            let pairs: [(String, X509Certificate, RSAPrivateKey)] = [
+                ("receipt-root", root, rootKey), ("receipt-intermediate", intermediate, intermediateKey),
+                ("receipt-leaf", leaf, leafKey),
+            ]
+            for (name, certificate, key) in pairs where (try? certificate.rsaPublicKey()) != key.publicKey {
+                throw SigningError.corruptIdentity(
+                    path: directory + "/\(name).key", detail: "the key does not belong to \(name).pem")
+            }
+            guard leaf.isIssued(by: intermediate), intermediate.isIssued(by: root) else {
+                throw SigningError.corruptIdentity(
+                    path: directory + "/receipt-leaf.pem",
+                    detail: "the certificates do not form a chain to receipt-root.pem")
+            }
+            receiptChain = ReceiptSigningChain(
+                root: root, intermediate: intermediate, leaf: leaf, rootKey: rootKey, intermediateKey: intermediateKey,
+                leafKey: leafKey)
+        }
         return SigningIdentity(
             directory: directory, generation: generation,
             chain: TestCertificateChain(
                 root: root, intermediate: intermediate, leaf: leaf, rootKey: rootKey, intermediateKey: intermediateKey,
                 leafKey: leafKey),
-            xcodeCertificate: xcode, xcodeKey: xcodeKey)
+            xcodeCertificate: xcode, xcodeKey: xcodeKey, receiptChain: receiptChain)
+    }
+
+    /// This identity with its RSA receipt chain: itself when it has one; else the set in its
+    /// folder gains one (`make`, by default three fresh RSA-2048 keys), written as a new set
+    /// whose other files are the current ones byte for byte, switched in by one rename under
+    /// the folder's lock — so a set from an older iapsim, or one JWS signing made, keeps its
+    /// P-256 chain and only grows.
+    /// - Throws: `SigningError.corruptIdentity` or `StateError` as `load` does.
+    public func withReceiptChain(
+        lockTimeout: Double, make: () throws -> ReceiptSigningChain = { try ReceiptSigningChain.generate() }
+    ) throws -> SigningIdentity {
+        if receiptChain != nil { return self }
+        return try FileLock.holding(path: directory + "/.lock", timeout: lockTimeout) {
+            guard let current = try Self.load(from: directory) else {
+                throw SigningError.corruptIdentity(path: directory + "/leaf.key", detail: "the file is missing")
+            }
+            if current.receiptChain != nil { return current }  // made meanwhile
+            var files: [(name: String, text: String)] = []
+            for name in Self.fileNames {
+                let path = directory + "/" + name
+                let data: Data?
+                do {
+                    data = try POSIXFile.readIfPresent(path)
+                } catch let failure as POSIXFile.Failure {
+                    throw StateError.unreadable(path: path, reason: failure.reason)
+                }
+                guard let data else { throw SigningError.corruptIdentity(path: path, detail: "the file is missing") }
+                files.append((name, String(decoding: data, as: UTF8.self)))
+            }
+            let receiptChain = try make()
+            files += zip(ReceiptSigningChain.fileNames, receiptChain.fileContents).map { (name: $0, text: $1) }
+            try CertificateSetFolder.install(files, in: directory, step: { _ in })
+            return SigningIdentity(
+                directory: directory, generation: CertificateSetFolder.generation(of: directory), chain: current.chain,
+                xcodeCertificate: current.xcodeCertificate, xcodeKey: current.xcodeKey, receiptChain: receiptChain)
+        }
+    }
+
+    /// The roots a receipt may chain to: the RSA receipt root, and the P-256 root, which
+    /// signed the receipts of iapsim versions before the RSA chain (they still verify).
+    public var receiptTrustAnchors: [X509Certificate] {
+        (receiptChain.map { [$0.root] } ?? []) + [chain.root]
     }
 
     /// Signs `payload` as the App Store would for `environment`: the three-certificate chain
@@ -194,18 +289,28 @@ public struct SigningIdentity: Sendable {
 
 extension SigningIdentity {
     /// Writes what a backend's tests trust into `directory`: `root.pem`, `root.der` (the
-    /// form Apple's libraries take), `intermediate.pem`, `leaf.pem` and `xcode.pem`. No key
+    /// form Apple's libraries take), `intermediate.pem`, `leaf.pem` and `xcode.pem`, and
+    /// when the set has its receipt chain `receipt-root.pem`, `receipt-root.der`,
+    /// `receipt-intermediate.pem` and `receipt-leaf.pem`. No key
     /// leaves the identity's folder. The folder is outside the state, perhaps in a shared
     /// `/tmp`: neither it nor a file in it is written through a symlink (`OutsideFile`).
     /// - Returns: the paths written.
     public func export(to directory: String) throws -> [String] {
         try OutsideFile.makeDirectory(directory)
-        let files: [(String, [UInt8])] = [
+        var files: [(String, [UInt8])] = [
             ("root.pem", Array(chain.root.pemRepresentation.utf8)), ("root.der", chain.root.derRepresentation),
             ("intermediate.pem", Array(chain.intermediate.pemRepresentation.utf8)),
             ("leaf.pem", Array(chain.leaf.pemRepresentation.utf8)),
             ("xcode.pem", Array(xcodeCertificate.pemRepresentation.utf8)),
         ]
+        if let receiptChain {
+            files += [
+                ("receipt-root.pem", Array(receiptChain.root.pemRepresentation.utf8)),
+                ("receipt-root.der", receiptChain.root.derRepresentation),
+                ("receipt-intermediate.pem", Array(receiptChain.intermediate.pemRepresentation.utf8)),
+                ("receipt-leaf.pem", Array(receiptChain.leaf.pemRepresentation.utf8)),
+            ]
+        }
         var written: [String] = []
         for (name, bytes) in files {
             let path = directory + "/" + name

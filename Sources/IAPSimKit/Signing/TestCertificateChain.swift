@@ -50,49 +50,68 @@ public struct TestCertificateChain: Sendable {
         notBefore: Date = TestCertificateChain.defaultNotBefore,
         notAfter: Date = TestCertificateChain.defaultNotAfter
     ) throws(CryptoError) {
-        let rootName = DistinguishedName(commonName: "iapsim TEST ONLY Root CA", organization: Self.organization)
-        let intermediateName = DistinguishedName(
-            commonName: "iapsim TEST ONLY Intermediate CA", organization: Self.organization)
-        let leafName = DistinguishedName(
-            commonName: "iapsim TEST ONLY StoreKit Signing", organization: Self.organization)
-        let rootIdentifier = X509Extension.keyIdentifier(for: rootKey.publicKey)
-        let intermediateIdentifier = X509Extension.keyIdentifier(for: intermediateKey.publicKey)
-        let leafIdentifier = X509Extension.keyIdentifier(for: leafKey.publicKey)
-
-        root = try X509CertificateBuilder(
-            serialNumber: serialNumbers.root, issuer: rootName, subject: rootName,
-            notBefore: notBefore, notAfter: notAfter, subjectPublicKey: rootKey.publicKey,
-            extensions: [
-                .basicConstraints(isCertificateAuthority: true),
-                .keyUsage([.keyCertSign, .cRLSign]),
-                .subjectKeyIdentifier(rootIdentifier),
-            ]
-        ).sign(with: rootKey)
-        intermediate = try X509CertificateBuilder(
-            serialNumber: serialNumbers.intermediate, issuer: rootName, subject: intermediateName,
-            notBefore: notBefore, notAfter: notAfter, subjectPublicKey: intermediateKey.publicKey,
-            extensions: [
-                .basicConstraints(isCertificateAuthority: true, pathLengthConstraint: 0),
-                .keyUsage([.keyCertSign, .cRLSign]),
-                .subjectKeyIdentifier(intermediateIdentifier),
-                .authorityKeyIdentifier(rootIdentifier),
-                .marker(.appleWWDRIntermediateMarker),
-            ]
-        ).sign(with: rootKey)
-        leaf = try X509CertificateBuilder(
-            serialNumber: serialNumbers.leaf, issuer: intermediateName, subject: leafName,
-            notBefore: notBefore, notAfter: notAfter, subjectPublicKey: leafKey.publicKey,
-            extensions: [
-                .basicConstraints(isCertificateAuthority: false),
-                .keyUsage([.digitalSignature]),
-                .subjectKeyIdentifier(leafIdentifier),
-                .authorityKeyIdentifier(intermediateIdentifier),
-                .marker(.appleStoreSigningMarker),
-            ]
-        ).sign(with: intermediateKey)
+        let names = (
+            root: DistinguishedName(commonName: "iapsim TEST ONLY Root CA", organization: Self.organization),
+            intermediate: DistinguishedName(
+                commonName: "iapsim TEST ONLY Intermediate CA", organization: Self.organization),
+            leaf: DistinguishedName(commonName: "iapsim TEST ONLY StoreKit Signing", organization: Self.organization)
+        )
+        (root, intermediate, leaf) = try Self.certificates(
+            names: names, serialNumbers: serialNumbers,
+            publicKeys: (rootKey.publicKey, intermediateKey.publicKey, leafKey.publicKey),
+            identifiers: (
+                X509Extension.keyIdentifier(for: rootKey.publicKey),
+                X509Extension.keyIdentifier(for: intermediateKey.publicKey),
+                X509Extension.keyIdentifier(for: leafKey.publicKey)
+            ),
+            rootKey: rootKey, intermediateKey: intermediateKey, notBefore: notBefore, notAfter: notAfter)
         self.rootKey = rootKey
         self.intermediateKey = intermediateKey
         self.leafKey = leafKey
+    }
+
+    /// The three certificates of an App Store-shaped chain, for P-256 keys (JWS) or RSA keys
+    /// (receipts): the root self-signed, the intermediate (pathlen 0, Apple's intermediate
+    /// marker) and the leaf (Apple's signing marker), valid over the whole simulated calendar.
+    static func certificates(
+        names: (root: DistinguishedName, intermediate: DistinguishedName, leaf: DistinguishedName),
+        serialNumbers: (root: [UInt8], intermediate: [UInt8], leaf: [UInt8]),
+        publicKeys: (any X509SubjectPublicKey, any X509SubjectPublicKey, any X509SubjectPublicKey),
+        identifiers: ([UInt8], [UInt8], [UInt8]), rootKey: some X509SigningKey,
+        intermediateKey: some X509SigningKey, notBefore: Date = defaultNotBefore, notAfter: Date = defaultNotAfter
+    ) throws(CryptoError) -> (X509Certificate, X509Certificate, X509Certificate) {
+        let root = try X509CertificateBuilder(
+            serialNumber: serialNumbers.root, issuer: names.root, subject: names.root,
+            notBefore: notBefore, notAfter: notAfter, subjectPublicKey: publicKeys.0,
+            extensions: [
+                .basicConstraints(isCertificateAuthority: true),
+                .keyUsage([.keyCertSign, .cRLSign]),
+                .subjectKeyIdentifier(identifiers.0),
+            ]
+        ).sign(with: rootKey)
+        let intermediate = try X509CertificateBuilder(
+            serialNumber: serialNumbers.intermediate, issuer: names.root, subject: names.intermediate,
+            notBefore: notBefore, notAfter: notAfter, subjectPublicKey: publicKeys.1,
+            extensions: [
+                .basicConstraints(isCertificateAuthority: true, pathLengthConstraint: 0),
+                .keyUsage([.keyCertSign, .cRLSign]),
+                .subjectKeyIdentifier(identifiers.1),
+                .authorityKeyIdentifier(identifiers.0),
+                .marker(.appleWWDRIntermediateMarker),
+            ]
+        ).sign(with: rootKey)
+        let leaf = try X509CertificateBuilder(
+            serialNumber: serialNumbers.leaf, issuer: names.intermediate, subject: names.leaf,
+            notBefore: notBefore, notAfter: notAfter, subjectPublicKey: publicKeys.2,
+            extensions: [
+                .basicConstraints(isCertificateAuthority: false),
+                .keyUsage([.digitalSignature]),
+                .subjectKeyIdentifier(identifiers.2),
+                .authorityKeyIdentifier(identifiers.1),
+                .marker(.appleStoreSigningMarker),
+            ]
+        ).sign(with: intermediateKey)
+        return (root, intermediate, leaf)
     }
 
     /// Generates three fresh keys and random 16-byte serial numbers from `generator`.

@@ -8,13 +8,17 @@ struct Certs: CLICommand {
         synopsis: "[export DIR | rotate] [--certs DIR]",
         discussion: """
             A root CA, an intermediate (OID 1.2.840.113635.100.6.2.1) and a leaf (OID
-            1.2.840.113635.100.6.11.1), P-256, valid 1970–9999, plus an Xcode-style self-signed
-            certificate: made on first use in the state folder's certs (or --certs DIR,
-            IAPSIM_CERTS_DIR, to pin one chain across CI jobs), keys mode 0600. Every subject says
-            iapsim TEST ONLY: they protect nothing. 'export DIR' writes root.pem, root.der,
-            intermediate.pem, leaf.pem and xcode.pem for a backend's tests to trust, each
-            through a new file renamed into place: a symlink at DIR or at one of them is refused
-            (exit 73), never written through; 'rotate' makes a new chain.
+            1.2.840.113635.100.6.11.1), P-256, valid 1970–9999, for signed JWS; an Xcode-style
+            self-signed certificate; and the same three-level shape in RSA-2048 with
+            sha256WithRSAEncryption (receipt-root.pem …), for app receipts, as Apple signs them:
+            made on first use in the state folder's certs (or --certs DIR, IAPSIM_CERTS_DIR, to
+            pin one set across CI jobs), keys mode 0600. The RSA chain joins a set the first
+            time a receipt is signed, or at 'export' or 'rotate'. Every subject says iapsim TEST ONLY:
+            they protect nothing. 'export DIR' writes root.pem, root.der, intermediate.pem,
+            leaf.pem, xcode.pem, receipt-root.pem, receipt-root.der, receipt-intermediate.pem
+            and receipt-leaf.pem for a backend's tests to trust, each through a new file
+            renamed into place: a symlink at DIR or at one of them is refused (exit 73), never
+            written through; 'rotate' makes a new set.
             """,
         arguments: [.init("action", kind: .word(["export", "rotate"]))],
         options: [
@@ -53,9 +57,17 @@ struct Certs: CLICommand {
         switch action {
         case .show:
             let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: lockTimeout)
-            return Self.describe(identity)
+            var report = Self.describe(identity)
+            if identity.receiptChain == nil {
+                report.notes = [
+                    "Note: no RSA receipt chain yet: the first 'iapsim receipt' or 'iapsim certs export' makes it."
+                ]
+            }
+            return report
         case .rotate:
-            let identity = try SigningIdentity.create(in: directory, replacing: true, lockTimeout: lockTimeout)
+            let identity = try SigningIdentity.create(
+                in: directory, replacing: true, lockTimeout: lockTimeout,
+                receiptChain: { try ReceiptSigningChain.generate() })
             var report = Self.describe(identity)
             report.notes = [
                 "Note: a backend that trusted the old root must trust the new one (iapsim certs export DIR)."
@@ -63,6 +75,7 @@ struct Certs: CLICommand {
             return report
         case .export(let target):
             let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: lockTimeout)
+                .withReceiptChain(lockTimeout: lockTimeout)
             let folder = context.absolutePath(target)
             let written = try identity.export(to: folder)
             return Report(
@@ -74,11 +87,18 @@ struct Certs: CLICommand {
 
 extension Certs {
     private static func describe(_ identity: SigningIdentity) -> Report {
-        let certificates: [(String, X509Certificate, String)] = [
+        var certificates: [(String, X509Certificate, String)] = [
             ("root", identity.chain.root, "root.pem"),
             ("intermediate", identity.chain.intermediate, "intermediate.pem"),
             ("leaf", identity.chain.leaf, "leaf.pem"), ("xcode", identity.xcodeCertificate, "xcode.pem"),
         ]
+        if let receipt = identity.receiptChain {
+            certificates += [
+                ("receipt-root", receipt.root, "receipt-root.pem"),
+                ("receipt-intermediate", receipt.intermediate, "receipt-intermediate.pem"),
+                ("receipt-leaf", receipt.leaf, "receipt-leaf.pem"),
+            ]
+        }
         func fingerprint(_ certificate: X509Certificate) -> String {
             SHA256.hash(certificate.derRepresentation).map { String(format: "%02X", $0) }.joined(separator: ":")
         }

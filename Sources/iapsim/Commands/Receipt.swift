@@ -81,7 +81,8 @@ struct Receipt: CLICommand {
         let signer = try context.signer()
         let receipt = try session.appReceipt(
             StoreSession.ReceiptRequest(deviceIdentifier: device, environment: signer.environment))
-        let der = try signer.identity.signReceipt(receipt)
+        let identity = try signer.identity.withReceiptChain(lockTimeout: try context.stateStore().location.lockTimeout)
+        let der = try identity.signReceipt(receipt)
         let bytes = base64 ? Array((Data(der).base64EncodedString() + "\n").utf8) : der
         let summary =
             "\(receipt.inAppPurchases.count) in-app purchase receipt\(receipt.inAppPurchases.count == 1 ? "" : "s"), "
@@ -151,8 +152,8 @@ struct Receipt: CLICommand {
                 "no receipt given: pass a file, or its Base64 text on standard input", command: Self.spec.name)
         }
         let directory = try context.certsDirectory()
-        let root = try SigningIdentity.load(from: directory)?.chain.root
-        let inspection = try ReceiptInspection.inspect(bytes, trusting: root)
+        let roots = try SigningIdentity.load(from: directory)?.receiptTrustAnchors ?? []
+        let inspection = try ReceiptInspection.inspect(bytes, trusting: roots)
         let chain: String
         switch inspection.chain {
         case .iapsim: chain = "verified: signed by the test chain in \(directory)"
@@ -164,7 +165,7 @@ struct Receipt: CLICommand {
             "Receipt: \(chain)",
             "Type: \(receipt.receiptType)  Bundle: \(receipt.bundleID)  Version: \(receipt.applicationVersion)",
             "Created: \(ISO8601Date.string(receipt.creationDate))  Signature: "
-                + "\(inspection.container.signatureAlgorithm) (\(inspection.container.digestAlgorithm))",
+                + "\(Self.name(inspection.container.signatureAlgorithm)) (\(Self.name(inspection.container.digestAlgorithm)))",
             "In-app purchase receipts: \(receipt.inAppPurchases.count)",
         ]
         for purchase in receipt.inAppPurchases {
@@ -181,5 +182,16 @@ struct Receipt: CLICommand {
                 ("verified", .bool(inspection.verifies)), ("chain", .string(chain)),
                 ("receipt", Self.receiptJSON(receipt, context: context)),
             ]), lines: lines)
+    }
+
+    /// An algorithm by the name openssl prints for it, or its dotted form when it is none of these.
+    private static func name(_ algorithm: ASN1ObjectIdentifier) -> String {
+        switch algorithm {
+        case .sha256WithRSAEncryption: "sha256WithRSAEncryption"
+        case .rsaEncryption: "rsaEncryption"
+        case .ecdsaWithSHA256: "ecdsa-with-SHA256"
+        case CMSSignedData.sha256: "SHA-256"
+        default: algorithm.description
+        }
     }
 }
