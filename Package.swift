@@ -60,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKitTests",
-            dependencies: [.target(name: storeKitModule), .target(name: storeKitTestModule), "IAPSimKit"]),
+            dependencies: [.target(name: storeKitModule), .target(name: storeKitTestModule), "IAPSimKit", "IAPSimCrypto"]),
         .testTarget(name: "iapsimTests", dependencies: ["iapsim", "IAPSimKit", "IAPSimCrypto", "IAPSimJSON"]),
     ]
 )

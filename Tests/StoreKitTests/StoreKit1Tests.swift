@@ -106,6 +106,7 @@ extension StoreKitAPITests {
                 func requestDidFinish(_ request: SKRequest) { finished.append(true) }
             }
             let delegate = Delegate(finished)
+            try installReceiptChainFixture(stateDirectory: session.stateDirectory.path)
             let request = SKReceiptRefreshRequest()
             request.delegate = delegate
             request.start()

@@ -330,7 +330,9 @@ enum AppReceiptFile {
         let signer = try runtime.signer()
         let receipt = try session.appReceipt(
             StoreSession.ReceiptRequest(deviceIdentifier: StoreSession.ReceiptRequest.defaultDeviceIdentifier))
-        let der = try signer.identity.signReceipt(receipt)
+        // The set gains its RSA receipt chain on first use, as it does for `iapsim receipt`.
+        let identity = try signer.identity.withReceiptChain(lockTimeout: session.store.location.lockTimeout)
+        let der = try identity.signReceipt(receipt)
         let production = (try? session.settings().environment) == .production
         let folder = session.store.location.directory + "/StoreKit"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -1,0 +1,1 @@
+../IAPSimKitTests/ReceiptChainFixture.swift
