@@ -6,6 +6,7 @@ enum IAPSim {
     static func run(arguments: [String], context: Context, console: Console) -> Int32 {
         var console = console
         var status: ExitCode
+        var programStatus: Int32?
         do {
             let invocation = try ArgumentParser.parse(arguments)
             console.quiet = invocation.options.quiet
@@ -14,6 +15,7 @@ enum IAPSim {
                 && context.value(of: .term) != "dumb" && console.outputIsTerminal
             let commandContext = CommandContext(options: invocation.options, context: context, console: console)
             let report = try commandContext.run(invocation.command)
+            programStatus = report.programStatus
             status = try Renderer.render(
                 report, json: invocation.options.json, console: console, width: commandContext.width)
         } catch {
@@ -29,6 +31,6 @@ enum IAPSim {
             )
             return ExitCode.ioError.rawValue
         }
-        return status.rawValue
+        return programStatus ?? status.rawValue
     }
 }

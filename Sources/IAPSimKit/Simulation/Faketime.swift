@@ -39,9 +39,6 @@ public enum Faketime {
         return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    /// The environment variable that overrides where libfaketime is looked for.
-    public static let libraryVariable = "IAPSIM_LIBFAKETIME"
-
     /// Where libfaketime is looked for, in order: Debian's `libfaketime` package (the
     /// multiarch folders), then `/usr/local` and `/usr/lib`; on macOS Homebrew's dylib.
     public static func libraryCandidates(platform: Platform) -> [String] {
@@ -58,8 +55,8 @@ public enum Faketime {
     /// What to install when none is found, for the one-line error.
     public static func installHint(platform: Platform) -> String {
         switch platform {
-        case .linux: "install libfaketime (Debian, Ubuntu: apt-get install faketime) or set \(libraryVariable)"
-        case .macOS: "install libfaketime (brew install libfaketime) or set \(libraryVariable)"
+        case .linux: "install libfaketime (Debian, Ubuntu: apt-get install faketime) or set \(EnvironmentVariable.libfaketime.name)"
+        case .macOS: "install libfaketime (brew install libfaketime) or set \(EnvironmentVariable.libfaketime.name)"
         }
     }
 
@@ -70,10 +67,12 @@ public enum Faketime {
     /// - `FAKETIME_FMT=%s`, for the frozen form.
     /// - `FAKETIME_CACHE_DURATION=1` unless the caller set it or `FAKETIME_NO_CACHE`: a clock
     ///   change reaches the program within a second, without a file read per clock call.
-    /// - `FAKETIME_DONT_FAKE_MONOTONIC=1`: only the wall clock moves; timers, sleeps and
-    ///   time-outs keep real time (and the JVM does not hang, as libfaketime warns).
-    /// - `FAKETIME_SKIP_CMDS` gains `iapsim`, so an iapsim the program runs reads the real
-    ///   clock and works out the simulated one itself, not twice.
+    /// - The monotonic clock is libfaketime's to fake as it does by default: with
+    ///   `FAKETIME_DONT_FAKE_MONOTONIC=1` (libfaketime's advice for the JVM) libfaketime
+    ///   0.9.10 makes Python's `time.sleep` fail with EINVAL, so it is the caller's to set.
+    /// - Not `FAKETIME_SKIP_CMDS=iapsim`: with it, libfaketime 0.9.10 leaves a Swift program
+    ///   without its arguments. An iapsim the program runs leaves libfaketime instead
+    ///   (`environmentLeaving`).
     public static func environment(
         _ environment: [String: String], library: String, timestampFile: String, platform: Platform
     ) -> [String: String] {
@@ -83,11 +82,6 @@ public enum Faketime {
         result["FAKETIME_FMT"] = "%s"
         if result["FAKETIME_NO_CACHE"] == nil, result["FAKETIME_CACHE_DURATION"] == nil {
             result["FAKETIME_CACHE_DURATION"] = "1"
-        }
-        result["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
-        if result["FAKETIME_ONLY_CMDS"] == nil {
-            let skipped = result["FAKETIME_SKIP_CMDS"].map { $0.isEmpty ? [] : $0.split(separator: ",") } ?? []
-            result["FAKETIME_SKIP_CMDS"] = (skipped.map(String.init) + ["iapsim"]).joined(separator: ",")
         }
         switch platform {
         case .linux:
@@ -99,5 +93,24 @@ public enum Faketime {
             result["DYLD_FORCE_FLAT_NAMESPACE"] = "1"
         }
         return result
+    }
+
+    /// The environment an iapsim started under `clock exec` runs itself again with, without
+    /// libfaketime: it must read the real clock and work out the simulated one itself (a
+    /// faked clock would count the simulated time twice). Nil when `environment` is not one
+    /// `clock exec` made (libfaketime preloaded, pointed at a state's timestamp file).
+    public static func environmentLeaving(_ environment: [String: String]) -> [String: String]? {
+        guard let file = environment["FAKETIME_TIMESTAMP_FILE"], file.hasSuffix("/" + fileName) else { return nil }
+        var result = environment
+        var changed = false
+        for variable in ["LD_PRELOAD", "DYLD_INSERT_LIBRARIES"] {
+            guard let value = environment[variable] else { continue }
+            let kept = value.split(whereSeparator: { $0 == ":" || $0 == " " }).filter { !$0.contains("libfaketime") }
+            if kept.count != value.split(whereSeparator: { $0 == ":" || $0 == " " }).count {
+                result[variable] = kept.isEmpty ? nil : kept.joined(separator: ":")
+                changed = true
+            }
+        }
+        return changed ? result : nil
     }
 }
