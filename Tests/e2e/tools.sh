@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Where CI is set, installs the Debian packages the test steps need and the machine lacks
 # (zsh and fish for the completion tests, tmux for the prompt tests, openssl for the
-# signature cross-checks), so CI runs every check. Elsewhere it only says what is missing:
+# signature cross-checks, faketime for libfaketime, which `clock exec` preloads), so CI runs
+# every check. Elsewhere it only says what is missing:
 # those checks skip with a message, and nothing is installed on a user's machine.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 missing=()
-for tool in zsh fish tmux openssl; do
+for tool in zsh fish tmux openssl faketime; do
   command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
