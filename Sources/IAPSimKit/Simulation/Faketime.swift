@@ -55,7 +55,8 @@ public enum Faketime {
     /// What to install when none is found, for the one-line error.
     public static func installHint(platform: Platform) -> String {
         switch platform {
-        case .linux: "install libfaketime (Debian, Ubuntu: apt-get install faketime) or set \(EnvironmentVariable.libfaketime.name)"
+        case .linux:
+            "install libfaketime (Debian, Ubuntu: apt-get install faketime) or set \(EnvironmentVariable.libfaketime.name)"
         case .macOS: "install libfaketime (brew install libfaketime) or set \(EnvironmentVariable.libfaketime.name)"
         }
     }

@@ -24,8 +24,7 @@ enum ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         Forwarding.install()
         var pid = pid_t()
@@ -91,10 +90,22 @@ enum ChildProcess {
         /// The signals caught since the last call.
         static func take() -> [Int32] {
             var taken: [Int32] = []
-            if pending.0 != 0 { pending.0 = 0; taken.append(SIGINT) }
-            if pending.1 != 0 { pending.1 = 0; taken.append(SIGTERM) }
-            if pending.2 != 0 { pending.2 = 0; taken.append(SIGHUP) }
-            if pending.3 != 0 { pending.3 = 0; taken.append(SIGQUIT) }
+            if pending.0 != 0 {
+                pending.0 = 0
+                taken.append(SIGINT)
+            }
+            if pending.1 != 0 {
+                pending.1 = 0
+                taken.append(SIGTERM)
+            }
+            if pending.2 != 0 {
+                pending.2 = 0
+                taken.append(SIGHUP)
+            }
+            if pending.3 != 0 {
+                pending.3 = 0
+                taken.append(SIGQUIT)
+            }
             return taken
         }
     }

@@ -4,7 +4,8 @@ import IAPSimKit
 
 struct ServerError: CLICommand {
     static let spec = CommandSpec(
-        name: "server-error", abstract: "Make 'iapsim serve' answer Apple's errors, or answer late, for back-off tests.",
+        name: "server-error",
+        abstract: "Make 'iapsim serve' answer Apple's errors, or answer late, for back-off tests.",
         synopsis: "[CODE | delay DURATION] [--count N] [--endpoint PATTERN] | clear",
         discussion: """
             Arms an App Store Server API error for the requests 'iapsim serve' answers (in
@@ -30,13 +31,15 @@ struct ServerError: CLICommand {
             .init("duration", kind: .text),
         ],
         options: [
-            OptionSpec(name: "count", valueName: "N", help: "Affect the next N matching requests (default: every one)."),
+            OptionSpec(
+                name: "count", valueName: "N", help: "Affect the next N matching requests (default: every one)."),
             OptionSpec(
                 name: "endpoint", valueName: "PATTERN",
                 help: "Affect only request paths it matches, e.g. '/inApps/v1/transactions/*'."),
         ],
         examples: [
-            "iapsim server-error 4290000 --count 2", "iapsim server-error 5000001 --endpoint '/inApps/v1/subscriptions/*'",
+            "iapsim server-error 4290000 --count 2",
+            "iapsim server-error 5000001 --endpoint '/inApps/v1/subscriptions/*'",
             "iapsim server-error delay 3s --count 1", "iapsim server-error", "iapsim server-error clear",
         ])
 
@@ -52,7 +55,8 @@ struct ServerError: CLICommand {
         let arguments = words.arguments
         func fault(_ effect: ServerFault.Effect) throws(UsageError) -> ServerFault {
             do {
-                let count = try words.value("count").map { text throws(ServerFaultError) in try ServerFault.count(text) }
+                let count = try words.value("count").map { text throws(ServerFaultError) in try ServerFault.count(text)
+                }
                 let endpoint = try words.value("endpoint").map { text throws(ServerFaultError) in
                     try EndpointPattern(text)
                 }
@@ -71,14 +75,18 @@ struct ServerError: CLICommand {
             action = .clear
         case "delay":
             guard arguments.count == 2 else { throw words.error("usage: iapsim server-error delay DURATION (e.g. 2s)") }
-            action = .arm(try fault(try Self.checked(words) { () throws(ServerFaultError) in
-                .delay(try ServerFault.delay(arguments[1]))
-            }))
+            action = .arm(
+                try fault(
+                    try Self.checked(words) { () throws(ServerFaultError) in
+                        .delay(try ServerFault.delay(arguments[1]))
+                    }))
         case let code?:
             try words.expect(count: 1)
-            action = .arm(try fault(try Self.checked(words) { () throws(ServerFaultError) in
-                .error(try ServerFault.error(named: code))
-            }))
+            action = .arm(
+                try fault(
+                    try Self.checked(words) { () throws(ServerFaultError) in
+                        .error(try ServerFault.error(named: code))
+                    }))
         }
     }
 
