@@ -39,7 +39,7 @@ import Testing
     @Test func delaysAndCountsAreChecked() throws {
         #expect(
             try ServerFault.delay("2s") == 2 && ServerFault.delay("500ms") == 0.5 && ServerFault.delay("1.5") == 1.5)
-        for bad in ["0s", "-1s", "601s", "1e3", "s", "inf", "nan", "2m"] {
+        for bad in ["0s", "-1s", "601s", "1e3", "s", "inf", "nan", "2m", "0.0001s", "0.5ms"] {
             #expect(throws: ServerFaultError.invalidDelay(bad)) { try ServerFault.delay(bad) }
         }
         #expect(try ServerFault.count("3") == 3)

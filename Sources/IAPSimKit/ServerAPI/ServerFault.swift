@@ -84,7 +84,8 @@ public struct ServerFault: Sendable, Equatable {
         throw .unknownError(text)
     }
 
-    /// A delay such as `2s`, `1.5s`, `500ms` or `2` (seconds), up to `longestDelay`.
+    /// A delay such as `2s`, `1.5s`, `500ms` or `2` (seconds), from 1 ms up to `longestDelay`
+    /// (the file keeps milliseconds: a shorter one would not read back).
     public static func delay(_ text: String) throws(ServerFaultError) -> Double {
         var number = Substring(text)
         var scale = 1.0
@@ -95,7 +96,7 @@ public struct ServerFault: Sendable, Equatable {
             number = number.dropLast()
         }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            let value = Double(number), value.isFinite, value * scale > 0, value * scale <= longestDelay
+            let value = Double(number), value.isFinite, value * scale >= 0.001, value * scale <= longestDelay
         else { throw .invalidDelay(text) }
         return value * scale
     }
@@ -174,7 +175,7 @@ extension ServerFaultError: LocalizedError {
             "'\(text)' is not an error a client backs off from; use one of "
                 + APIError.backOff.map { "\($0.error.errorCode) (\($0.name))" }.joined(separator: ", ")
         case .invalidDelay(let text):
-            "delay '\(text)': expected seconds such as 2s, 1.5s or 500ms, more than 0 and at most "
+            "delay '\(text)': expected seconds such as 2s, 1.5s or 500ms, from 1ms to "
                 + "\(Int(ServerFault.longestDelay))s"
         case .invalidCount(let text):
             "--count \(text): expected a whole number from 1 to \(ServerFault.largestCount)"

@@ -34,7 +34,7 @@ struct Clock: CLICommand {
         ],
         examples: [
             "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2099-01-01T00:00:00Z",
-            "iapsim clock freeze", "iapsim clock exec -- python3 -m pytest",
+            "iapsim clock freeze", "iapsim clock exec -- date",
         ])
 
     let action: Action
