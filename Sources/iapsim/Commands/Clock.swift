@@ -17,7 +17,7 @@ struct Clock: CLICommand {
 
             'exec -- COMMAND [ARG...]' runs a program (a backend, a test runner) whose wall
             clock follows the simulated one live: it starts at the simulated time, ticks at
-            real speed, stands still while the clock is frozen, and moves within a second when
+            real speed, stands still while the clock is frozen, and moves within two seconds when
             'clock advance', 'set', 'freeze', 'run' or 'reset' run in another shell. It uses
             libfaketime (Debian: apt-get install faketime; elsewhere set IAPSIM_LIBFAKETIME),
             preloaded into dynamically linked programs (Python, Ruby, Node, the JVM, most C);
