@@ -50,9 +50,13 @@ extension StateStore {
     }
 
     /// What a request to `path` meets, counted down under the lock, so two requests never
-    /// both take the last of a count. With nothing armed (no file) it takes no lock.
+    /// both take the last of a count. With nothing armed (no file), or nothing armed that
+    /// matches `path` (the file replaced atomically, so read whole without the lock), it takes
+    /// no lock; a match is decided again under it.
     public func consumeServerFaults(path: String) throws -> ServerFault.Outcome {
         guard FileSystem.exists(location.serverFaultsPath) else { return .none }
+        var glance = try serverFaults()
+        guard ServerFault.consume(&glance, path: path) != .none else { return .none }
         return try updateServerFaults { faults in ServerFault.consume(&faults, path: path) }
     }
 
