@@ -6,6 +6,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case locale = "IAPSIM_LOCALE"
     case lockTimeout = "IAPSIM_LOCK_TIMEOUT"
     case certsDirectory = "IAPSIM_CERTS_DIR"
+    case libfaketime = "IAPSIM_LIBFAKETIME"
     case xdgConfigHome = "XDG_CONFIG_HOME"
     case home = "HOME"
     case noColor = "NO_COLOR"
@@ -25,6 +26,8 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
             "Seconds to wait for another iapsim's lock (default \(Int(StateLocation.defaultLockTimeout)))."
         case .certsDirectory:
             "Test certificates to sign with, when --certs is not given (default: the state folder's certs)."
+        case .libfaketime:
+            "libfaketime for 'clock exec', when not in the usual places (/usr/lib/<arch>/faketime/libfaketime.so.1)."
         case .xdgConfigHome:
             "On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it is an absolute path,"
         case .home: "else $HOME/.config/iapsim (macOS: ~/Library/Application Support/iapsim)."

@@ -23,6 +23,10 @@ public struct StateLocation: Sendable, Equatable {
     public var lockPath: String { directory + "/" + Self.fileName + ".lock" }
     /// Held by the one process that delivers the notifications (`listen`), as long as it does.
     public var deliveryLockPath: String { notificationsPath + ".lock" }
+    /// libfaketime's timestamp file, rewritten on every clock change (`Faketime`).
+    public var clockFilePath: String { directory + "/" + Faketime.fileName }
+    /// The server errors and delays armed for `iapsim serve` (`ServerFault`).
+    public var serverFaultsPath: String { directory + "/" + ServerFault.fileName }
 
     public init(directory: String, lockTimeout: Double = StateLocation.defaultLockTimeout) {
         self.directory = directory

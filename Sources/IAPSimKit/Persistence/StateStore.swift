@@ -104,7 +104,10 @@ public struct StateStore: Sendable {
             } catch let overflow as PurchaseState.Overflow {
                 throw StateError.corrupt(path: location.statePath, detail: overflow.detail)
             }
-            if state != before { try write(&state, index: index) }
+            if state != before {
+                try write(&state, index: index)
+                if state.simulation.clock != before.simulation.clock { writeClockFile(state.simulation.clock) }
+            }
             return result
         }
     }
@@ -179,6 +182,8 @@ public struct StateStore: Sendable {
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
+            // No clock now: a program on it goes back to real time.
+            if FileSystem.exists(location.clockFilePath) { writeClockFile(nil) }
             return removed + temporaries
         }
     }

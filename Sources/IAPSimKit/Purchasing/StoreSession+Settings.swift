@@ -122,3 +122,12 @@ extension StoreSession {
         }
     }
 }
+
+extension StoreSession {
+    /// libfaketime's timestamp file, written afresh for the clock as it is now: what
+    /// `iapsim clock exec` points a program at. Every later clock change rewrites it.
+    /// - Returns: the file's path.
+    public func clockFile() throws -> String {
+        try store.refreshClockFile()
+    }
+}
