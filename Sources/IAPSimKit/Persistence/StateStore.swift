@@ -75,7 +75,27 @@ public struct StateStore: Sendable {
                 cache.remember(state, decodedFrom: read.data, signature: read.signature)
             }
         }
+        try layAppState(over: &state)
         return state
+    }
+
+    /// Lays the app's state (`AppState`: the clock, the app's settings, the outbox's marks)
+    /// over a customer's snapshot: from `store.json`, or, in a folder written before customers
+    /// existed, from `default`'s snapshot, which held them.
+    private func layAppState(over state: inout PurchaseState) throws(StateError) {
+        if let app = try AppState.read(location.appStatePath) {
+            app.apply(to: &state)
+        } else if location.account != StateLocation.defaultAccount {
+            let root = location.forAccount(StateLocation.defaultAccount).statePath
+            let data: Data?
+            do {
+                data = try POSIXFile.readIfPresent(root)
+            } catch {
+                throw .unreadable(path: root, reason: error.reason)
+            }
+            AppState(of: try data.map { data throws(StateError) in try Self.decode(data, path: root) } ?? PurchaseState())
+                .apply(to: &state)
+        }
     }
 
     /// Applies `change` to the current state under the lock and saves the result, unless
@@ -84,6 +104,7 @@ public struct StateStore: Sendable {
     /// - Throws: what `change` threw, or a `StateError`.
     public func update<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
         try prepareDirectory()
+        try addAccountIfNeeded()
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             let before = try read()
             let index = try ensureIndex()
@@ -143,13 +164,20 @@ public struct StateStore: Sendable {
             }
             var removed: [String] = []
             do {
-                let files = [path, location.journalPath, location.indexPath, location.notificationsPath]
+                removed += try removeAccounts()
+                let root = location.forAccount(StateLocation.defaultAccount)
+                let files = [
+                    root.statePath, root.journalPath, root.indexPath, location.notificationsPath,
+                    location.appStatePath, location.customersPath,
+                ]
                 for candidate in files where FileSystem.entryExists(candidate) {
                     try POSIXFile.remove(candidate)
                     removed.append(candidate)
                 }
-                removed += try POSIXFile.removeTemporaries(of: path)
-                removed += try POSIXFile.removeTemporaries(of: location.indexPath)
+                removed += try POSIXFile.removeTemporaries(of: root.statePath)
+                removed += try POSIXFile.removeTemporaries(of: root.indexPath)
+                removed += try POSIXFile.removeTemporaries(of: location.appStatePath)
+                removed += try POSIXFile.removeTemporaries(of: location.customersPath)
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
@@ -168,10 +196,15 @@ public struct StateStore: Sendable {
     public func clearHistory(_ change: (PurchaseState) -> PurchaseState) throws -> [String] {
         try prepareDirectory()
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
-            var state = change(try read())
+            let before = try read()
+            var state = change(before)
+            // The outbox is the app's: it goes with the history only when no other customer
+            // has notifications in it.
+            let alone = try accountNames().isEmpty
+            if !alone { state.outbox.journalLength = before.outbox.journalLength }
             var removed: [String] = []
             do {
-                for candidate in [location.journalPath, location.indexPath, location.notificationsPath]
+                for candidate in [location.journalPath, location.indexPath] + (alone ? [location.notificationsPath] : [])
                 where FileSystem.entryExists(candidate) {
                     try POSIXFile.remove(candidate)
                     removed.append(candidate)
@@ -345,6 +378,7 @@ public struct StateStore: Sendable {
     private func prepareDirectory() throws(StateError) {
         do {
             try POSIXFile.makeDirectory(location.directory)
+            try POSIXFile.makeDirectory(location.accountDirectory)
         } catch {
             throw .cannotCreate(path: error.path, reason: error.reason)
         }
@@ -386,12 +420,14 @@ public struct StateStore: Sendable {
         }
         written.outbox.journalLength = outboxMark + UInt64(outboxLines.count)
         written.outbox.unsaved = []
-        let data = Data(written.json.bytes() + [0x0A])
+        let data = Data(written.customerPart.json.bytes() + [0x0A])
         do {
             _ = try Self.decode(data, path: location.statePath)
         } catch {
             throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
         }
+        let appData = AppState(of: written).data
+        let previousAppData = try? POSIXFile.readIfPresent(location.appStatePath)
 
         if !journalLines.isEmpty {
             do {
@@ -408,11 +444,28 @@ public struct StateStore: Sendable {
                 throw error.storeError
             }
         }
-        do {
+        do throws(POSIXFile.Failure) {
             // Temp files of writes a crash or a kill interrupted: only a writer holding the
             // lock makes one, and this one holds it, so none is in use.
             _ = try? POSIXFile.removeTemporaries(of: location.statePath)
-            try POSIXFile.writeAtomically(data, to: location.statePath)
+            // The app's part first: a crash before the customer's snapshot leaves journal lines
+            // past its mark, which the next read replays.
+            if previousAppData != appData {
+                _ = try? POSIXFile.removeTemporaries(of: location.appStatePath)
+                try POSIXFile.writeAtomically(appData, to: location.appStatePath)
+            }
+            do throws(POSIXFile.Failure) {
+                try POSIXFile.writeAtomically(data, to: location.statePath)
+            } catch {
+                if previousAppData != appData {
+                    if let previousAppData {
+                        try? POSIXFile.writeAtomically(previousAppData, to: location.appStatePath)
+                    } else {
+                        try? POSIXFile.remove(location.appStatePath)
+                    }
+                }
+                throw error
+            }
         } catch {
             // The lines just appended belong to a change that is reported as failed: take them
             // back, or the next read would replay a purchase the buyer was told did not happen.

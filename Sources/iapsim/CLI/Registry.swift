@@ -5,7 +5,7 @@ struct Registry {
         ListProducts.self, Check.self, Buy.self, RedeemOfferCode.self, OfferSignature.self, Restore.self,
         Status.self, Transactions.self, Approve.self, Decline.self, Resolve.self, Finish.self, Refund.self,
         RequestRefund.self, Family.self, CancelSubscription.self, Expire.self, Renew.self, PriceIncrease.self,
-        Clock.self, Settings.self, Reset.self, JWS.self, Certs.self, Notifications.self, Listen.self,
+        Clock.self, Settings.self, Accounts.self, Reset.self, JWS.self, Certs.self, Notifications.self, Listen.self,
         Trigger.self, NotifyTest.self, Serve.self, Completion.self, Help.self,
     ]
 
