@@ -48,3 +48,39 @@ extension StoreSession {
         return added
     }
 }
+
+extension StoreSession {
+    /// Brings every other customer of the store up to date with the clock, as the App Store
+    /// renews and expires every subscriber's subscriptions as time passes: their renewals and
+    /// their notifications are recorded, each at its own moment. A clock move does it, and so
+    /// does each pass of `listen`, so the outbox holds every customer's events when they are due.
+    public func bringOtherAccountsUpToDate() throws {
+        for name in [StateLocation.defaultAccount] + (try store.accountNames()) where name != store.location.account {
+            _ = try forAccount(name).snapshot()
+        }
+    }
+
+    /// `base` for signing `notification`: the payload's transaction and renewal info carry the
+    /// `appTransactionId` of the customer whose transaction it is, not the one this session acts for.
+    /// - Parameter known: the customers' app transaction identifiers found so far, by number.
+    func signingContext(
+        _ base: SigningContext, for notification: ServerNotification, ownNumber: UInt64,
+        known: inout [UInt64: String]
+    ) -> SigningContext {
+        guard let id = notification.transaction?.id else { return base }
+        let number = PurchaseState.Account.customerNumber(ofTransaction: id)
+        guard number != ownNumber else { return base }
+        if known[number] == nil,
+            let name = try? store.account(ofTransaction: id),
+            let state = try? store.forAccount(name).readSnapshot()
+        {
+            known[number] =
+                state.account.appTransactionID
+                ?? Self.appTransactionID(firstUse: base.signedDate, customer: state.account.customerNumber)
+        }
+        guard let appTransactionID = known[number] else { return base }
+        var context = base
+        context.appTransactionID = appTransactionID
+        return context
+    }
+}

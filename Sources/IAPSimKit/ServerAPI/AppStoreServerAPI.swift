@@ -60,6 +60,9 @@ public struct AppStoreServerAPI: Sendable {
 
     /// Mass extensions requested, by request identifier (kept while the server runs).
     let massExtensions = MassExtensions()
+    /// The store's customers answered for so far: the server speaks for the whole app, and a
+    /// request naming a transaction is answered from its customer's state.
+    let customers = CustomerSessions()
 
     public init(
         session: StoreSession, signer: StoreSession.Signer, verifier: BearerTokenVerifier,
@@ -84,6 +87,10 @@ public struct AppStoreServerAPI: Sendable {
         do {
             let settings = try session.settings()
             guard bid == settings.bundleID else { return APIResponse(status: 401, body: []) }
+            let parts = request.pathComponents
+            if parts.count >= 3, parts[0] == "inApps", let segment = Self.customerSegment(parts.dropFirst()) {
+                return try acting(for: segment).route(request, settings: settings)
+            }
             return try route(request, settings: settings)
         } catch let error as APIError {
             return .error(error)
