@@ -424,6 +424,12 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
 else:
     rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.25× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
 
+# 8. Many customers: buy, status and Get Transaction Info for one of 1,000 customers with 100
+#    transactions each, against the one customer of a store (bench/customers.py).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import customers
+customers.measure(IAPSIM, work, medians, row, environment, globals().get("serve"), globals().get("get"))
+
 print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; medians of {RUNS} runs.\n")
 print("| measurement | median | ratio | target | met | peak RSS | note |")
 print("|---|---|---|---|---|---|---|")
