@@ -133,7 +133,9 @@ import Testing
         #expect(!FileSystem.exists(directory + "/accounts/alice"))
         #expect(try alice.store.accountNames().isEmpty)
         #expect(throws: StateError.unknownAccount(name: "alice")) { try alice.store.removeAccount() }
-        #expect(throws: StateError.permanentAccount(name: "default")) { try alice.store.forAccount("default").removeAccount() }
+        #expect(throws: StateError.permanentAccount(name: "default")) {
+            try alice.store.forAccount("default").removeAccount()
+        }
         // A new alice is a new customer, with a new number.
         let again = try alice.buy(try #require(catalog.product("com.example.app.book")), in: catalog)
         #expect(again.transaction?.id == 2_000_000_000_001)

@@ -66,7 +66,8 @@ struct AppState: Equatable, Sendable {
         clock = simulation?.clock
         for key in simulation?.settings.keys ?? [] {
             guard key.isAppWide else {
-                throw Reader.Failure(message: "simulation.settings.\(key.rawValue): a customer's setting, not the app's")
+                throw Reader.Failure(
+                    message: "simulation.settings.\(key.rawValue): a customer's setting, not the app's")
             }
             settings.take(key, from: simulation!.settings)
         }

@@ -85,7 +85,8 @@ public struct StateLocation: Sendable, Equatable {
         }
         let name = account ?? context.value(of: .account) ?? defaultAccount
         guard AccountName.isValid(name) else {
-            throw .invalidAccountName(value: name, origin: account != nil ? "--account" : EnvironmentVariable.account.name)
+            throw .invalidAccountName(
+                value: name, origin: account != nil ? "--account" : EnvironmentVariable.account.name)
         }
         if let explicit = stateDirectory ?? context.value(of: .stateDirectory) {
             return StateLocation(directory: context.absolutePath(explicit), lockTimeout: timeout, account: name)
@@ -116,10 +117,13 @@ public enum AccountName {
         let bytes = Array(name.utf8)
         guard (1...64).contains(bytes.count) else { return false }
         func isAlphanumeric(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
         guard isAlphanumeric(bytes[0]) else { return false }
-        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        return bytes.allSatisfy {
+            isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
     }
 }

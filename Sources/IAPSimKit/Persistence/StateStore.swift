@@ -93,8 +93,10 @@ public struct StateStore: Sendable {
             } catch {
                 throw .unreadable(path: root, reason: error.reason)
             }
-            AppState(of: try data.map { data throws(StateError) in try Self.decode(data, path: root) } ?? PurchaseState())
-                .apply(to: &state)
+            AppState(
+                of: try data.map { data throws(StateError) in try Self.decode(data, path: root) } ?? PurchaseState()
+            )
+            .apply(to: &state)
         }
     }
 
@@ -204,7 +206,8 @@ public struct StateStore: Sendable {
             if !alone { state.outbox.journalLength = before.outbox.journalLength }
             var removed: [String] = []
             do {
-                for candidate in [location.journalPath, location.indexPath] + (alone ? [location.notificationsPath] : [])
+                for candidate in [location.journalPath, location.indexPath]
+                    + (alone ? [location.notificationsPath] : [])
                 where FileSystem.entryExists(candidate) {
                     try POSIXFile.remove(candidate)
                     removed.append(candidate)

@@ -241,7 +241,8 @@ public struct StoreSession: Sendable {
                 unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs, verificationError: unverified,
                 storeKitContext: StoreKitContext(
                     signedDate: moment.now,
-                    appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber)))
+                    appTransactionID: state.account.appTransactionID
+                        ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber)))
         }
     }
 

@@ -82,7 +82,10 @@ struct Accounts: CLICommand, Equatable {
                         .table(
                             rows: [["NAME", "STOREFRONT", "TRANSACTIONS", "ACTIVE SUBSCRIPTIONS"]]
                                 + summaries.map {
-                                    [$0.name, $0.storefront, String($0.transactionCount), String($0.activeSubscriptions)]
+                                    [
+                                        $0.name, $0.storefront, String($0.transactionCount),
+                                        String($0.activeSubscriptions),
+                                    ]
                                 }, header: true)
                     ]
                 })
