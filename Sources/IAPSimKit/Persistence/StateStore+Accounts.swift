@@ -18,7 +18,14 @@ struct CustomerRegistry: Equatable, Sendable {
     func number(of name: String) -> UInt64? { entries.first { $0.name == name }?.number }
 
     func name(of number: UInt64) -> String? {
-        number == 0 ? StateLocation.defaultAccount : entries.first { $0.number == number }?.name
+        if number == 0 { return StateLocation.defaultAccount }
+        // Numbers are given in order and never again: a binary search finds one among many.
+        var (low, high) = (0, entries.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].number < number { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].number == number ? entries[low].name : nil
     }
 
     var json: JSONValue {
@@ -42,6 +49,9 @@ struct CustomerRegistry: Equatable, Sendable {
         guard entries.allSatisfy({ $0.number > 0 && $0.number < nextNumber }) else {
             throw Reader.Failure(message: "a customer's number is not below nextNumber")
         }
+        entries.sort { $0.number < $1.number }  // as iapsim writes them; a hand edit may not
+        guard Set(entries.map(\.name)).count == entries.count, Set(entries.map(\.number)).count == entries.count
+        else { throw Reader.Failure(message: "two customers share a name or a number") }
     }
 
     static func read(_ path: String) throws(StateError) -> CustomerRegistry {
