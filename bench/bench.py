@@ -428,7 +428,7 @@ else:
 #    transactions each, against the one customer of a store (bench/customers.py).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import customers
-customers.measure(IAPSIM, work, medians, row, environment, globals().get("serve"), globals().get("get"))
+customers.measure(IAPSIM, work, medians, row, environment, globals().get("serve"), globals().get("token"))
 
 print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; medians of {RUNS} runs.\n")
 print("| measurement | median | ratio | target | met | peak RSS | note |")
