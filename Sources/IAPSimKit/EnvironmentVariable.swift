@@ -3,6 +3,7 @@
 public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case catalog = "IAPSIM_CATALOG"
     case stateDirectory = "IAPSIM_STATE_DIR"
+    case account = "IAPSIM_ACCOUNT"
     case locale = "IAPSIM_LOCALE"
     case lockTimeout = "IAPSIM_LOCK_TIMEOUT"
     case certsDirectory = "IAPSIM_CERTS_DIR"
@@ -20,6 +21,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
         switch self {
         case .catalog: "Catalog folder, when --catalog is not given."
         case .stateDirectory: "State folder, when --state-dir is not given."
+        case .account: "The customer commands act for, when --account is not given (default: default)."
         case .locale:
             "Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted)."
         case .lockTimeout:

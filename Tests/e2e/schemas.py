@@ -128,6 +128,10 @@ runs = [
     ("reset", ["reset", "--settings"]),
     ("reset", ["reset", "--transactions", "--yes"]),
     ("version", ["--version"]),
+    ("accounts", ["accounts", "add", "alice", "--storefront", "GBR"]),
+    ("buy", ["--account", "alice", "buy", "com.example.app.pro.monthly"]),
+    ("accounts", ["accounts"]),
+    ("accounts", ["accounts", "remove", "alice", "--yes"]),
     ("reset", ["reset", "--yes"]),
     ("reset", ["reset", "--all", "--yes"]),
 ]

@@ -42,6 +42,9 @@ import Testing
         "jws decode JWS --json": ["buy com.example.app.pro.monthly --yes", "jws transaction 1"],
         "certs --json": [],
         "notifications --json": aRenewal,
+        "accounts --json": [
+            "accounts add alice --storefront GBR", "--account alice buy com.example.app.pro.monthly --yes",
+        ],
         "trigger REFUND --product com.example.app.book --json": aRenewal,
         "--version --json": [],
     ]

@@ -176,6 +176,7 @@ import Testing
                 ENVIRONMENT:
                   IAPSIM_CATALOG       Catalog folder, when --catalog is not given.
                   IAPSIM_STATE_DIR     State folder, when --state-dir is not given.
+                  IAPSIM_ACCOUNT       The customer commands act for, when --account is not given (default: default).
                   IAPSIM_LOCALE        Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted).
                   IAPSIM_LOCK_TIMEOUT  Seconds to wait for another iapsim's lock (default 10).
                   IAPSIM_CERTS_DIR     Test certificates to sign with, when --certs is not given (default: the state folder's certs).

@@ -27,7 +27,7 @@ extension StateStore {
     /// - Throws: `StateError` when the state cannot be read or the file cannot be written.
     public func refreshClockFile() throws -> String {
         try POSIXFile.makeDirectoryForClockFile(location.directory)
-        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        return try holdingLock {
             let clock = try readSnapshot().simulation.clock
             try writeClockFile(text: Faketime.specification(for: clock))
             return location.clockFilePath

@@ -71,6 +71,9 @@ public struct AppStoreServerAPI: Sendable {
 
     /// Mass extensions requested, by request identifier (kept while the server runs).
     let massExtensions = MassExtensions()
+    /// The store's customers answered for so far: the server speaks for the whole app, and a
+    /// request naming a transaction is answered from its customer's state.
+    let customers = CustomerSessions()
 
     public init(
         session: StoreSession, signer: StoreSession.Signer, verifier: BearerTokenVerifier,
@@ -95,13 +98,20 @@ public struct AppStoreServerAPI: Sendable {
         do {
             let settings = try session.settings()
             guard bid == settings.bundleID else { return APIResponse(status: 401, body: []) }
+            // Armed errors are the app's (`server-errors.json` at the top of the folder): a
+            // request meets them whichever customer it names.
             let armed = try session.store.consumeServerFaults(path: "/" + request.pathComponents.joined(separator: "/"))
             var response: APIResponse
             if let error = armed.error {
                 response = .error(error)
                 if error == .rateLimitExceeded { response.headers["Retry-After"] = try retryAfter() }
             } else {
-                response = try route(request, settings: settings)
+                let parts = request.pathComponents
+                if parts.count >= 3, parts[0] == "inApps", let segment = Self.customerSegment(parts.dropFirst()) {
+                    response = try acting(for: segment).route(request, settings: settings)
+                } else {
+                    response = try route(request, settings: settings)
+                }
             }
             response.delay = armed.delay ?? 0
             return response
