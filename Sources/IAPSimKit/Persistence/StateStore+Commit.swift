@@ -255,7 +255,8 @@ extension StateStore {
             if rename(intentPath, target) != 0 {
                 guard errno == EXDEV else { throw POSIXFile.Failure(path: target, code: errno) }
                 try POSIXFile.writeAtomically(Data(bytes), to: target)
-                try POSIXFile.remove(intentPath)
+                // The change has happened: an intent left here is only rolled forward again.
+                unlink(intentPath)
             }
             let folder = (target as NSString).deletingLastPathComponent
             if !folders.contains(folder) { folders.append(folder) }
