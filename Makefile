@@ -41,6 +41,7 @@ test:
 	Tests/e2e/apple.sh .build/debug/iapsim
 	Tests/e2e/ui.sh .build/debug/iapsim
 	Tests/e2e/receipts.sh .build/debug/iapsim
+	Tests/e2e/clock_exec.sh .build/debug/iapsim
 
 # Medians of iapsim against a floor program built the same way (bench/bench.py).
 bench: release

@@ -60,7 +60,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKitTests",
-            dependencies: [.target(name: storeKitModule), .target(name: storeKitTestModule), "IAPSimKit", "IAPSimCrypto"]),
+            dependencies: [
+                .target(name: storeKitModule), .target(name: storeKitTestModule), "IAPSimKit", "IAPSimCrypto",
+            ]),
         .testTarget(name: "iapsimTests", dependencies: ["iapsim", "IAPSimKit", "IAPSimCrypto", "IAPSimJSON"]),
     ]
 )

@@ -458,6 +458,11 @@ row("`iapsim ui` first load, 10,000 transactions (every request of the page, in 
     note=f"warm: {ui_warm * 1000:.1f} ms")
 row("`iapsim ui` update after `iapsim buy` in a shell, 10,000 transactions vs 500 ms", ui_update, 0.5, 1)
 
+# 8. Many customers: buy, status and Get Transaction Info for one of 1,000 customers with 100
+#    transactions each, against the one customer of a store (bench/customers.py).
+import customers
+customers.measure(IAPSIM, work, medians, row, environment, globals().get("serve"), globals().get("token"))
+
 print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; medians of {RUNS} runs.\n")
 print("| measurement | median | ratio | target | met | peak RSS | note |")
 print("|---|---|---|---|---|---|---|")

@@ -3,9 +3,11 @@
 public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case catalog = "IAPSIM_CATALOG"
     case stateDirectory = "IAPSIM_STATE_DIR"
+    case account = "IAPSIM_ACCOUNT"
     case locale = "IAPSIM_LOCALE"
     case lockTimeout = "IAPSIM_LOCK_TIMEOUT"
     case certsDirectory = "IAPSIM_CERTS_DIR"
+    case libfaketime = "IAPSIM_LIBFAKETIME"
     case xdgConfigHome = "XDG_CONFIG_HOME"
     case home = "HOME"
     case noColor = "NO_COLOR"
@@ -19,12 +21,15 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
         switch self {
         case .catalog: "Catalog folder, when --catalog is not given."
         case .stateDirectory: "State folder, when --state-dir is not given."
+        case .account: "The customer commands act for, when --account is not given (default: default)."
         case .locale:
             "Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted)."
         case .lockTimeout:
             "Seconds to wait for another iapsim's lock (default \(Int(StateLocation.defaultLockTimeout)))."
         case .certsDirectory:
             "Test certificates to sign with, when --certs is not given (default: the state folder's certs)."
+        case .libfaketime:
+            "libfaketime for 'clock exec', when not in the usual places (/usr/lib/<arch>/faketime/libfaketime.so.1)."
         case .xdgConfigHome:
             "On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it is an absolute path,"
         case .home: "else $HOME/.config/iapsim (macOS: ~/Library/Application Support/iapsim)."

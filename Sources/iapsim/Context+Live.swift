@@ -5,9 +5,35 @@ extension Context {
     /// The real world, read once at start-up: the process environment, the working
     /// directory, the system clock, and the catalog `make install` put beside the binary.
     static func live() -> Context {
-        live(
+        leaveFaketime()
+        return live(
             environment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath, executablePath: executablePath())
+    }
+
+    /// Runs this iapsim again without libfaketime when a program under `iapsim clock exec`
+    /// started it (`Faketime.environmentLeaving`); returns only when it is not one.
+    private static func leaveFaketime() {
+        let environment = ProcessInfo.processInfo.environment
+        guard let clean = Faketime.environmentLeaving(environment), let path = executablePath() else { return }
+        let argv = ([path] + processArguments().dropFirst()).map { strdup($0) } + [nil]
+        let envp = clean.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve(path, argv, envp)
+        // execve failed: go on under the faked clock rather than not at all.
+    }
+
+    /// The arguments this process was started with. On Linux they are read from
+    /// /proc/self/cmdline: under libfaketime 0.9.10, `CommandLine.arguments` can come back
+    /// without them.
+    private static func processArguments() -> [String] {
+        #if os(Linux)
+            if let data = FileManager().contents(atPath: "/proc/self/cmdline"), !data.isEmpty {
+                return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+            }
+        #endif
+        return CommandLine.arguments
     }
 
     /// This binary's real path: /proc/self/exe on Linux (cheaper than `Bundle.main`), the

@@ -20,6 +20,7 @@ enum IAPSim {
     static func run(_ invocation: Invocation, context: Context, console: Console) -> Int32 {
         var console = console
         var status: ExitCode
+        var programStatus: Int32?
         do {
             console.quiet = invocation.options.quiet
             console.color =
@@ -27,6 +28,7 @@ enum IAPSim {
                 && context.value(of: .term) != "dumb" && console.outputIsTerminal
             let commandContext = CommandContext(options: invocation.options, context: context, console: console)
             let report = try commandContext.run(invocation.command)
+            programStatus = report.programStatus
             status = try Renderer.render(
                 report, json: invocation.options.json, console: console, width: commandContext.width)
         } catch {
@@ -42,6 +44,6 @@ enum IAPSim {
             )
             return ExitCode.ioError.rawValue
         }
-        return status.rawValue
+        return programStatus ?? status.rawValue
     }
 }

@@ -232,7 +232,7 @@ private struct Fixture {
         let coins = try f.buy("fx.coins")
         _ = try f.session.requestRefund(coins.id, reason: .legal)
         let text = try String(contentsOfFile: f.session.store.location.statePath, encoding: .utf8)
-        #expect(text.contains("\"schemaVersion\": 4"))
+        #expect(text.contains("\"schemaVersion\": 5"))
         #expect(try f.session.store.read().simulation.refundRequests.first?.reason == .legal)
     }
 }

@@ -146,6 +146,6 @@ import Testing
         #expect(pending.first?.requestDate == ISO8601Date.date("2026-01-15T13:00:00Z"))
         #expect(pending.first?.purchasedQuantity == 3)
         try store.update { $0.app.consumables["fx.coins"] = 0 }
-        #expect(try String(contentsOfFile: store.location.statePath, encoding: .utf8).contains("\"schemaVersion\": 4"))
+        #expect(try String(contentsOfFile: store.location.statePath, encoding: .utf8).contains("\"schemaVersion\": 5"))
     }
 }

@@ -96,6 +96,6 @@ import Testing
         #expect(try store.read().account.latest(for: "fx.levels")?.id == 1)
         try buy("fx.coins")
         #expect(try store.transactions().map(\.id) == [1, 2])
-        #expect(try String(contentsOfFile: store.location.statePath, encoding: .utf8).contains("\"schemaVersion\": 4"))
+        #expect(try String(contentsOfFile: store.location.statePath, encoding: .utf8).contains("\"schemaVersion\": 5"))
     }
 }

@@ -224,6 +224,36 @@ import Testing
         #expect(lapsed["auto_renew_status"] == .string("0") && lapsed["expiration_intent"] == .string("1"))
     }
 
+    /// One server answers for every customer of the store: a receipt is answered from the
+    /// state of the customer its first purchase belongs to, and one with no purchase from
+    /// `default`'s.
+    @Test func verifyReceiptAnswersForTheReceiptsCustomer() throws {
+        let own = try h.buy("fx.plus.monthly")
+        let bob = h.session.forAccount("bob")
+        let request = try PurchaseRequest(productID: "fx.plus.monthly")
+        let result = try bob.purchase(try bob.quote(request, in: h.catalog), in: h.catalog).result
+        guard case .purchased(let bobs) = result else {
+            Issue.record("expected bob's purchase, got \(result)")
+            return
+        }
+        #expect(bobs.id != own.id)
+        let receipt = try bob.appReceipt(StoreSession.ReceiptRequest(deviceIdentifier: device, environment: nil))
+        let answer = verify([("receipt-data", base64(try ServerAPIHarness.identity.signReceipt(receipt)))])
+        #expect(answer["status"] == .int(0))
+        let ids = try #require(answer["latest_receipt_info"]?.arrayValue).compactMap {
+            $0["transaction_id"]?.stringValue
+        }
+        #expect(ids == [String(bobs.id)])
+        let renewal = try #require(answer["pending_renewal_info"]?.arrayValue)
+        #expect(renewal.map { $0["original_transaction_id"] } == [.string(String(bobs.id))])
+        // The receipt's customer's own: default's answer is default's.
+        let mine = verify([("receipt-data", base64(try signed()))])
+        #expect(
+            mine["latest_receipt_info"]?.arrayValue?.compactMap { $0["transaction_id"]?.stringValue } == [
+                String(own.id)
+            ])
+    }
+
     /// 2026-03-08 is the start of daylight saving time in Los Angeles: 10:00Z is 03:00 PDT.
     @Test func pacificTimeFollowsDaylightSaving() {
         let winter = LegacyReceiptJSON.date("x", Date(timeIntervalSince1970: 1_772_956_800))  // 2026-03-08T08:00:00Z

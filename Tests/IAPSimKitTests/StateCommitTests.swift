@@ -43,7 +43,10 @@ import Testing
         _ = try before.buy(try catalog.purchasableProduct("fx.coins"), in: catalog)
         let after = session(Support.temporaryDirectory() + "/state")
         try FileManager().createDirectory(atPath: after.store.location.directory, withIntermediateDirectories: true)
-        for name in [StateLocation.fileName, StateLocation.journalFileName, StateLocation.notificationsFileName] {
+        for name in [
+            StateLocation.fileName, StateLocation.journalFileName, StateLocation.notificationsFileName,
+            StateLocation.appStateFileName,
+        ] {
             try write(
                 bytes(before.store.location.directory + "/" + name), to: after.store.location.directory + "/" + name)
         }
@@ -57,7 +60,7 @@ import Testing
     private func seen(_ session: StoreSession) throws -> [String] {
         let state = try session.store.read()
         return [
-            "\(state.app)", "\(state.account.journalLength)", "\(state.outbox.journalLength)",
+            "\(state.app)", "\(state.account.journalLength)", "\(state.outbox.journalLength)", "\(state.outbox.count)",
             "\(try session.store.transactions())", "\(try session.store.notificationRecords())",
         ]
     }
@@ -74,6 +77,8 @@ import Testing
         #expect(try store.read().app.consumables["fx.coins"] ?? 0 == 0)
         #expect(!FileSystem.entryExists(store.commitPath))
         #expect(bytes(store.location.statePath) == bytes(after.store.location.statePath))
+        // The app's part went with it: the outbox's count and mark in `store.json`.
+        #expect(bytes(store.location.appStatePath) == bytes(after.store.location.appStatePath))
     }
 
     @Test func anIntentWithAShortJournalIsRolledBack() throws {
@@ -90,6 +95,7 @@ import Testing
         #expect(try seen(before) == old)
         #expect(bytes(store.location.journalPath) == oldJournal)
         #expect(bytes(store.location.statePath) == oldSnapshot)
+        #expect(bytes(store.location.appStatePath) == bytes(before.store.location.appStatePath))
         #expect(!FileSystem.entryExists(store.commitPath))
         // The retry then makes exactly one refund.
         try refund(before)
@@ -137,15 +143,17 @@ import Testing
         let old = try seen(before)
         let oldJournal = bytes(store.location.journalPath)
         let intent = String(decoding: try #require(bytes(after.store.location.statePath)), as: UTF8.self)
+        let schema = "\"schemaVersion\": \(PurchaseState.currentSchemaVersion)"
+        #expect(intent.contains(schema))
         // Whole appends, but a snapshot that does not read: it cannot be rolled forward.
         try write(
-            Array(intent.replacingOccurrences(of: "\"schemaVersion\": 4", with: "\"schemaVersion\": \"four\"").utf8),
+            Array(intent.replacingOccurrences(of: schema, with: "\"schemaVersion\": \"five\"").utf8),
             to: store.commitPath)
         try write(bytes(after.store.location.journalPath), to: store.location.journalPath)
         #expect(try seen(before) == old)
         #expect(bytes(store.location.journalPath) == oldJournal)
         // A newer iapsim's intent is its own to finish: refused, and left as it is.
-        let newer = Array(intent.replacingOccurrences(of: "\"schemaVersion\": 4", with: "\"schemaVersion\": 99").utf8)
+        let newer = Array(intent.replacingOccurrences(of: schema, with: "\"schemaVersion\": 99").utf8)
         try write(newer, to: store.commitPath)
         #expect(throws: StateError.newerSchema(path: store.commitPath, version: 99)) { try store.read() }
         #expect(bytes(store.commitPath) == newer)
@@ -182,12 +190,14 @@ import Testing
         let intent = StateCommit(
             effects: [
                 .remove(file: StateLocation.journalFileName), .remove(file: StateLocation.notificationsFileName),
+                .remove(file: StateLocation.fileName), .remove(file: StateLocation.appStateFileName),
             ],
-            hasSnapshot: false)
+            snapshot: nil)
         try write(intent.intent(nil), to: store.commitPath)
         #expect(try store.read() == PurchaseState())
         for path in [
             store.location.statePath, store.location.journalPath, store.location.notificationsPath, store.commitPath,
+            store.location.appStatePath,
         ] {
             #expect(!FileSystem.entryExists(path), "\(path)")
         }
@@ -198,11 +208,78 @@ import Testing
             effects: [
                 .append(file: "transactions.jsonl", from: 10, to: 20, checksum: UInt64.max),
                 .remove(file: "a/b.jsonl"),
-            ], hasSnapshot: true)
-        #expect(try StateCommit(intent: intent.intent(.object([("schemaVersion", .int(4))]))) == intent)
+            ], snapshot: "accounts/bob/purchases.json", store: .object([("storeVersion", .int(1))]))
+        #expect(try StateCommit(intent: intent.intent(.object([("schemaVersion", .int(5))]))) == intent)
         for file in ["../elsewhere", "/etc/passwd", ""] {
-            let hostile = StateCommit(effects: [.remove(file: file)], hasSnapshot: false)
+            let hostile = StateCommit(effects: [.remove(file: file)], snapshot: nil)
             #expect(throws: Reader.Failure.self) { try StateCommit(intent: hostile.intent(nil)) }
+            let elsewhere = StateCommit(effects: [], snapshot: file)
+            #expect(throws: Reader.Failure.self) { try StateCommit(intent: elsewhere.intent(nil)) }
+        }
+        // An intent from before customers (format 1) names the top-level snapshot.
+        let old = Array(#"{"commit": {"format": 1, "effects": [], "snapshot": false}}"#.utf8)
+        #expect(
+            try StateCommit(intent: old) == StateCommit(effects: [.remove(file: StateLocation.fileName)], snapshot: nil)
+        )
+        let kept = Array(#"{"commit": {"format": 1, "effects": [], "snapshot": true}}"#.utf8)
+        #expect(try StateCommit(intent: kept) == StateCommit(effects: [], snapshot: StateLocation.fileName))
+    }
+
+    /// Every file of the state folder but the lock and the indexes, by path relative to it.
+    private func files(_ directory: String) throws -> [String: [UInt8]] {
+        var found: [String: [UInt8]] = [:]
+        for case let name as String in FileManager().enumerator(atPath: directory)?.allObjects ?? [] {
+            let path = directory + "/" + name
+            guard !FileSystem.isDirectory(path), !name.hasSuffix(".lock"), !name.hasSuffix(".idx") else { continue }
+            found[name] = bytes(path)
+        }
+        return found
+    }
+
+    /// Puts the folder back to `files`, removing any other (the indexes are rebuilt).
+    private func restore(_ files: [String: [UInt8]], in directory: String) throws {
+        for name in try self.files(directory).keys where files[name] == nil {
+            try FileManager().removeItem(atPath: directory + "/" + name)
+        }
+        for (name, content) in files { try write(content, to: directory + "/" + name) }
+    }
+
+    /// One intent for the whole store: the change of one customer (bob) that a kill
+    /// interrupted — his snapshot and the app's `store.json` not yet in place — is finished,
+    /// or undone, by the next command of another customer (`default`) before it reads anything,
+    /// and both customers' records, the outbox and `store.json` agree with one whole run.
+    @Test(arguments: [true, false])
+    func anotherCustomersCommandFinishesOrUndoesTheIntentFirst(whole: Bool) throws {
+        let directory = Support.temporaryDirectory() + "/state"
+        let owner = session(directory)
+        let bob = owner.forAccount("bob")
+        _ = try owner.buy(try catalog.purchasableProduct("fx.coins"), in: catalog)
+        _ = try bob.buy(try catalog.purchasableProduct("fx.coins"), in: catalog)
+        let before = try files(directory)
+        let seenBefore = [try seen(owner), try seen(bob)]
+        _ = try bob.buy(try catalog.purchasableProduct("fx.coins"), in: catalog)
+        let after = try files(directory)
+        let seenAfter = [try seen(owner), try seen(bob)]
+        #expect(seenAfter != seenBefore)
+        let bobSnapshot = "accounts/bob/" + StateLocation.fileName
+        let bobJournal = "accounts/bob/" + StateLocation.journalFileName
+        #expect(String(decoding: after[bobSnapshot] ?? [], as: UTF8.self).contains("\"store\""))
+
+        // Killed just before the snapshot's rename: the intent (bob's new snapshot, with the
+        // app's new store.json in it), bob's journal and the outbox appended; store.json old.
+        try restore(before, in: directory)
+        try write(after[bobSnapshot], to: owner.store.commitPath)
+        var journal = try #require(after[bobJournal])
+        if !whole { journal.removeLast(3) }  // killed mid-append instead
+        try write(journal, to: directory + "/" + bobJournal)
+        try write(after[StateLocation.notificationsFileName], to: directory + "/" + StateLocation.notificationsFileName)
+
+        let recovered = try seen(owner)  // `default` reads first
+        #expect(!FileSystem.entryExists(owner.store.commitPath))
+        #expect([recovered, try seen(bob)] == (whole ? seenAfter : seenBefore))
+        let left = try files(directory)
+        for name in [StateLocation.appStateFileName, bobSnapshot, bobJournal, StateLocation.notificationsFileName] {
+            #expect(left[name] == (whole ? after : before)[name], "\(name)")
         }
     }
 }

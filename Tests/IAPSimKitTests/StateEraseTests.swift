@@ -34,7 +34,8 @@ import Testing
         _ = try store.update { $0.app.deliver("x") }
         try Data("{\"id\": 1}\n".utf8).write(to: URL(fileURLWithPath: store.location.journalPath))
         #expect(throws: StateError.self) { try store.read() }
-        #expect(try store.erase() == [store.location.statePath, store.location.journalPath])
+        #expect(
+            try store.erase() == [store.location.statePath, store.location.journalPath, store.location.appStatePath])
     }
 
     @Test func aNewerSchemaIsErasedOnlyWhenForced() throws {
@@ -51,7 +52,11 @@ import Testing
     @Test func aReadableStateIsErasedToo() throws {
         let store = Support.store()
         try store.update { try $0.account.record(Self.transaction(1), isNew: true) }
-        #expect(try store.erase() == [store.location.statePath, store.location.journalPath, store.location.indexPath])
+        #expect(
+            try store.erase() == [
+                store.location.statePath, store.location.journalPath, store.location.indexPath,
+                store.location.appStatePath,
+            ])
         #expect(try store.erase().isEmpty)
         #expect(try Support.store(in: Support.temporaryDirectory() + "/never-made").erase().isEmpty)
     }

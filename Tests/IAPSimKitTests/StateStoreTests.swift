@@ -19,7 +19,7 @@ import Testing
         #expect(try mode(store.location.statePath) == 0o600)
         #expect(try mode(store.location.directory) == 0o700)
         let text = try String(contentsOfFile: store.location.statePath, encoding: .utf8)
-        #expect(text.contains("\"schemaVersion\": 4"))
+        #expect(text.contains("\"schemaVersion\": 5"))
     }
 
     @Test(arguments: [

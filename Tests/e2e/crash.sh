@@ -43,26 +43,43 @@ fi
 
 iap() { local dir=$1; shift; IAPSIM_STATE_DIR=$dir "$bin" "$@" </dev/null; }
 # state DIR: the app's record as the next command sees it (`status --json`, which also
-# finishes or undoes what a kill interrupted), then the files it leaves byte for byte: the
-# snapshot (settings, clock, session), the history and the outbox. The index is derived, and
-# rebuilt when it does not check, so it is left out. Of the snapshot, what differs between two
+# finishes or undoes what a kill interrupted — for the customer `default`, whichever customer's
+# command was killed), then the files it leaves byte for byte: the snapshot (settings, session),
+# the app's store.json (clock, app settings, the outbox's count and mark), the history and the
+# outbox, and the same for the customer bob where the store has him. The index is derived, and
+# rebuilt when it does not check, so it is left out. Of a snapshot, what differs between two
 # runs of one change is left out too: the `commit` it was written by, the last member (a later
 # change that appends nothing rewrites the snapshot without it; the commas go with it), and
 # a frozen clock's anchor (the real time the clock was last moved at).
+snapshot() {
+  sed -e '/^  "commit": {/,$d' -e '/^}$/d' -e 's/,$//' -e '/^      "anchor": /d' "$1" 2>/dev/null
+}
 state() {
   # Its date is the real time once `reset --all` has erased the clock; the snapshot's is compared.
   iap "$1" status --json 2>/dev/null | grep -v '"signedDate"\|^  "date": '
-  echo "== purchases.json"
-  sed -e '/^  "commit": {/,$d' -e '/^}$/d' -e 's/,$//' -e '/^      "anchor": /d' "$1/purchases.json" 2>/dev/null
   local file
-  for file in transactions.jsonl notifications.jsonl; do
+  for file in purchases.json store.json; do
+    echo "== $file"
+    snapshot "$1/$file"
+  done
+  for file in transactions.jsonl notifications.jsonl customers.json; do
     echo "== $file"
     cat "$1/$file" 2>/dev/null
   done
+  if [ -e "$1/accounts/bob/purchases.json" ]; then
+    echo "== bob"
+    iap "$1" --account bob status --json 2>/dev/null | grep -v '"signedDate"\|^  "date": '
+    snapshot "$1/accounts/bob/purchases.json"
+    cat "$1/accounts/bob/transactions.jsonl" 2>/dev/null
+  fi
 }
 # views DIR: the history and the outbox as commands list them.
 views() {
-  { iap "$1" transactions --json; iap "$1" notifications --json; } 2>&1 | grep -v '"signedDate"\|"signed[A-Za-z]*": "ey'
+  {
+    iap "$1" transactions --json
+    iap "$1" notifications --json --all-accounts
+    if [ -e "$1/accounts/bob/purchases.json" ]; then iap "$1" --account bob transactions --json; fi
+  } 2>&1 | grep -v '"signedDate"\|"signed[A-Za-z]*": "ey'
 }
 
 # Starting states, each made once by a few unkilled commands on a frozen clock.
@@ -192,6 +209,9 @@ setup manual "settings set finish-transactions manual" "buy com.example.app.book
 setup requested "buy com.example.app.coins100 --yes" "request-refund 1"
 setup family "buy com.example.app.book --as-family-member"
 setup local "buy com.example.app.book --yes" "reset --local"
+# Two customers in one store: one intent for the store, so a command for bob killed anywhere is
+# finished or undone by the next command, which is `default`'s.
+setup customers "buy com.example.app.book --yes" "--account bob buy com.example.app.coins100 --yes"
 
 echo "crash: killing"
 crash "buy consumable" fresh buy com.example.app.coins100 --yes
@@ -223,6 +243,10 @@ crash "clock set" sub clock set 2030-08-01T12:00:00Z
 # renewal): one whose events are a single change is killed here.
 crash "trigger" sub trigger DID_RENEW
 crash notify-test book notify-test
+crash "bob buy, then default" customers --account bob buy com.example.app.pro.monthly --yes
+crash "bob refund, then default" customers --account bob refund 1000000000001
+crash "bob reset --transactions" customers --account bob reset --transactions --yes
+crash "reset --all, two customers" customers reset --all --yes
 
 cat "$covered"
 echo "crash: $kills kills, $passed passed, $failed failed in $((SECONDS - started)) s"

@@ -80,6 +80,12 @@ runs = [
     ("transactions", ["transactions"]),
     ("check", ["check"]),
     ("settings", ["settings"]),
+    ("server-error", ["server-error", "4290000", "--count", "2", "--endpoint", "/inApps/v1/*"]),
+    ("server-error", ["server-error", "delay", "1.5s"]),
+    ("status", ["status"]),
+    ("settings", ["settings"]),
+    ("server-error", ["server-error"]),
+    ("server-error", ["server-error", "clear"]),
     ("lifecycle", ["approve", "3"]),  # before the request's 24 hours are over
     ("clock", ["clock", "advance", "P1M"]),
     ("lifecycle", ["refund", "3", "--reason", "developerIssue"]),
@@ -122,6 +128,10 @@ runs = [
     ("reset", ["reset", "--settings"]),
     ("reset", ["reset", "--transactions", "--yes"]),
     ("version", ["--version"]),
+    ("accounts", ["accounts", "add", "alice", "--storefront", "GBR"]),
+    ("buy", ["--account", "alice", "buy", "com.example.app.pro.monthly"]),
+    ("accounts", ["accounts"]),
+    ("accounts", ["accounts", "remove", "alice", "--yes"]),
     ("reset", ["reset", "--yes"]),
     ("reset", ["reset", "--all", "--yes"]),
 ]

@@ -2,14 +2,15 @@
 # Where CI is set, installs the Debian packages the test steps need and the machine lacks
 # (zsh and fish for the completion tests, tmux for the prompt tests, openssl for the
 # signature cross-checks, strace for the crash tests' fault injection, chromium and
-# chromium-driver for the browser story of `iapsim ui`),
+# chromium-driver for the browser story of `iapsim ui`, faketime for libfaketime, which
+# `clock exec` preloads),
 # so CI runs every check. Elsewhere it only says what is missing:
 # those checks skip with a message, and nothing is installed on a user's machine.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 missing=()
 # command:package — chromedriver comes in Debian's chromium-driver.
-for pair in zsh:zsh fish:fish tmux:tmux openssl:openssl strace:strace chromium:chromium chromedriver:chromium-driver; do
+for pair in zsh:zsh fish:fish tmux:tmux openssl:openssl strace:strace faketime:faketime chromium:chromium chromedriver:chromium-driver; do
   command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

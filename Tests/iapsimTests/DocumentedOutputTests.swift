@@ -27,6 +27,7 @@ import Testing
         "transactions --json": threePurchases,
         "check --json": [],
         "settings --json": [],
+        "server-error 4290000 --count 2 --json": ["server-error delay 2s --endpoint /inApps/v1/subscriptions/*"],
         "clock --json": [],
         "approve 1 --json": ["buy com.example.app.book --outcome ask-to-buy"],
         "transactions delete 1 --json": ["buy com.example.app.coins100 --yes"],
@@ -41,6 +42,9 @@ import Testing
         "jws decode JWS --json": ["buy com.example.app.pro.monthly --yes", "jws transaction 1"],
         "certs --json": [],
         "notifications --json": aRenewal,
+        "accounts --json": [
+            "accounts add alice --storefront GBR", "--account alice buy com.example.app.pro.monthly --yes",
+        ],
         "trigger REFUND --product com.example.app.book --json": aRenewal,
         "--version --json": [],
     ]

@@ -160,10 +160,13 @@ import Testing
                   64  usage error (unknown command, option or setting; bad value; a transaction not in the needed state)
                   65  bad data: a catalog file or the state file cannot be used
                   66  a catalog file or the state file is missing or cannot be read
+                  69  clock exec: libfaketime is not installed (the error says what to install)
                   70  internal error: a bug in iapsim (please report it)
                   73  cannot create the state folder or file, or a file asked for (never through a symlink)
                   74  I/O error: the state could not be written (the previous state is intact), or the output could not be (what the command did is saved); listen stops when it cannot record an attempt
                   75  state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT, or another listen delivers the notifications
+                  126 clock exec: the program cannot be run (otherwise clock exec exits with the program's status)
+                  127 clock exec: no such program
                 """)
     }
 
@@ -173,9 +176,11 @@ import Testing
                 ENVIRONMENT:
                   IAPSIM_CATALOG       Catalog folder, when --catalog is not given.
                   IAPSIM_STATE_DIR     State folder, when --state-dir is not given.
+                  IAPSIM_ACCOUNT       The customer commands act for, when --account is not given (default: default).
                   IAPSIM_LOCALE        Price and text locale, when --locale is not given (de_DE, de-DE, de_DE.UTF-8 and de_DE@euro are all accepted).
                   IAPSIM_LOCK_TIMEOUT  Seconds to wait for another iapsim's lock (default 10).
                   IAPSIM_CERTS_DIR     Test certificates to sign with, when --certs is not given (default: the state folder's certs).
+                  IAPSIM_LIBFAKETIME   libfaketime for 'clock exec', when not in the usual places (/usr/lib/<arch>/faketime/libfaketime.so.1).
                   XDG_CONFIG_HOME      On Linux the state folder is $XDG_CONFIG_HOME/iapsim when it is an absolute path,
                   HOME                 else $HOME/.config/iapsim (macOS: ~/Library/Application Support/iapsim).
                   NO_COLOR             Set and not empty: no colour or symbols (no-color.org).

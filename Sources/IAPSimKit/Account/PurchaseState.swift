@@ -14,7 +14,10 @@ public struct PurchaseState: Sendable, Equatable {
     /// an `appAccountToken`; absent, they read as bought by the account, with no offer period,
     /// identifier or token. Files of 1 to 3 are read (see `PurchaseState+JSON`) and written
     /// back as 4.
-    public static let currentSchemaVersion = 4
+    /// 5: the store holds customers (`StateLocation`): the app's clock, settings and
+    /// notification marks are in `store.json`, and a customer other than `default` has a
+    /// `customerNumber`. A schema-4 folder is the customer `default` as it is.
+    public static let currentSchemaVersion = 5
 
     public var schemaVersion: Int
     public var account: Account
@@ -66,7 +69,7 @@ public struct PurchaseState: Sendable, Equatable {
 
     /// Whether `id` names a transaction the account has (not a pending purchase).
     public func hasTransaction(_ id: UInt64) -> Bool {
-        id < account.nextTransactionID && !simulation.pending.contains { $0.id == id }
+        id > account.firstIDBase && id < account.nextTransactionID && !simulation.pending.contains { $0.id == id }
     }
 
     /// The App Store's record of the account. Every transaction ever made is in the journal
@@ -75,6 +78,16 @@ public struct PurchaseState: Sendable, Equatable {
     /// not grow with the history.
     public struct Account: Sendable, Equatable {
         public var nextTransactionID: UInt64
+        /// The customer's number in the store: 0 for `default`, else given when the customer was
+        /// added. Its transaction identifiers start after `customerNumber × idsPerCustomer`, so
+        /// identifiers are unique across the store and each one tells whose it is.
+        public var customerNumber: UInt64 = 0
+        /// How many identifiers each customer has: a trillion.
+        public static let idsPerCustomer: UInt64 = 1_000_000_000_000
+        /// The identifiers of this customer are above this one.
+        public var firstIDBase: UInt64 { customerNumber &* Self.idsPerCustomer }
+        /// The number of the customer a transaction identifier belongs to.
+        public static func customerNumber(ofTransaction id: UInt64) -> UInt64 { (id &- 1) / idsPerCustomer }
         /// How many transactions the journal holds.
         public var transactionCount: Int
         /// The latest transaction of each product other than consumables, in the order the

@@ -195,7 +195,8 @@ extension StoreSession {
         try peek { state, moment in
             StoreKitContext(
                 signedDate: moment.now,
-                appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now))
+                appTransactionID: state.account.appTransactionID
+                    ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber))
         }
     }
 }

@@ -70,9 +70,11 @@ public final class NotificationDeliverer {
     public func deliverDue(
         shouldStop: () -> Bool = { false }, report: (StoreSession.Delivery, DeliveryAttempt, Duration) -> Void
     ) throws -> Int {
+        try session.bringOtherAccountsUpToDate()  // every customer's renewals notify
         let (state, moment) = try session.snapshot()  // time brought up to date: renewals notify
         try queue.refresh(session.store)
         let context = session.signingContext(state, moment, signer)
+        var known: [UInt64: String] = [:]
         let delays = StoreSession.retryDelays(context.environment)
         schedule = (state.simulation.clock, moment.settings.timeRate, delays)
         var ready = queue.due(at: moment.now, delays: delays, kinds: kinds)
@@ -81,7 +83,10 @@ public final class NotificationDeliverer {
         while !shouldStop(), let (date, number) = ready.popLast(), let entry = queue.pending[number] {
             if let oldest = oldestUnsynced, clock.now - oldest >= Self.syncDelay { try sync() }
             let signed = NotificationPayload.signedPayload(
-                entry.notification, context: context, identity: signer.identity)
+                entry.notification,
+                context: session.signingContext(
+                    context, for: entry.notification, ownNumber: state.account.customerNumber, known: &known),
+                identity: signer.identity)
             let body = JSONValue.object([("signedPayload", .string(signed.jws))]).bytes(compact: true)
             let start = clock.now
             let outcome = HTTPClient.post(endpoint, body: body, headers: headers, timeout: timeout)

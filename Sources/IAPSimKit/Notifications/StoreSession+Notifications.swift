@@ -20,6 +20,9 @@ public struct NotificationFilter: Sendable, Equatable {
     public var onlyFailures = false
     public var start: Date?
     public var end: Date?
+    /// Only the notifications of this customer (`PurchaseState.Account.customerNumber`), and
+    /// those about no transaction, which are the app's.
+    public var customerNumber: UInt64?
 
     public init(
         kind: ServerNotification.Kind? = nil, subtype: ServerNotification.Subtype? = nil, transactionID: UInt64? = nil,
@@ -37,6 +40,11 @@ public struct NotificationFilter: Sendable, Equatable {
         if let kind, key.kind != kind { return false }
         if let subtype, key.subtype != subtype { return false }
         if let transactionID, key.transactionID != transactionID, key.originalID != transactionID { return false }
+        if let customerNumber, let id = key.transactionID,
+            PurchaseState.Account.customerNumber(ofTransaction: id) != customerNumber
+        {
+            return false
+        }
         if onlyFailures, key.delivered || !key.attempted { return false }
         if let start, key.date < start { return false }
         if let end, key.date >= end { return false }
@@ -48,6 +56,11 @@ public struct NotificationFilter: Sendable, Equatable {
         if let kind, n.kind != kind { return false }
         if let subtype, n.subtype != subtype { return false }
         if let transactionID, n.transaction?.id != transactionID, n.transaction?.originalID != transactionID {
+            return false
+        }
+        if let customerNumber, let id = n.transaction?.id,
+            PurchaseState.Account.customerNumber(ofTransaction: id) != customerNumber
+        {
             return false
         }
         if onlyFailures, entry.isDelivered || entry.attempts.isEmpty { return false }
@@ -71,8 +84,18 @@ extension StoreSession {
     /// The journal is only appended to: what this process read of it is kept
     /// (`NotificationJournalView`) and only lines added since are read, so in `serve` a page of
     /// history costs the same however long the journal is.
-    public func notifications(_ filter: NotificationFilter = NotificationFilter()) throws -> [NotificationEntry] {
-        try allNotifications().filter(filter.matches)
+    ///
+    /// The outbox is the app's; this lists the notifications of the customer this session acts
+    /// for, and the app's own (`TEST`, a mass extension's summary), unless `allAccounts`.
+    public func notifications(_ filter: NotificationFilter = NotificationFilter(), allAccounts: Bool = false) throws
+        -> [NotificationEntry]
+    {
+        var filter = filter
+        if !allAccounts {
+            // A customer the store does not have yet has no notifications of its own.
+            filter.customerNumber = store.accountExists ? try snapshot().state.account.customerNumber : UInt64.max
+        }
+        return try allNotifications().filter(filter.matches)
     }
 
     /// Every notification with its attempts, oldest first, as `notifications` reads them: a
@@ -108,12 +131,15 @@ extension StoreSession {
 
     /// The notification `uuid`, signed as it is delivered.
     public func notification(_ uuid: String, signer: Signer) throws -> (entry: NotificationEntry, signed: SignedData) {
-        guard let entry = try notifications().first(where: { $0.notification.uuid == uuid }) else {
+        guard let entry = try allNotifications().first(where: { $0.notification.uuid == uuid }) else {
             throw SimulationError.unknownNotification(uuid: uuid)
         }
         let (state, moment) = try snapshot()
-        let signed = NotificationPayload.signedPayload(
-            entry.notification, context: signingContext(state, moment, signer), identity: signer.identity)
+        var known: [UInt64: String] = [:]
+        let context = signingContext(
+            signingContext(state, moment, signer), for: entry.notification, ownNumber: state.account.customerNumber,
+            known: &known)
+        let signed = NotificationPayload.signedPayload(entry.notification, context: context, identity: signer.identity)
         return (entry, SignedData(jws: signed.jws, payload: signed.payload))
     }
 
@@ -123,8 +149,11 @@ extension StoreSession {
     public func signedNotifications(_ entries: [NotificationEntry], signer: Signer) throws -> [SignedData] {
         guard !entries.isEmpty else { return [] }
         let (state, moment) = try snapshot()
-        let context = signingContext(state, moment, signer)
+        let base = signingContext(state, moment, signer)
+        var known: [UInt64: String] = [:]
         return entries.map {
+            let context = signingContext(
+                base, for: $0.notification, ownNumber: state.account.customerNumber, known: &known)
             let signed = NotificationPayload.signedPayload($0.notification, context: context, identity: signer.identity)
             return SignedData(jws: signed.jws, payload: signed.payload)
         }

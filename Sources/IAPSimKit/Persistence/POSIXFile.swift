@@ -80,6 +80,15 @@ enum POSIXFile {
         syncDirectory((target as NSString).deletingLastPathComponent)
     }
 
+    /// `writeAtomically` without the fsync of the folder, for a commit that renames more than
+    /// one file into place and then syncs their folders once (`StateStore.commit`).
+    /// - Returns: the folder of the file replaced, to sync.
+    static func writeSyncedLeavingFolder(_ data: Data, to path: String) throws(Failure) -> String {
+        let target = resolvedSymlink(path)
+        try replace(target, syncing: true) { fd throws(Failure) in try writeAll(data, to: fd, path: target) }
+        return (target as NSString).deletingLastPathComponent
+    }
+
     /// Replaces `path` with the file `write` fills, through a temp file beside it and a
     /// rename, without fsync: for a file that is rebuilt when a crash leaves it torn (the
     /// index), so a reader with the old one open keeps reading it whole.

@@ -395,30 +395,22 @@ extension RefundRequest {
 extension PurchaseState {
     /// The snapshot: the app's record first, as the user-visible record of what was bought.
     public var json: JSONValue {
-        .object([
+        var accountMembers: [(String, JSONValue)] = [("nextTransactionID", .int(account.nextTransactionID))]
+        if account.customerNumber != 0 { accountMembers.append(("customerNumber", .int(account.customerNumber))) }
+        accountMembers += [
+            ("transactionCount", .int(account.transactionCount)), ("journalLength", .int(account.journalLength)),
+        ]
+        if let id = account.appTransactionID { accountMembers.append(("appTransactionID", .string(id))) }
+        if let date = account.firstUseDate { accountMembers.append(("firstUseDate", .date(date))) }
+        accountMembers.append(("current", .array(account.current.map(\.json))))
+        let appRecord = JSONValue.object([
+            ("purchasedProductIdentifiers", .array(app.purchasedProductIdentifiers.map(JSONValue.string))),
+            ("consumables", .object(app.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+        ])
+        return .object([
             ("schemaVersion", .int(schemaVersion)),
-            (
-                "app",
-                .object([
-                    ("purchasedProductIdentifiers", .array(app.purchasedProductIdentifiers.map(JSONValue.string))),
-                    (
-                        "consumables",
-                        .object(app.consumables.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
-                    ),
-                ])
-            ),
-            (
-                "account",
-                .object(
-                    [
-                        ("nextTransactionID", .int(account.nextTransactionID)),
-                        ("transactionCount", .int(account.transactionCount)),
-                        ("journalLength", .int(account.journalLength)),
-                    ]
-                        + (account.appTransactionID.map { [("appTransactionID", JSONValue.string($0))] } ?? [])
-                        + (account.firstUseDate.map { [("firstUseDate", JSONValue.date($0))] } ?? [])
-                        + [("current", .array(account.current.map(\.json)))])
-            ),
+            ("app", appRecord),
+            ("account", .object(accountMembers)),
             ("simulation", simulation.json),
             (
                 "notifications",
@@ -445,6 +437,7 @@ extension PurchaseState {
             record.journalLength = try account.required("journalLength").uint64()
             record.appTransactionID = try account.optional("appTransactionID")?.string()
             record.firstUseDate = try account.optional("firstUseDate")?.date()
+            record.customerNumber = try account.optional("customerNumber")?.uint64() ?? 0
             record.restore(
                 current: try account.required("current").array { item throws(Reader.Failure) in try Transaction(item) })
         }

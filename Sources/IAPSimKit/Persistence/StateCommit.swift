@@ -1,42 +1,54 @@
 import IAPSimJSON
 
 /// A change to the state folder written as one roll-forward intent, so that a crash at any
-/// moment leaves the change done whole or not at all, whatever set of files it touches.
+/// moment leaves the change done whole or not at all, whatever set of files it touches — the
+/// app's and one customer's together.
 ///
-/// The intent file (`purchases.json.next`, beside the snapshot) is the new snapshot itself,
-/// whose marks say how far each journal goes, with one more member, `commit`: what the change
-/// does to each file other than the snapshot (appends, each with its offsets and checksum, and
-/// removals). Readers of the snapshot ignore the member, so the intent is renamed over the
-/// snapshot as it is. It is written atomically (temp file, fsync, rename) before any other file
-/// is touched. The first step under the lock after a crash (`StateStore.recoverCommit`) finds
-/// it and rolls it forward (every append is there, byte for byte: the removals are done and the
-/// intent is renamed over the snapshot) or back (the journals are cut back to where they were
-/// and the intent is removed).
+/// There is one intent for the whole store (`purchases.json.next` at the top of the state
+/// folder), as there is one lock: one change at a time, whichever customer it is for, and the
+/// first command under the lock finishes or undoes it before any customer's state is read. The
+/// intent is the customer's new snapshot itself, whose marks say how far each journal goes,
+/// with one more member, `commit`: which snapshot it replaces (relative to the state folder),
+/// the app's new `store.json` when the change alters it, and what the change does to each
+/// other file (appends, each with its offsets and checksum, and removals). Readers of the
+/// snapshot ignore the member, so the intent is renamed over the snapshot as it is. It is
+/// written atomically (temp file, fsync, rename) before any other file is touched. The first
+/// step under the lock after a crash (`StateStore.recoverCommit`) finds it and rolls it forward
+/// (every append is there, byte for byte: the removals are done, `store.json` is written and
+/// the intent is renamed over the snapshot) or back (the journals are cut back to where they
+/// were and the intent is removed; `store.json` is only written once the roll forward is sure).
 struct StateCommit: Equatable {
-    /// What the change does to one file of the folder, other than the snapshot. Paths are
-    /// relative to the state folder.
+    /// What the change does to one file of the folder, other than the snapshot and
+    /// `store.json`. Paths are relative to the state folder.
     enum Effect: Equatable {
         /// The file grows from `from` bytes to `to`; FNV-1a of the new bytes is `checksum`.
         case append(file: String, from: UInt64, to: UInt64, checksum: UInt64)
-        /// The file is removed (a reset). Once the intent exists it is always rolled forward.
+        /// The file is removed (a reset); a symlink there is followed. Once the intent exists
+        /// it is always rolled forward.
         case remove(file: String)
     }
 
     var effects: [Effect]
-    /// Whether the change writes a new snapshot (the intent's other members); false when it
-    /// removes the snapshot (an erase).
-    var hasSnapshot: Bool
+    /// The snapshot the intent replaces, relative to the state folder (`purchases.json` for the
+    /// customer `default`, `accounts/NAME/purchases.json` for another); nil when the change
+    /// writes none (an erase, whose removals name every snapshot).
+    var snapshot: String?
+    /// The app's new `store.json` (`AppState`), when the change alters it.
+    var store: JSONValue?
 
-    static let format = 1
+    /// 2 names the snapshot and may carry `store.json`; 1 (before customers) always meant the
+    /// top-level `purchases.json`, and is still read.
+    static let format = 2
     /// The member of the intent that holds the commit.
     static let member = "commit"
 
     /// The intent beside a snapshot at `path`.
     static func path(of snapshot: String) -> String { snapshot + ".next" }
 
-    init(effects: [Effect], hasSnapshot: Bool) {
+    init(effects: [Effect], snapshot: String?, store: JSONValue? = nil) {
         self.effects = effects
-        self.hasSnapshot = hasSnapshot
+        self.snapshot = snapshot
+        self.store = store
     }
 
     /// The intent file's bytes: `snapshot`'s members (an object), then the commit.
@@ -64,7 +76,12 @@ struct StateCommit: Equatable {
                 effects.append(.object([("remove", .string(file))]))
             }
         }
-        return .object([("format", .int(Self.format)), ("effects", .array(effects)), ("snapshot", .bool(hasSnapshot))])
+        var members: [(String, JSONValue)] = [
+            ("format", .int(Self.format)), ("effects", .array(effects)),
+            ("snapshot", snapshot.map(JSONValue.string) ?? .null),
+        ]
+        if let store { members.append(("store", store)) }
+        return .object(members)
     }
 
     /// Reads the commit of an intent file.
@@ -78,8 +95,9 @@ struct StateCommit: Equatable {
             throw Reader.Failure(message: "not JSON: \(error.message)")
         }
         let commit = try Reader(json, at: "").required(Self.member)
-        guard try commit.required("format").int() == Self.format else {
-            throw Reader.Failure(message: "commit.format: not format \(Self.format)")
+        let format = try commit.required("format").int()
+        guard format == 1 || format == Self.format else {
+            throw Reader.Failure(message: "commit.format: not format 1 or \(Self.format)")
         }
         effects = try commit.required("effects").array { item throws(Reader.Failure) in
             if let file = try item.optional("remove") {
@@ -89,7 +107,21 @@ struct StateCommit: Equatable {
                 file: try Self.relative(try item.required("append").string()), from: try item.required("from").uint64(),
                 to: try item.required("to").uint64(), checksum: try item.required("checksum").uint64())
         }
-        hasSnapshot = try commit.required("snapshot").bool()
+        if format == 1 {
+            // Before customers: the snapshot at the top of the folder, written or removed.
+            if try commit.required("snapshot").bool() {
+                snapshot = StateLocation.fileName
+            } else {
+                snapshot = nil
+                effects.append(.remove(file: StateLocation.fileName))
+            }
+            store = nil
+            return
+        }
+        snapshot = try commit.optional("snapshot").map { value throws(Reader.Failure) in
+            try Self.relative(try value.string())
+        }
+        store = try commit.optional("store")?.value
     }
 
     /// A file name inside the state folder: relative, with no `..` step.

@@ -22,6 +22,12 @@ public enum StateError: Error, Equatable, Sendable {
     case noStateDirectory
     /// `IAPSIM_LOCK_TIMEOUT` is not a number of seconds.
     case invalidLockTimeout(value: String)
+    /// `--account` or `IAPSIM_ACCOUNT` (`origin`) names no possible customer.
+    case invalidAccountName(value: String, origin: String)
+    /// `accounts remove` named a customer the store does not have.
+    case unknownAccount(name: String)
+    /// `accounts remove default`: the customer `default` is always there.
+    case permanentAccount(name: String)
 }
 
 extension StateError: LocalizedError {
@@ -46,6 +52,13 @@ extension StateError: LocalizedError {
             "no place for the state file: HOME is not set; pass --state-dir DIR or set IAPSIM_STATE_DIR"
         case .invalidLockTimeout(let value):
             "IAPSIM_LOCK_TIMEOUT=\(value): expected a number of seconds such as 10 or 0.5"
+        case .invalidAccountName(let value, let origin):
+            "\(origin) \(value): not a customer name; use \(AccountName.rule)"
+        case .unknownAccount(let name):
+            "no customer named \(name) in this store; 'iapsim accounts' lists them"
+        case .permanentAccount(let name):
+            "the customer \(name) cannot be removed: it is the one commands act for without --account;"
+                + " 'iapsim --account \(name) reset --transactions' clears its history"
         }
     }
 }

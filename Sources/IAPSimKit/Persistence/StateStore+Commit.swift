@@ -8,11 +8,15 @@ import IAPSimJSON
 #endif
 
 // Every change commits in one step, whatever files it touches (`StateCommit`): the intent
-// with the new snapshot first, then the appends and removals, then the intent renamed over the
-// snapshot. The first thing done under the lock is to finish or undo an intent a crash left.
+// with the customer's new snapshot and the app's new `store.json` first, then the appends and
+// removals, then `store.json` and the snapshot put in place. The first thing done under the
+// lock is to finish or undo an intent a crash left, whichever customer's change it was.
 extension StateStore {
-    /// The intent file a change writes before it touches anything else.
-    var commitPath: String { StateCommit.path(of: POSIXFile.resolvedSymlink(location.statePath)) }
+    /// The intent file a change writes before it touches anything else: one for the whole
+    /// store, beside the top-level snapshot, whichever customer this store acts for.
+    var commitPath: String {
+        StateCommit.path(of: POSIXFile.resolvedSymlink(location.directory + "/" + StateLocation.fileName))
+    }
 
     /// Runs `body` under the state's lock, after finishing or undoing any change a crash
     /// interrupted: every locked step that reads or appends to the state goes through here.
@@ -39,15 +43,17 @@ extension StateStore {
         }
     }
 
-    /// Commits a change: `snapshot` replaces the snapshot (nil removes it), each of `appends`
-    /// goes at the end of its file (which is first cut back to `from`, past a torn line), and
-    /// each of `removals` is removed. With neither appends nor removals the snapshot is simply
-    /// replaced atomically. The snapshot is checked to read back before anything is written.
-    /// Under the lock.
-    /// - Throws: `StateError.unwritable` when the snapshot would not read back; `.io` or
-    ///   `.cannotCreate`; an append that fails is taken back, and the state is as it was.
+    /// Commits a change: `snapshot` replaces the customer's snapshot (nil leaves it as it is),
+    /// `store` replaces the app's `store.json` (nil leaves it), each of `appends` goes at the
+    /// end of its file (which is first cut back to `from`, past a torn line), and each of
+    /// `removals` is removed. A change that touches one file only — the snapshot or
+    /// `store.json`, with neither appends nor removals — replaces it atomically; anything more
+    /// goes through the intent. What is written is checked to read back first. Under the lock.
+    /// - Throws: `StateError.unwritable` when the snapshot or `store.json` would not read back;
+    ///   `.io` or `.cannotCreate`; an append that fails is taken back, and the state is as it was.
     func commit(
-        snapshot: JSONValue?, appends: [(file: String, from: UInt64, bytes: [UInt8])], removals: [String]
+        snapshot: JSONValue?, store: JSONValue? = nil, appends: [(file: String, from: UInt64, bytes: [UInt8])],
+        removals: [String]
     ) throws(StateError) {
         let target = POSIXFile.resolvedSymlink(location.statePath)
         let appends = appends.filter { !$0.bytes.isEmpty }
@@ -60,9 +66,20 @@ extension StateStore {
                     checksum: checksum))
         }
         effects += removals.map { .remove(file: $0) }
-        let intent = StateCommit(effects: effects, hasSnapshot: snapshot != nil)
-        let bytes = effects.isEmpty ? (snapshot?.bytes() ?? []) + [0x0A] : intent.intent(snapshot)
-        if snapshot != nil {
+        let storeBytes = store.map { $0.bytes() + [0x0A] }
+        if let storeBytes {
+            do {
+                _ = try AppState.decode(Data(storeBytes), path: location.appStatePath)
+            } catch {
+                throw .unwritable(path: location.appStatePath, detail: Self.detail(of: error))
+            }
+        }
+        let intent = StateCommit(
+            effects: effects, snapshot: snapshot == nil ? nil : name(of: location.statePath), store: store)
+        // One file alone is replaced atomically, which is one step already.
+        let direct = effects.isEmpty && (snapshot == nil || store == nil)
+        let bytes = direct ? snapshot.map { $0.bytes() + [0x0A] } : intent.intent(snapshot)
+        if snapshot != nil, let bytes {
             do {
                 _ = try Self.decode(Data(bytes), path: location.statePath)
             } catch {
@@ -72,18 +89,23 @@ extension StateStore {
         // Temp files of writes a crash or a kill interrupted: only a writer holding the lock
         // makes one, and this one holds it, so none is in use.
         _ = try? POSIXFile.removeTemporaries(of: location.statePath)
-        if effects.isEmpty {
+        if direct {
             do {
-                try POSIXFile.writeAtomically(Data(bytes), to: target)
+                if let bytes { try POSIXFile.writeAtomically(Data(bytes), to: target) }
+                if let storeBytes {
+                    _ = try? POSIXFile.removeTemporaries(of: location.appStatePath)
+                    try POSIXFile.writeAtomically(Data(storeBytes), to: location.appStatePath)
+                }
             } catch {
                 throw error.storeError
             }
             return
         }
-        let intentPath = StateCommit.path(of: target)
+        let bytesOfIntent = bytes ?? intent.intent(nil)
+        let intentPath = commitPath
         _ = try? POSIXFile.removeTemporaries(of: intentPath)
         do {
-            try POSIXFile.writeAtomically(Data(bytes), to: intentPath)
+            try POSIXFile.writeAtomically(Data(bytesOfIntent), to: intentPath)
         } catch {
             throw error.storeError
         }
@@ -100,11 +122,32 @@ extension StateStore {
             unlink(intentPath)
             throw error.storeError
         }
+        // What `store.json` holds now, to put back if the change fails after replacing it.
+        var previousStore: (known: Bool, data: Data?) = (false, nil)
+        if storeBytes != nil {
+            do {
+                previousStore = (true, try POSIXFile.readIfPresent(location.appStatePath))
+            } catch {
+                previousStore = (false, nil)
+            }
+        }
+        var storeWritten = false
         do throws(POSIXFile.Failure) {
-            try finish(intent, at: intentPath, target: target)
+            try finish(intent, at: intentPath, bytes: bytesOfIntent, storeWritten: &storeWritten)
         } catch {
             // Removals are not taken back: the intent stays, and the next command finishes it.
-            if removals.isEmpty {
+            // Nor is a change whose `store.json` was written and cannot be put back: the
+            // intent stays whole, and the next command rolls it forward.
+            var undone = removals.isEmpty
+            if undone, storeWritten {
+                switch previousStore {
+                case (true, let data?):
+                    undone = (try? POSIXFile.writeAtomically(data, to: location.appStatePath)) != nil
+                case (true, nil): undone = (try? POSIXFile.remove(location.appStatePath)) != nil
+                case (false, _): undone = false
+                }
+            }
+            if undone {
                 for append in appends { POSIXFile.truncate(path(of: append.file), to: append.from) }
                 unlink(intentPath)
             }
@@ -112,19 +155,18 @@ extension StateStore {
         }
     }
 
-    /// Finishes or undoes the change a crash interrupted, if any: rolls it forward when every
-    /// append it names is in its file byte for byte, else cuts each file back to where it was
-    /// and removes the intent; so too when its snapshot does not read. An intent that does
-    /// not read at all (torn, foreign) is removed: a writer touches nothing else before its
-    /// intent is whole. Under the lock.
+    /// Finishes or undoes the change a crash interrupted, if any — whichever customer's it was:
+    /// rolls it forward when every append it names is in its file byte for byte, else cuts
+    /// each file back to where it was and removes the intent; so too when its snapshot or its
+    /// `store.json` does not read. An intent that does not read at all (torn, foreign) is
+    /// removed: a writer touches nothing else before its intent is whole. Under the lock.
     /// - Returns: true when an intent was rolled forward, false when undone, nil when none.
     /// - Throws: `StateError.newerSchema` for a newer iapsim's intent, left as it is; `.io` or
     ///   `.cannotCreate` when a file cannot be cut or renamed: the intent stays for the next
     ///   command.
     @discardableResult
     func recoverCommit() throws(StateError) -> Bool? {
-        let target = POSIXFile.resolvedSymlink(location.statePath)
-        let intentPath = StateCommit.path(of: target)
+        let intentPath = commitPath
         let bytes: Data?
         do {
             bytes = try POSIXFile.readIfPresent(intentPath)
@@ -133,21 +175,20 @@ extension StateStore {
         }
         guard let bytes else { return nil }
         let intent: StateCommit?
-        var readable = true  // its snapshot reads: it can be rolled forward
+        var readable = true  // its snapshot and store.json read: it can be rolled forward
         do throws(Reader.Failure) {
             intent = try StateCommit(intent: [UInt8](bytes))
         } catch {
             intent = nil
         }
-        if let intent, intent.hasSnapshot {
-            do {
-                _ = try Self.decode(bytes, path: intentPath)
-            } catch .newerSchema(let path, let version) {
-                // A newer iapsim's change: it is left for that iapsim to finish.
-                throw .newerSchema(path: path, version: version)
-            } catch {
-                readable = false
-            }
+        do {
+            if let intent, intent.snapshot != nil { _ = try Self.decode(bytes, path: intentPath) }
+            if let store = intent?.store { _ = try AppState.decode(Data(store.bytes()), path: intentPath) }
+        } catch .newerSchema(let path, let version) {
+            // A newer iapsim's change: it is left for that iapsim to finish.
+            throw .newerSchema(path: path, version: version)
+        } catch {
+            readable = false
         }
         do throws(POSIXFile.Failure) {
             guard let intent else {
@@ -156,7 +197,8 @@ extension StateStore {
             }
             if readable, try isWhole(intent) {
                 for case .append(let file, _, _, _) in intent.effects { POSIXFile.sync(path(of: file)) }
-                try finish(intent, at: intentPath, target: target)
+                var storeWritten = false
+                try finish(intent, at: intentPath, bytes: [UInt8](bytes), storeWritten: &storeWritten)
                 return true
             }
             for case .append(let file, let from, _, _) in intent.effects {
@@ -184,19 +226,44 @@ extension StateStore {
         return true
     }
 
-    /// The last steps of a commit whose appends are done: the removals, then the intent
-    /// renamed over the snapshot (or, with no snapshot, both removed), then the folder synced.
-    private func finish(_ intent: StateCommit, at intentPath: String, target: String) throws(POSIXFile.Failure) {
-        for case .remove(let file) in intent.effects where FileSystem.entryExists(path(of: file)) {
-            try POSIXFile.remove(path(of: file))
+    /// The last steps of a commit whose appends are done: the removals (a symlink followed,
+    /// the link left), then `store.json` written (temp file, fsync, rename), then the intent
+    /// renamed over the snapshot it names — the moment the change happens — or removed when it
+    /// names none, then the folders these touched synced, once each. Every step can be done
+    /// again, so a crash in the middle leaves an intent the next command finishes.
+    /// - Parameters:
+    ///   - bytes: the intent file's bytes, copied to the snapshot when a rename cannot reach it
+    ///     (the snapshot is a symlink to another file system).
+    ///   - storeWritten: set once `store.json` is replaced.
+    private func finish(_ intent: StateCommit, at intentPath: String, bytes: [UInt8], storeWritten: inout Bool)
+        throws(POSIXFile.Failure)
+    {
+        for case .remove(let file) in intent.effects {
+            let victim = POSIXFile.resolvedSymlink(path(of: file))
+            if FileSystem.entryExists(victim) { try POSIXFile.remove(victim) }
         }
-        if !intent.hasSnapshot {
-            if FileSystem.entryExists(target) { try POSIXFile.remove(target) }
+        let intentFolder = (intentPath as NSString).deletingLastPathComponent
+        var folders = [intentFolder]
+        if let store = intent.store {
+            let folder = try POSIXFile.writeSyncedLeavingFolder(
+                Data(store.bytes() + [0x0A]), to: location.appStatePath)
+            storeWritten = true
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        if let snapshot = intent.snapshot {
+            let target = POSIXFile.resolvedSymlink(path(of: snapshot))
+            if rename(intentPath, target) != 0 {
+                guard errno == EXDEV else { throw POSIXFile.Failure(path: target, code: errno) }
+                try POSIXFile.writeAtomically(Data(bytes), to: target)
+                // The change has happened: an intent left here is only rolled forward again.
+                unlink(intentPath)
+            }
+            let folder = (target as NSString).deletingLastPathComponent
+            if !folders.contains(folder) { folders.append(folder) }
+        } else {
             try POSIXFile.remove(intentPath)
-            return
         }
-        if rename(intentPath, target) != 0 { throw POSIXFile.Failure(path: target, code: errno) }
-        POSIXFile.syncDirectory((target as NSString).deletingLastPathComponent)
+        for folder in folders { POSIXFile.syncDirectory(folder) }
     }
 
     /// The path of a file of the state folder named relative to it.

@@ -85,7 +85,29 @@ public struct StateStore: Sendable {
                 cache.remember(state, decodedFrom: read.data, signature: read.signature)
             }
         }
+        try layAppState(over: &state)
         return state
+    }
+
+    /// Lays the app's state (`AppState`: the clock, the app's settings, the outbox's marks)
+    /// over a customer's snapshot: from `store.json`, or, in a folder written before customers
+    /// existed, from `default`'s snapshot, which held them.
+    private func layAppState(over state: inout PurchaseState) throws(StateError) {
+        if let app = try AppState.read(location.appStatePath) {
+            app.apply(to: &state)
+        } else if location.account != StateLocation.defaultAccount {
+            let root = location.forAccount(StateLocation.defaultAccount).statePath
+            let data: Data?
+            do {
+                data = try POSIXFile.readIfPresent(root)
+            } catch {
+                throw .unreadable(path: root, reason: error.reason)
+            }
+            AppState(
+                of: try data.map { data throws(StateError) in try Self.decode(data, path: root) } ?? PurchaseState()
+            )
+            .apply(to: &state)
+        }
     }
 
     /// Applies `change` to the current state under the lock and saves the result, unless
@@ -94,6 +116,7 @@ public struct StateStore: Sendable {
     /// - Throws: what `change` threw, or a `StateError`.
     public func update<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
         try prepareDirectory()
+        try addAccountIfNeeded()
         return try holdingLock {
             let before = try read()
             let index = try ensureIndex()
@@ -104,7 +127,10 @@ public struct StateStore: Sendable {
             } catch let overflow as PurchaseState.Overflow {
                 throw StateError.corrupt(path: location.statePath, detail: overflow.detail)
             }
-            if state != before { try write(&state, index: index) }
+            if state != before {
+                try write(&state, index: index)
+                if state.simulation.clock != before.simulation.clock { writeClockFile(state.simulation.clock) }
+            }
             return result
         }
     }
@@ -154,24 +180,40 @@ public struct StateStore: Sendable {
                     }
                 }
             }
-            let files = [location.journalPath, location.indexPath, location.notificationsPath]
-            let removed = ([path] + files + [commitPath]).filter(FileSystem.entryExists)
+            // Every customer's files and the app's, in one commit: the other customers' (each
+            // folder's snapshot, journal and index), then `default`'s at the top with the app's.
+            let root = location.forAccount(StateLocation.defaultAccount)
+            let others = accountFolders()
+            var files: [String] = []
+            for customer in others { files += [customer.statePath, customer.journalPath, customer.indexPath] }
+            files += [
+                root.statePath, root.journalPath, root.indexPath, location.notificationsPath,
+                location.appStatePath, location.customersPath,
+            ]
+            let removed = (files + [commitPath]).filter(FileSystem.entryExists)
             var temporaries: [String] = []
             do {
-                temporaries += try POSIXFile.removeTemporaries(of: path)
+                for customer in [root] + others {
+                    temporaries += try POSIXFile.removeTemporaries(of: customer.statePath)
+                    temporaries += try POSIXFile.removeTemporaries(of: customer.indexPath)
+                }
                 temporaries += try POSIXFile.removeTemporaries(of: commitPath)
-                temporaries += try POSIXFile.removeTemporaries(of: location.indexPath)
+                temporaries += try POSIXFile.removeTemporaries(of: location.appStatePath)
+                temporaries += try POSIXFile.removeTemporaries(of: location.customersPath)
                 if !removed.isEmpty {
-                    // One step, through an intent that removes everything: a crash half-way never
-                    // leaves a history without its snapshot (which the next read would replay)
-                    // or a snapshot without its history. An intent a crash left goes too.
+                    // One step, through an intent that removes everything, the histories first: a
+                    // crash half-way never leaves a history without its snapshot (which the next
+                    // read would replay) or a snapshot without its history. An intent a crash
+                    // left goes too.
                     try? POSIXFile.remove(commitPath)
+                    let history = files.filter { !$0.hasSuffix("/" + StateLocation.fileName) }
+                    let snapshots = files.filter { $0.hasSuffix("/" + StateLocation.fileName) }
                     do throws(StateError) {
-                        try commit(snapshot: nil, appends: [], removals: files.map(name(of:)))
+                        try commit(snapshot: nil, appends: [], removals: (history + snapshots).map(name(of:)))
                     } catch {
                         // No room even for the intent (a full disk): the files one by one, the
                         // history first.
-                        for candidate in files + [path] where FileSystem.entryExists(candidate) {
+                        for candidate in history + snapshots where FileSystem.entryExists(candidate) {
                             try POSIXFile.remove(candidate)
                         }
                     }
@@ -179,7 +221,10 @@ public struct StateStore: Sendable {
             } catch let error as POSIXFile.Failure {
                 throw error.storeError
             }
-            return removed + temporaries
+            let folders = removeAccountFolders(others)
+            // No clock now: a program on it goes back to real time.
+            if FileSystem.exists(location.clockFilePath) { writeClockFile(nil) }
+            return removed + folders + temporaries
         }
     }
 
@@ -193,8 +238,13 @@ public struct StateStore: Sendable {
     public func clearHistory(_ change: (PurchaseState) -> PurchaseState) throws -> [String] {
         try prepareDirectory()
         return try holdingLock {
-            var state = change(try read())
-            let files = [location.journalPath, location.indexPath, location.notificationsPath]
+            let before = try read()
+            var state = change(before)
+            // The outbox is the app's: it goes with the history only when no other customer
+            // has notifications in it.
+            let alone = try accountNames().isEmpty
+            if !alone { state.outbox.journalLength = before.outbox.journalLength }
+            let files = [location.journalPath, location.indexPath] + (alone ? [location.notificationsPath] : [])
             var removed = files.filter(FileSystem.entryExists)
             try write(&state, index: nil, removing: files.map(name(of:)))
             do {
@@ -367,6 +417,7 @@ public struct StateStore: Sendable {
     private func prepareDirectory() throws(StateError) {
         do {
             try POSIXFile.makeDirectory(location.directory)
+            try POSIXFile.makeDirectory(location.accountDirectory)
         } catch {
             throw .cannotCreate(path: error.path, reason: error.reason)
         }
@@ -411,8 +462,17 @@ public struct StateStore: Sendable {
         }
         written.outbox.journalLength = outboxMark + UInt64(outboxLines.count)
         written.outbox.unsaved = []
+        // The customer's part and the app's (`store.json`: the clock, the app's settings, the
+        // outbox's count and mark) go in one commit, each only when it changed: a change of the
+        // app's alone (a clock move, the outbox's mark after deliveries) leaves the customer's
+        // snapshot as it is, and then needs no intent.
+        let snapshot = written.customerPart
+        let snapshotChanged =
+            !FileSystem.exists(location.statePath) || (try? readSnapshot().customerPart) != snapshot
+        let store = AppState(of: written).json
+        let storeChanged = (try? POSIXFile.readIfPresent(location.appStatePath)) != Data(store.bytes() + [0x0A])
         try commit(
-            snapshot: written.json,
+            snapshot: snapshotChanged ? snapshot.json : nil, store: storeChanged ? store : nil,
             appends: [
                 (name(of: location.journalPath), journalMark, journalLines),
                 (name(of: location.notificationsPath), outboxMark, outboxLines),

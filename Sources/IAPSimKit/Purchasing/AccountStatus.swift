@@ -85,7 +85,8 @@ public struct AccountStatus: Sendable, Equatable {
         subscribedGroups = Set(state.account.current.compactMap(\.subscriptionGroupID))
         storeKitContext = StoreKitContext(
             signedDate: date,
-            appTransactionID: state.account.appTransactionID ?? StoreSession.appTransactionID(firstUse: date))
+            appTransactionID: state.account.appTransactionID
+                ?? StoreSession.appTransactionID(firstUse: date, customer: state.account.customerNumber))
         var entitlements = state.account.current.filter {
             ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && $0.isEntitlement(at: date)
         }

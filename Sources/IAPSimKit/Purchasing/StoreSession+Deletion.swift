@@ -113,6 +113,7 @@ extension StoreSession {
         try store.clearHistory { old in
             var fresh = PurchaseState(account: PurchaseState.Account(nextTransactionID: old.account.nextTransactionID))
             fresh.account.appTransactionID = old.account.appTransactionID
+            fresh.account.customerNumber = old.account.customerNumber
             fresh.account.firstUseDate = old.account.firstUseDate
             fresh.simulation.settings = old.simulation.settings
             fresh.simulation.clock = old.simulation.clock

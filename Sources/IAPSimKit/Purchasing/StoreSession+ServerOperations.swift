@@ -104,28 +104,15 @@ extension StoreSession {
         productID: String, days: Int, requestIdentifier: String = UUID().uuidString.lowercased(),
         storefrontCountryCodes: [String]? = nil
     ) throws -> (succeeded: Int, failed: Int) {
-        let chains = try status().subscriptions.filter { chain in
-            chain.productID == productID && chain.state != .expired && chain.state != .revoked
-                && (storefrontCountryCodes?.contains(chain.renewalInfo.storefrontCountryCode) ?? true)
-        }
         var succeeded = 0
         var failed = 0
-        for chain in chains {
-            do {
-                _ = try extendRenewalDate(
-                    originalID: chain.originalID, days: days, requestIdentifier: requestIdentifier, sharedToo: true)
-                succeeded += 1
-            } catch is ExtensionRefusal {
-                failed += 1
-                try transact { state, moment in
-                    guard let info = state.simulation.renewals.first(where: { $0.originalID == chain.originalID }),
-                        let latest = state.account.chainLatest(chain.originalID)
-                    else { return }
-                    state.notify(
-                        .renewalExtension, .failure, at: moment.now, transaction: latest, renewal: info,
-                        status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
-                }
-            }
+        // Every subscriber of the app: each customer's chains, one summary for them all.
+        for session in [self] + (try otherAccountSessions()) {
+            let counts = try session.extendRenewalDatesOfAccount(
+                productID: productID, days: days, requestIdentifier: requestIdentifier,
+                storefrontCountryCodes: storefrontCountryCodes)
+            succeeded += counts.succeeded
+            failed += counts.failed
         }
         let summary = MassExtensionSummary(
             requestIdentifier: requestIdentifier, productID: productID, storefrontCountryCodes: storefrontCountryCodes,
@@ -166,6 +153,46 @@ extension StoreSession {
                 updated.appAccountToken = token
                 try state.account.record(updated, isNew: false)
             }
+        }
+    }
+}
+
+extension StoreSession {
+    /// The mass extension for this customer's chains alone: how many were extended and how
+    /// many could not be (each with its RENEWAL_EXTENSION FAILURE notification).
+    func extendRenewalDatesOfAccount(
+        productID: String, days: Int, requestIdentifier: String, storefrontCountryCodes: [String]?
+    ) throws -> (succeeded: Int, failed: Int) {
+        let chains = try status().subscriptions.filter { chain in
+            chain.productID == productID && chain.state != .expired && chain.state != .revoked
+                && (storefrontCountryCodes?.contains(chain.renewalInfo.storefrontCountryCode) ?? true)
+        }
+        var succeeded = 0
+        var failed = 0
+        for chain in chains {
+            do {
+                _ = try extendRenewalDate(
+                    originalID: chain.originalID, days: days, requestIdentifier: requestIdentifier, sharedToo: true)
+                succeeded += 1
+            } catch is ExtensionRefusal {
+                failed += 1
+                try transact { state, moment in
+                    guard let info = state.simulation.renewals.first(where: { $0.originalID == chain.originalID }),
+                        let latest = state.account.chainLatest(chain.originalID)
+                    else { return }
+                    state.notify(
+                        .renewalExtension, .failure, at: moment.now, transaction: latest, renewal: info,
+                        status: PurchaseState.notificationStatus(info, latest: latest, at: moment.now))
+                }
+            }
+        }
+        return (succeeded, failed)
+    }
+
+    /// Sessions for the store's other customers.
+    func otherAccountSessions() throws -> [StoreSession] {
+        ([StateLocation.defaultAccount] + (try store.accountNames())).filter { $0 != store.location.account }.map {
+            forAccount($0)
         }
     }
 }

@@ -103,6 +103,7 @@ extension StoreSession {
     /// reset may move the clock back. Transactions and renewals already recorded stay.
     public func resetClock() throws -> Date {
         let real = realNow()
+        defer { try? bringOtherAccountsUpToDate() }
         return try transact { state, moment in
             state.simulation.clock = SimulatedClock(base: real, anchor: real, frozen: false)
             try SubscriptionEngine.advance(&state, to: real, settings: moment.settings)
@@ -112,6 +113,7 @@ extension StoreSession {
 
     private func moveClock(_ target: (Date) throws -> Date) throws -> Date {
         let real = realNow()
+        defer { try? bringOtherAccountsUpToDate() }
         return try transact { state, moment in
             let date = try target(moment.now)
             guard date >= moment.now else { throw ClockError.backwards(from: moment.now, to: date) }
@@ -120,5 +122,14 @@ extension StoreSession {
             try SubscriptionEngine.advance(&state, to: date, settings: moment.settings)
             return date
         }
+    }
+}
+
+extension StoreSession {
+    /// libfaketime's timestamp file, written afresh for the clock as it is now: what
+    /// `iapsim clock exec` points a program at. Every later clock change rewrites it.
+    /// - Returns: the file's path.
+    public func clockFile() throws -> String {
+        try store.refreshClockFile()
     }
 }

@@ -72,7 +72,8 @@ public struct StoreSession: Sendable {
             }
             if startingTheClock, state.account.appTransactionID == nil {
                 let first = state.simulation.clock.map { SimulatedClock.now($0, real: real, rate: .realTime) } ?? real
-                state.account.appTransactionID = Self.appTransactionID(firstUse: first)
+                state.account.appTransactionID = Self.appTransactionID(
+                    firstUse: first, customer: state.account.customerNumber)
                 state.account.firstUseDate = first
             }
             let moment = self.moment(state, real: real)
@@ -144,10 +145,15 @@ public struct StoreSession: Sendable {
     }
 
     /// An `appTransactionId` for an account first used at `date`: Apple's are long decimal
-    /// numbers; this one is stable for a given first use, so fixed clocks give fixed ids.
-    static func appTransactionID(firstUse date: Date) -> String {
-        let milliseconds = max(0, Int64((date.timeIntervalSince1970 * 1000).rounded()))
-        let digits = String(milliseconds % 10_000_000_000_000_000)
+    /// numbers; this one is stable for a given first use, so fixed clocks give fixed ids. Each
+    /// customer of the store (`customer`, its number) has its own range of them, so two
+    /// customers who first use the app at the same moment never share one.
+    static func appTransactionID(firstUse date: Date, customer: UInt64 = 0) -> String {
+        let milliseconds = UInt64(max(0, Int64((date.timeIntervalSince1970 * 1000).rounded())))
+        let digits =
+            customer == 0
+            ? String(milliseconds % 10_000_000_000_000_000)
+            : String(milliseconds % 10_000_000_000_000 + customer &* 10_000_000_000_000)
         return "70" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
     }
 
@@ -235,7 +241,8 @@ public struct StoreSession: Sendable {
                 unfinishedTransactionIDs: state.simulation.unfinishedTransactionIDs, verificationError: unverified,
                 storeKitContext: StoreKitContext(
                     signedDate: moment.now,
-                    appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now)))
+                    appTransactionID: state.account.appTransactionID
+                        ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber)))
         }
     }
 

@@ -79,17 +79,30 @@ public struct VerifyReceiptEndpoint: Sendable {
         let excludeOld = request["exclude-old-transactions"]?.boolValue ?? false
         do {
             return try valid(
-                receipt, environment: environment, name: name, subscriptions: hasSubscriptions,
-                excludeOldTransactions: excludeOld)
+                receipt, of: try customer(of: receipt), environment: environment, name: name,
+                subscriptions: hasSubscriptions, excludeOldTransactions: excludeOld)
         } catch {
             internalError(error)
             return Self.status(.internalDataAccessError, environment: name)
         }
     }
 
+    /// The session of the customer whose receipt it is. The server answers for every customer
+    /// of the store, and a receipt names its purchases: the first one's transaction identifier
+    /// tells its customer (`PurchaseState.Account.customerNumber`), as a transaction identifier
+    /// does on the App Store Server API. A receipt with no purchase names no customer, and is
+    /// answered for the one the server acts for (`default`); so is one whose customer the store
+    /// no longer has.
+    private func customer(of receipt: AppReceipt) throws -> StoreSession {
+        guard let first = receipt.inAppPurchases.first, let id = UInt64(first.transactionID),
+            let name = try session.store.account(ofTransaction: id), name != session.store.location.account
+        else { return session }
+        return session.forAccount(name)
+    }
+
     private func valid(
-        _ receipt: AppReceipt, environment: AppStoreEnvironment, name: String, subscriptions: Bool,
-        excludeOldTransactions: Bool
+        _ receipt: AppReceipt, of session: StoreSession, environment: AppStoreEnvironment, name: String,
+        subscriptions: Bool, excludeOldTransactions: Bool
     ) throws -> JSONValue {
         let (state, moment) = try session.snapshot()
         var members: [(String, JSONValue)] = [

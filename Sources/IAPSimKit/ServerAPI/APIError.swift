@@ -63,6 +63,28 @@ public struct APIError: Error, Equatable, Sendable {
     public static let methodNotAllowed = APIError(4_050_000, "Method not allowed.")
     public static let generalInternal = APIError(5_000_000, "An unknown error occurred.")
 
+    // The errors a client backs off from and tries again (Apple, "Error Codes": the
+    // `…RetryableError` objects, and "Identifying rate limits" for RateLimitExceededError).
+    public static let rateLimitExceeded = APIError(4_290_000, "Rate limit exceeded.")
+    public static let accountNotFoundRetryable = APIError(4_040_002, "Account not found. Please try again.")
+    public static let appNotFoundRetryable = APIError(4_040_004, "App not found. Please try again.")
+    public static let originalTransactionIdNotFoundRetryable = APIError(
+        4_040_006, "Original transaction id not found. Please try again.")
+    public static let generalInternalRetryable = APIError(5_000_001, "An unknown error occurred. Please try again.")
+
+    /// The errors `iapsim server-error` arms, by the name of Apple's error object.
+    public static let backOff: [(name: String, error: APIError)] = [
+        ("RateLimitExceededError", .rateLimitExceeded),
+        ("AccountNotFoundRetryableError", .accountNotFoundRetryable),
+        ("AppNotFoundRetryableError", .appNotFoundRetryable),
+        ("OriginalTransactionIdNotFoundRetryableError", .originalTransactionIdNotFoundRetryable),
+        ("GeneralInternalRetryableError", .generalInternalRetryable),
+        ("GeneralInternalError", .generalInternal),
+    ]
+
+    /// The name of Apple's error object for a back-off error, e.g. `RateLimitExceededError`.
+    public var backOffName: String? { Self.backOff.first { $0.error == self }?.name }
+
     /// The error body.
     public var json: JSONValue {
         .object([("errorCode", .int(errorCode)), ("errorMessage", .string(errorMessage))])

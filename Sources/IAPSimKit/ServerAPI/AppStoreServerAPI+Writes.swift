@@ -121,18 +121,22 @@ extension AppStoreServerAPI {
             filter.subtype = value
         }
         // Apple, "Get Notification History": "to get the notification history for a single
-        // user, provide a transactionId" — any of the customer's. iapsim keeps one customer:
-        // an identifier of theirs selects every notification about their purchases (not a TEST
-        // notification, nor a mass extension's summary); any other, none.
+        // user, provide a transactionId" — any of the customer's: an identifier of theirs
+        // selects every notification about their purchases (not a TEST notification, nor a
+        // mass extension's summary); any other, none.
+        // The store has many customers: the identifier names one (`acting(for:)`), whose
+        // notifications alone are selected.
         var customer: Bool?
         if let id = body["transactionId"]?.stringValue {
             if filter.kind != nil || filter.subtype != nil { throw APIError.multipleFiltersSupplied }
-            if try session.isAppTransactionID(id) {
+            let owner = try acting(for: id).session
+            if try owner.isAppTransactionID(id) {
                 customer = true
             } else {
                 guard let value = UInt64(id), value > 0 else { throw APIError.invalidTransactionId }
-                customer = try session.store.transaction(value) != nil
+                customer = try owner.store.transaction(value) != nil
             }
+            filter.customerNumber = Self.customerNumber(of: id)
         }
         filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
         // Positions into one read of the journal: only the page's entries are copied.

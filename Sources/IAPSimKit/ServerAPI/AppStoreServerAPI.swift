@@ -32,6 +32,17 @@ public struct APIRequest: Sendable {
 public struct APIResponse: Sendable, Equatable {
     public var status: Int
     public var body: [UInt8]
+    /// Headers beside `Content-Type` (`Retry-After` on a 429).
+    public var headers: [String: String] = [:]
+    /// Seconds to wait before answering: an armed delay (`ServerFault`).
+    public var delay: Double = 0
+
+    public init(status: Int, body: [UInt8], headers: [String: String] = [:], delay: Double = 0) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+        self.delay = delay
+    }
 
     public static func json(_ value: JSONValue, status: Int = 200) -> APIResponse {
         APIResponse(status: status, body: value.bytes(compact: true))
@@ -60,6 +71,9 @@ public struct AppStoreServerAPI: Sendable {
 
     /// Mass extensions requested, by request identifier (kept while the server runs).
     let massExtensions = MassExtensions()
+    /// The store's customers answered for so far: the server speaks for the whole app, and a
+    /// request naming a transaction is answered from its customer's state.
+    let customers = CustomerSessions()
 
     public init(
         session: StoreSession, signer: StoreSession.Signer, verifier: BearerTokenVerifier,
@@ -84,13 +98,37 @@ public struct AppStoreServerAPI: Sendable {
         do {
             let settings = try session.settings()
             guard bid == settings.bundleID else { return APIResponse(status: 401, body: []) }
-            return try route(request, settings: settings)
+            // Armed errors are the app's (`server-errors.json` at the top of the folder): a
+            // request meets them whichever customer it names.
+            let armed = try session.store.consumeServerFaults(path: "/" + request.pathComponents.joined(separator: "/"))
+            var response: APIResponse
+            if let error = armed.error {
+                response = .error(error)
+                if error == .rateLimitExceeded { response.headers["Retry-After"] = try retryAfter() }
+            } else {
+                let parts = request.pathComponents
+                if parts.count >= 3, parts[0] == "inApps", let segment = Self.customerSegment(parts.dropFirst()) {
+                    response = try acting(for: segment).route(request, settings: settings)
+                } else {
+                    response = try route(request, settings: settings)
+                }
+            }
+            response.delay = armed.delay ?? 0
+            return response
         } catch let error as APIError {
             return .error(error)
         } catch {
             internalError(error)
             return .error(.generalInternal)
         }
+    }
+
+    /// Apple, "Identifying rate limits": a 429 carries `Retry-After`, "a UNIX time, in
+    /// milliseconds" when the next request may be sent. Here one second on, on iapsim's clock:
+    /// the App Store's time in the simulation, which a backend under `iapsim clock exec` reads.
+    private func retryAfter() throws -> String {
+        let now = try session.clockReading().now
+        return String(Int64(((now.timeIntervalSince1970 + 1) * 1000).rounded(.down)))
     }
 
     private func route(_ request: APIRequest, settings: SessionSettings) throws -> APIResponse {

@@ -121,7 +121,8 @@ extension StoreSession {
         return SigningContext(
             bundleID: moment.settings.bundleID, appAppleID: moment.settings.appAppleID, environment: environment,
             signedDate: moment.now,
-            appTransactionID: state.account.appTransactionID ?? Self.appTransactionID(firstUse: moment.now))
+            appTransactionID: state.account.appTransactionID
+                ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber))
     }
 
     private static func sign(_ payload: JSONValue, _ signer: Signer) -> SignedData {

@@ -62,7 +62,9 @@ struct CommandContext {
     }
 
     func stateStore() throws -> StateStore {
-        StateStore(location: try StateLocation.resolve(stateDirectory: options.stateDirectory, context: base))
+        StateStore(
+            location: try StateLocation.resolve(
+                stateDirectory: options.stateDirectory, account: options.account, context: base))
     }
 
     /// Where the test certificates live: `--certs`, else `IAPSIM_CERTS_DIR`, else the state
@@ -94,20 +96,23 @@ struct CommandContext {
     /// file's own.
     func catalogAndSession() throws -> (Catalog, StoreSession) {
         _ = try requestedLocale()  // a bad --locale is a usage error before anything else
-        var storefront: Storefront?
-        if let code = options.storefront {
-            guard let named = Storefront.named(code) else {
-                throw UsageError(
-                    "--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
-            }
-            storefront = named
-        }
+        let storefront = try requestedStorefront()
         let (catalog, session) = try StoreSession.open(
             catalogSource(), store: try stateStore(), storefront: storefront, now: base.now, events: events.record)
         for error in catalog.store.settings.ignoredErrors {
             events.warn("Warning: \(catalog.source.storeKitPath): \(error)")
         }
         return (catalog, session)
+    }
+
+    /// The storefront `--storefront` names, nil without it.
+    /// - Throws: `UsageError` for a code that names no storefront.
+    func requestedStorefront() throws(UsageError) -> Storefront? {
+        guard let code = options.storefront else { return nil }
+        guard let named = Storefront.named(code) else {
+            throw UsageError("--storefront \(code): unknown storefront; use an App Store code such as USA, GBR or JPN")
+        }
+        return named
     }
 
     /// The presenter for `catalog` in the locale asked for, else one set with `settings set

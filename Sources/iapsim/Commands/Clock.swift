@@ -5,7 +5,7 @@ import IAPSimKit
 struct Clock: CLICommand {
     static let spec = CommandSpec(
         name: "clock", abstract: "Show or move the simulated clock.",
-        synopsis: "[advance DURATION | advance --to DATE | set DATE | freeze | run | reset]",
+        synopsis: "[advance DURATION | advance --to DATE | set DATE | freeze | run | reset | exec -- COMMAND [ARG...]]",
         discussion: """
             The simulator keeps its own clock in the state. It runs at real speed, or fast
             under the deprecated ...IsOneDay time rates, unless frozen; under the
@@ -14,9 +14,19 @@ struct Clock: CLICommand {
             'advance --to 2027-01-01T00:00:00Z' moves it forward (ISO 8601), and subscriptions
             renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
             check exact dates), 'run' restarts it, 'reset' returns to real time.
+
+            'exec -- COMMAND [ARG...]' runs a program (a backend, a test runner) whose wall
+            clock follows the simulated one live: it starts at the simulated time, ticks at
+            real speed, stands still while the clock is frozen, and moves within two seconds when
+            'clock advance', 'set', 'freeze', 'run' or 'reset' run in another shell. It uses
+            libfaketime (Debian: apt-get install faketime; elsewhere set IAPSIM_LIBFAKETIME),
+            preloaded into dynamically linked programs (Python, Ruby, Node, the JVM, most C);
+            not statically linked ones (Go). Its standard input, output and error are the
+            terminal's, the signals iapsim receives are passed on, and iapsim exits with its
+            status (127: no such program, 126: it cannot run, 69: no libfaketime).
             """,
         arguments: [
-            .init("action", kind: .word(["advance", "set", "freeze", "run", "reset"])),
+            .init("action", kind: .word(["advance", "set", "freeze", "run", "reset", "exec"])),
             .init("duration", kind: .duration),
         ],
         options: [
@@ -24,7 +34,7 @@ struct Clock: CLICommand {
         ],
         examples: [
             "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2099-01-01T00:00:00Z",
-            "iapsim clock freeze",
+            "iapsim clock freeze", "iapsim clock exec -- date",
         ])
 
     let action: Action
@@ -35,6 +45,8 @@ struct Clock: CLICommand {
         case advance(DateComponents)
         case set(Date)
         case freeze, run, reset
+        /// Runs a program on the simulated clock.
+        case exec([String])
     }
 
     init(_ words: ParsedWords) throws(UsageError) {
@@ -67,6 +79,11 @@ struct Clock: CLICommand {
         case "set":
             guard arguments.count == 2 else { throw words.error("usage: iapsim clock set DATE") }
             action = .set(try parsedDate(arguments[1]))
+        case "exec":
+            guard arguments.count >= 2, !arguments[1].isEmpty else {
+                throw words.error("usage: iapsim clock exec -- COMMAND [ARG...]")
+            }
+            action = .exec(Array(arguments.dropFirst()))
         case "freeze", "run", "reset":
             try words.expect(count: 1)
             action = verb == "freeze" ? .freeze : verb == "run" ? .run : .reset
@@ -76,6 +93,7 @@ struct Clock: CLICommand {
     }
 
     func run(in context: CommandContext) throws -> Report {
+        if case .exec(let command) = action { return try exec(command, in: context) }
         let (_, session) = try context.catalogAndSession()
         switch action {
         case .show: break
@@ -84,6 +102,7 @@ struct Clock: CLICommand {
         case .freeze: _ = try session.freezeClock(true)
         case .run: _ = try session.freezeClock(false)
         case .reset: _ = try session.resetClock()
+        case .exec: break
         }
         let reading = try session.clockReading()
         let mode = reading.frozen ? "frozen" : "running, \(reading.rate.name)"
@@ -93,5 +112,45 @@ struct Clock: CLICommand {
                 ("timeRate", .string(reading.rate.name)),
             ]),
             lines: ["\(ISO8601Date.string(reading.now)) (\(mode))"])
+    }
+}
+
+extension Clock {
+    /// Runs `command` with libfaketime preloaded and pointed at the state's timestamp file.
+    private func exec(_ command: [String], in context: CommandContext) throws -> Report {
+        let base = context.base
+        func failed(_ status: ExitCode, _ message: String) -> Report {
+            var report = Report(status: status)
+            report.errors = ["Error: " + message]
+            return report
+        }
+        let library: String
+        if let chosen = base.value(of: .libfaketime) {
+            let path = base.absolutePath(chosen)
+            guard FileManager().isReadableFile(atPath: path) else {
+                return failed(.unavailable, "\(EnvironmentVariable.libfaketime.name)=\(chosen): no such file")
+            }
+            library = path
+        } else if let found = Faketime.libraryCandidates(platform: base.platform).first(where: {
+            FileManager().isReadableFile(atPath: $0)
+        }) {
+            library = found
+        } else {
+            return failed(
+                .unavailable, "clock exec needs libfaketime: " + Faketime.installHint(platform: base.platform))
+        }
+        let (_, session) = try context.catalogAndSession()
+        let file = try session.clockFile()
+        let environment = Faketime.environment(
+            base.environment, library: library, timestampFile: file, platform: base.platform)
+        do {
+            var report = Report()
+            report.programStatus = try ChildProcess.run(command, environment: environment)
+            return report
+        } catch .notFound(let name) {
+            return failed(.commandNotFound, "clock exec: \(name): command not found")
+        } catch .cannotRun(let name, let reason) {
+            return failed(.cannotRun, "clock exec: \(name): \(reason)")
+        }
     }
 }

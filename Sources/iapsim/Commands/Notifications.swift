@@ -5,9 +5,9 @@ import IAPSimKit
 struct Notifications: CLICommand {
     static let spec = CommandSpec(
         name: "notifications",
-        abstract: "List the App Store Server Notifications the account raised, and their deliveries.",
+        abstract: "List the App Store Server Notifications the customer raised, and their deliveries.",
         synopsis:
-            "[--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--since DATE] [--until DATE] | show <uuid>",
+            "[--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--all-accounts] [--since DATE] [--until DATE] | show <uuid>",
         discussion: """
             Every event the App Store notifies a backend of is recorded as it happens, on the
             simulated clock and in the same locked write as the change: SUBSCRIBED (INITIAL_BUY,
@@ -23,6 +23,9 @@ struct Notifications: CLICommand {
             renewal info are those of that moment. appAppleId is in Production data only, as
             Apple sends it. The list shows each one's delivery attempts ('iapsim listen' makes
             them); 'show' prints the signed payload as it is POSTed and its decoded form.
+            The outbox is the app's: the list shows the customer's notifications (--account)
+            and the app's own (TEST, a mass extension's summary); --all-accounts shows every
+            customer's.
             """,
         arguments: [.init("action", kind: .word(["show"]))],
         options: [
@@ -36,6 +39,7 @@ struct Notifications: CLICommand {
                 name: "transaction", valueName: "ID",
                 help: "Only notifications about this transaction or its subscription."),
             OptionSpec(name: "only-failures", help: "Only notifications not delivered."),
+            OptionSpec(name: "all-accounts", help: "Every customer's notifications: the app's whole outbox."),
             OptionSpec(name: "since", valueName: "DATE", help: "Only notifications from this date on."),
             OptionSpec(name: "until", valueName: "DATE", help: "Only notifications before this date."),
         ],
@@ -48,14 +52,14 @@ struct Notifications: CLICommand {
     let action: Action
 
     enum Action: Equatable {
-        case list(NotificationFilter)
+        case list(NotificationFilter, allAccounts: Bool)
         case show(uuid: String)
     }
 
     init(_ words: ParsedWords) throws(UsageError) {
         switch words.arguments.first {
         case nil:
-            action = .list(try Self.filter(words))
+            action = .list(try Self.filter(words), allAccounts: words.flag("all-accounts"))
         case "show":
             guard words.arguments.count == 2 else {
                 throw words.error("usage: iapsim notifications show <notification-uuid>")
@@ -69,8 +73,8 @@ struct Notifications: CLICommand {
     func run(in context: CommandContext) throws -> Report {
         let (_, session) = try context.catalogAndSession()
         switch action {
-        case .list(let filter):
-            let entries = try session.notifications(filter)
+        case .list(let filter, let allAccounts):
+            let entries = try session.notifications(filter, allAccounts: allAccounts)
             return Report(
                 json: .value(.object([("notifications", .array(entries.map(NotificationRendering.entryJSON)))])),
                 text: {

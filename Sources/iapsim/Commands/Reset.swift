@@ -9,12 +9,14 @@ struct Reset: CLICommand, Equatable {
             --local forgets the app's record, as deleting and reinstalling the app does; the
             account keeps its history, so 'iapsim restore' has work to do.
             --transactions is SKTestSession.clearTransactions(): every transaction, pending
-            request, subscription and notification goes, with the app's record; the settings
-            and the clock stay, and identifiers go on from where they were.
+            request, subscription and notification of the customer (--account) goes, with the
+            app's record; the settings and the clock stay, and identifiers go on from where
+            they were. The notification outbox is the app's: it is cleared only when the store
+            has no other customer.
             --settings is SKTestSession.resetToDefaultState(): the settings go back to the
             catalog's and iapsim's defaults; the transactions stay.
-            --all, and a bare 'reset' as before these options, erases the purchases file
-            entirely: history, settings and clock.
+            --all, and a bare 'reset' as before these options, erases the whole store: every
+            customer's history, the settings and the clock.
             --transactions and --all ask first on a terminal unless --yes.
             """,
         arguments: [],

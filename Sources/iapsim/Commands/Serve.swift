@@ -32,7 +32,9 @@ struct Serve: CLICommand {
             'Listening on http://HOST:PORT' (--port 0, the default, picks a free port;
             --port-file writes it) and serves until SIGINT or SIGTERM, then exits 0. A request
             the server cannot answer (a state it cannot read) gets 500 with Apple's
-            GeneralInternalError and no detail; the detail goes to standard error.
+            GeneralInternalError and no detail; the detail goes to standard error. Errors and
+            delays armed with 'iapsim server-error' answer the requests they match, after
+            the token is checked.
             """,
         arguments: [],
         options: [
@@ -135,9 +137,16 @@ struct Serve: CLICommand {
                     APIRequest(
                         method: http.method, pathComponents: http.pathComponents, query: http.query,
                         authorization: http.headers["Authorization"], body: http.body))
-                return response.body.isEmpty
+                // An armed delay (`iapsim server-error delay`) holds this connection's answer.
+                if response.delay > 0 { Self.sleep(seconds: response.delay) }
+                var answer =
+                    response.body.isEmpty
                     ? HTTPResponse(status: HTTPStatus(response.status))
                     : HTTPResponse.json(response.body, status: HTTPStatus(response.status))
+                for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
+                    answer.headers.add(name: name, value: value)
+                }
+                return answer
             }
         } catch .notLoopback {
             throw UsageError(Self.notLoopback(host), command: Self.spec.name)
@@ -170,6 +179,12 @@ struct Serve: CLICommand {
 
     /// The largest request body: a receipt of some 10^5 transactions, in Base64 inside JSON.
     static let maximumBodyBytes = 32 << 20
+
+    private static func sleep(seconds: Double) {
+        var remaining = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var left = timespec()
+        while nanosleep(&remaining, &left) != 0, errno == EINTR { remaining = left }
+    }
 
     /// Whether `host` is written as an IPv4 or IPv6 address (a name is judged once resolved).
     private static func isAddress(_ host: String) -> Bool {

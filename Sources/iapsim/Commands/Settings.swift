@@ -53,9 +53,11 @@ struct Settings: CLICommand {
         case .set(let key, let value): settings = try session.setSetting(key, to: value)
         case .reset(let key): settings = try session.resetSettings(key)
         }
+        let armed = try session.serverFaults()
         let json = JSON.object([
             ("settings", .object(SettingKey.allCases.map { ($0.rawValue, .string(settings[$0])) })),
             ("sources", .object(SettingKey.allCases.map { ($0.rawValue, .string(settings.source(of: $0).rawValue)) })),
+            ("serverErrors", .array(armed.map(\.publicJSON))),
         ])
         switch action {
         case .set(let key, _):
@@ -67,7 +69,9 @@ struct Settings: CLICommand {
             let rows =
                 [["SETTING", "VALUE", "FROM"]]
                 + SettingKey.allCases.map { [$0.rawValue, settings[$0], settings.source(of: $0).rawValue] }
-            return Report(json: .value(json)) { [.table(rows: rows)] }
+            return Report(json: .value(json)) {
+                [.table(rows: rows)] + armed.map { .line("Server error armed ('iapsim server-error'): \($0.summary)") }
+            }
         }
     }
 }

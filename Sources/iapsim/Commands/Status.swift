@@ -30,6 +30,7 @@ struct Status: CLICommand, Equatable {
     func run(in context: CommandContext) throws -> Report {
         let (_, session) = try context.catalogAndSession()
         let status = try session.status(launchingTheApp: true)
+        let armed = try session.serverFaults()
         let signed = withJWS ? try session.signedTransactions(status.entitlements, signer: context.signer()) : [:]
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
             let json = JSON.transaction(transaction, status.storeKitContext)
@@ -76,12 +77,16 @@ struct Status: CLICommand, Equatable {
                     ("transactionCount", .int(status.transactionCount)),
                     ("date", .date(status.now)),
                     ("subscriptionStatusError", status.subscriptionStatusError.map(JSON.error) ?? .null),
+                    ("serverErrors", .array(armed.map(\.publicJSON))),
                     (
                         "verification",
                         status.verificationError.map(JSON.unverified) ?? .object([("result", .string("verified"))])
                     ),
                 ])),
-            text: { Self.statusText(status) })
+            text: {
+                Self.statusText(status)
+                    + armed.map { .line("Server error armed ('iapsim server-error'): \($0.summary)") }
+            })
         report.notes = CommandContext.unfinishedNote(status.unfinishedTransactionIDs)
         if let error = status.verificationError {
             report.notes.append(

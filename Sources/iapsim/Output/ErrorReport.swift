@@ -20,7 +20,8 @@ enum ErrorReport {
             case .unreadable: return (.noInput, line(error))
             case .io: return (.ioError, line(error))
             case .busy: return (.busy, line(error))
-            case .invalidLockTimeout: return (.usage, line(error))
+            case .invalidLockTimeout, .invalidAccountName, .unknownAccount, .permanentAccount:
+                return (.usage, line(error))
             }
         case let error as DeliveryError:
             switch error {

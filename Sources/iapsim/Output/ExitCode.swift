@@ -19,11 +19,17 @@ enum ExitCode: Int32, CaseIterable {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    /// A tool iapsim needs is not installed: libfaketime for `clock exec` (`EX_UNAVAILABLE`).
+    case unavailable = 69
     /// An error iapsim did not expect: a bug (`EX_SOFTWARE`).
     case internalError = 70
     case cannotCreate = 73
     case ioError = 74
     case busy = 75
+    /// `clock exec`: the program was found but cannot be run (as a shell says it).
+    case cannotRun = 126
+    /// `clock exec`: no such program (as a shell says it).
+    case commandNotFound = 127
 
     var meaning: String {
         switch self {
@@ -39,6 +45,7 @@ enum ExitCode: Int32, CaseIterable {
             "usage error (unknown command, option or setting; bad value; a transaction not in the needed state)"
         case .dataError: "bad data: a catalog file or the state file cannot be used"
         case .noInput: "a catalog file or the state file is missing or cannot be read"
+        case .unavailable: "clock exec: libfaketime is not installed (the error says what to install)"
         case .internalError: "internal error: a bug in iapsim (please report it)"
         case .cannotCreate: "cannot create the state folder or file, or a file asked for (never through a symlink)"
         case .ioError:
@@ -47,6 +54,8 @@ enum ExitCode: Int32, CaseIterable {
         case .busy:
             "state busy: another iapsim held the lock past IAPSIM_LOCK_TIMEOUT, or another listen delivers the "
                 + "notifications"
+        case .cannotRun: "clock exec: the program cannot be run (otherwise clock exec exits with the program's status)"
+        case .commandNotFound: "clock exec: no such program"
         }
     }
 }

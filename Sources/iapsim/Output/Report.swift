@@ -6,6 +6,8 @@ import IAPSimKit
 /// output of every command is a value tests can inspect without running the CLI.
 struct Report {
     var status: ExitCode = .success
+    /// The exit status of a program iapsim ran (`clock exec`), which becomes iapsim's own.
+    var programStatus: Int32?
     /// Printed with `--json`; nil prints nothing on standard output.
     var json: JSONOutput?
     /// Printed without `--json`. Built only when asked for: a 10,000-product list in JSON

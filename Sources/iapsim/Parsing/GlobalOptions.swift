@@ -7,6 +7,8 @@ struct GlobalOptions: Equatable, Sendable {
     var storeKitFile: String?
     var productIDsFile: String?
     var stateDirectory: String?
+    /// `--account NAME`: the customer the command acts for (else `IAPSIM_ACCOUNT`, else `default`).
+    var account: String?
     var locale: String?
     var storefront: String?
     /// `--certs DIR`: the test certificates to sign with.
@@ -27,6 +29,7 @@ struct GlobalOptions: Equatable, Sendable {
             "product-ids", "FILE",
             help: "The app's identifiers: a plist (an array, or a dictionary keyed by identifier).", completes: .file),
         .value("state-dir", "DIR", help: "Where purchases.json lives. Env: IAPSIM_STATE_DIR.", completes: .directory),
+        .value("account", "NAME", help: "The customer to act for (iapsim accounts). Env: IAPSIM_ACCOUNT."),
         .value(
             "locale", "ID", help: "Price and text locale, e.g. de_DE. Env: IAPSIM_LOCALE.",
             values: SettingKey.locale.suggestedValues),
@@ -46,6 +49,10 @@ struct GlobalOptions: Equatable, Sendable {
         storeKitFile = words.value("storekit")
         productIDsFile = words.value("product-ids")
         stateDirectory = words.value("state-dir")
+        account = words.value("account")
+        if let account, !AccountName.isValid(account) {
+            throw words.error("--account \(account): not a customer name; use \(AccountName.rule)")
+        }
         locale = words.value("locale")
         storefront = words.value("storefront")
         certsDirectory = words.value("certs")

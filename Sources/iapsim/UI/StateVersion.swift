@@ -7,16 +7,19 @@ import IAPSimKit
 #endif
 
 /// What identifies one version of the state without reading it: the size, inode and change
-/// time of each file a command writes. Every change rewrites `purchases.json` (a new inode)
-/// or appends to a journal (a new size), so a change made from any shell changes it; the page
-/// waits on it instead of re-reading the state.
+/// time of each file a command writes for the customer the page shows — its snapshot and
+/// journal (`accounts/NAME/` for a customer other than `default`) — and of the app's files
+/// every customer's command may write: `store.json` (the clock, the app's settings, the
+/// outbox's count) and the outbox. Every change rewrites a snapshot or `store.json` (a new
+/// inode) or appends to a journal (a new size), so a change made from any shell changes it;
+/// the page waits on it instead of re-reading the state.
 struct StateVersion: Equatable, Sendable {
     let text: String
 
     /// The version of the state at `location` now: a few `stat` calls, no reading.
     init(_ location: StateLocation) {
         var parts: [String] = []
-        for path in [location.statePath, location.journalPath, location.notificationsPath] {
+        for path in [location.statePath, location.journalPath, location.appStatePath, location.notificationsPath] {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 parts.append("-")

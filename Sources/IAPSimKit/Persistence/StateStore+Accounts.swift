@@ -1,0 +1,219 @@
+import Foundation
+import IAPSimJSON
+
+/// The customers of the store other than `default`, in `customers.json` at the top of the
+/// state folder: each name with its number, from which its transaction identifiers start
+/// (`PurchaseState.Account.customerNumber`). Numbers are never given twice, so a removed
+/// customer's identifiers never come back. A command for one customer reads this file only
+/// when it adds the customer; `serve` reads it to find whose a transaction is.
+struct CustomerRegistry: Equatable, Sendable {
+    struct Entry: Equatable, Sendable {
+        var name: String
+        var number: UInt64
+    }
+
+    var entries: [Entry] = []
+    var nextNumber: UInt64 = 1
+
+    func number(of name: String) -> UInt64? { entries.first { $0.name == name }?.number }
+
+    func name(of number: UInt64) -> String? {
+        if number == 0 { return StateLocation.defaultAccount }
+        // Numbers are given in order and never again: a binary search finds one among many.
+        var (low, high) = (0, entries.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].number < number { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].number == number ? entries[low].name : nil
+    }
+
+    var json: JSONValue {
+        .object([
+            ("nextNumber", .int(nextNumber)),
+            ("customers", .array(entries.map { .object([("name", .string($0.name)), ("number", .int($0.number))]) })),
+        ])
+    }
+
+    init() {}
+
+    init(_ r: Reader) throws(Reader.Failure) {
+        nextNumber = try r.required("nextNumber").uint64()
+        entries = try r.required("customers").array { item throws(Reader.Failure) in
+            let name = try item.required("name").string()
+            guard AccountName.isValid(name), name != StateLocation.defaultAccount else {
+                throw Reader.Failure(message: "customers: \(name) is not a customer name")
+            }
+            return Entry(name: name, number: try item.required("number").uint64())
+        }
+        guard entries.allSatisfy({ $0.number > 0 && $0.number < nextNumber }) else {
+            throw Reader.Failure(message: "a customer's number is not below nextNumber")
+        }
+        entries.sort { $0.number < $1.number }  // as iapsim writes them; a hand edit may not
+        guard Set(entries.map(\.name)).count == entries.count, Set(entries.map(\.number)).count == entries.count
+        else { throw Reader.Failure(message: "two customers share a name or a number") }
+    }
+
+    static func read(_ path: String) throws(StateError) -> CustomerRegistry {
+        let data: Data?
+        do {
+            data = try POSIXFile.readIfPresent(path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        guard let data else { return CustomerRegistry() }
+        do {
+            return try CustomerRegistry(try Reader(try JSONValue.parse([UInt8](data)), at: ""))
+        } catch let error as JSONValue.SyntaxError {
+            throw .corrupt(path: path, detail: "not JSON: \(error.message)")
+        } catch {
+            throw .corrupt(path: path, detail: (error as? Reader.Failure)?.message ?? "\(error)")
+        }
+    }
+
+    func write(to path: String) throws(StateError) {
+        do {
+            try POSIXFile.writeAtomically(Data(json.bytes() + [0x0A]), to: path)
+        } catch {
+            throw error.storeError
+        }
+    }
+}
+
+extension StateStore {
+    /// The same store, acting for the customer `name`.
+    public func forAccount(_ name: String) -> StateStore {
+        name == location.account ? self : StateStore(location: location.forAccount(name))
+    }
+
+    /// The store's customers other than `default`, in the order they were added.
+    public func accountNames() throws(StateError) -> [String] {
+        try CustomerRegistry.read(location.customersPath).entries.map(\.name)
+    }
+
+    /// Whose the transaction `id` is: the customer its number range belongs to, if the store
+    /// has that customer. Reads `customers.json` alone.
+    public func account(ofTransaction id: UInt64) throws(StateError) -> String? {
+        guard id > 0 else { return nil }
+        return try CustomerRegistry.read(location.customersPath).name(
+            of: PurchaseState.Account.customerNumber(ofTransaction: id))
+    }
+
+    /// Whether the customer this store acts for exists: `default` always does.
+    public var accountExists: Bool {
+        location.account == StateLocation.defaultAccount || FileSystem.exists(location.statePath)
+    }
+
+    /// Adds the customer this store acts for, unless the store has it: a number in
+    /// `customers.json` first, then its snapshot, which starts its identifiers after the
+    /// number's range. A crash between the two leaves the number, which the next attempt takes.
+    /// - Returns: whether the customer was added.
+    @discardableResult
+    public func addAccount() throws -> Bool {
+        guard !accountExists else { return false }
+        do {
+            try POSIXFile.makeDirectory(location.directory)
+        } catch {
+            throw StateError.cannotCreate(path: error.path, reason: error.reason)
+        }
+        return try holdingLock {
+            guard !FileSystem.exists(location.statePath) else { return false }
+            var registry = try CustomerRegistry.read(location.customersPath)
+            let number: UInt64
+            if let known = registry.number(of: location.account) {
+                number = known
+            } else {
+                number = registry.nextNumber
+                registry.nextNumber += 1
+                registry.entries.append(.init(name: location.account, number: number))
+                try registry.write(to: location.customersPath)
+            }
+            do throws(POSIXFile.Failure) {
+                try POSIXFile.makeDirectory(location.accountDirectory)
+            } catch {
+                throw StateError.cannotCreate(path: error.path, reason: error.reason)
+            }
+            // The app's state moves out of `default`'s snapshot before another customer shares it.
+            let current = try read()
+            if !FileSystem.exists(location.appStatePath) {
+                // The first customer beside `default`: the app's state moves out of `default`'s
+                // snapshot into `store.json`, and that snapshot is written as schema 5, which an
+                // iapsim that knows no customers refuses rather than run a clock of its own.
+                let owner = forAccount(StateLocation.defaultAccount)
+                var root = try owner.read()
+                try owner.write(&root, index: nil)
+            }
+            var account = PurchaseState.Account(nextTransactionID: number * PurchaseState.Account.idsPerCustomer + 1)
+            account.customerNumber = number
+            var state = PurchaseState(account: account, app: .init(), simulation: Self.appOnly(current.simulation))
+            state.outbox = current.outbox
+            try write(&state, index: nil)
+            return true
+        }
+    }
+
+    /// The customer's simulation with nothing but the app's values in it.
+    private static func appOnly(_ simulation: SimulationState) -> SimulationState {
+        var fresh = SimulationState()
+        fresh.clock = simulation.clock
+        for key in simulation.settings.keys where key.isAppWide { fresh.settings.take(key, from: simulation.settings) }
+        return fresh
+    }
+
+    func addAccountIfNeeded() throws {
+        if !accountExists { try addAccount() }
+    }
+
+    /// Removes the customer this store acts for: its snapshot, journal and index, and its
+    /// name. Its notifications stay in the app's outbox, as Apple's notification history keeps
+    /// them; its identifiers are never given again.
+    /// - Returns: the paths removed.
+    /// - Throws: `StateError.permanentAccount` for `default`, `.unknownAccount` for a name the
+    ///   store does not have.
+    public func removeAccount() throws -> [String] {
+        guard location.account != StateLocation.defaultAccount else {
+            throw StateError.permanentAccount(name: location.account)
+        }
+        guard FileSystem.exists(location.directory) else { throw StateError.unknownAccount(name: location.account) }
+        return try holdingLock {
+            var registry = try CustomerRegistry.read(location.customersPath)
+            guard registry.number(of: location.account) != nil || FileSystem.exists(location.accountDirectory) else {
+                throw StateError.unknownAccount(name: location.account)
+            }
+            // The customer's files go in one commit (the history first), then its name: a crash
+            // between the two leaves a name with no files, which `accounts remove` takes again.
+            let files = [location.journalPath, location.indexPath, location.statePath]
+            var removed = files.filter(FileSystem.entryExists)
+            if !removed.isEmpty { try commit(snapshot: nil, appends: [], removals: files.map(name(of:))) }
+            do throws(POSIXFile.Failure) {
+                removed += try POSIXFile.removeTemporaries(of: location.statePath)
+                removed += try POSIXFile.removeTemporaries(of: location.indexPath)
+            } catch {
+                throw error.storeError
+            }
+            removed += removeAccountFolders([location])
+            registry.entries.removeAll { $0.name == location.account }
+            try registry.write(to: location.customersPath)
+            return removed
+        }
+    }
+
+    /// The customers other than `default` whose folders are in `accounts/`, by name.
+    func accountFolders() -> [StateLocation] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: location.accountsDirectory)) ?? [])
+            .filter(AccountName.isValid).sorted().map(location.forAccount)
+    }
+
+    /// Removes the folders of `customers` that are empty now, and `accounts/` when it is.
+    /// - Returns: the folders removed.
+    func removeAccountFolders(_ customers: [StateLocation]) -> [String] {
+        var removed: [String] = []
+        for customer in customers where customer.account != StateLocation.defaultAccount {
+            if rmdir(customer.accountDirectory) == 0 { removed.append(customer.accountDirectory) }
+        }
+        if FileSystem.isDirectory(location.accountsDirectory), rmdir(location.accountsDirectory) == 0 {
+            removed.append(location.accountsDirectory)
+        }
+        return removed
+    }
+}

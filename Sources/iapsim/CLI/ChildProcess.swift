@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs another program as `iapsim clock exec` does: with its own environment, standard input,
+/// output and error inherited, and signals sent to iapsim passed on to it.
+enum ChildProcess {
+    /// Why a program could not be started.
+    enum Failure: Error {
+        /// No such program on `PATH` (exit 127, as a shell says it).
+        case notFound(String)
+        /// Found, but it cannot be run (exit 126).
+        case cannotRun(String, reason: String)
+    }
+
+    /// Runs `arguments` (the program first, looked up on `PATH`) with exactly `environment`,
+    /// and waits for it. SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to iapsim by another process
+    /// are sent on to the program; those from the terminal (which the program, in the same
+    /// process group, receives itself) are not sent twice.
+    /// - Returns: its exit status, or 128 + N when signal N ended it (as a shell reports it).
+    static func run(_ arguments: [String], environment: [String: String]) throws(Failure) -> Int32 {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        Forwarding.install()
+        var pid = pid_t()
+        let result = posix_spawnp(&pid, arguments[0], nil, nil, argv, envp)
+        if result != 0 {
+            let reason = String(cString: strerror(result))
+            if result == ENOENT { throw .notFound(arguments[0]) }
+            throw .cannotRun(arguments[0], reason: reason)
+        }
+        var status: Int32 = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0, errno != EINTR { return 128 + SIGKILL }
+            for signal in Forwarding.take() { kill(pid, signal) }
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out: the C macros do not import.
+        let termination = status & 0x7F
+        return termination == 0 ? (status >> 8) & 0xFF : 128 + termination
+    }
+
+    /// The signals iapsim caught while its program runs, waiting to be passed on. A signal
+    /// handler can touch nothing but such flags.
+    enum Forwarding {
+        static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+        nonisolated(unsafe) private static var pending: (sig_atomic_t, sig_atomic_t, sig_atomic_t, sig_atomic_t) = (
+            0, 0, 0, 0
+        )
+
+        static func install() {
+            for signal in signals {
+                var action = sigaction()
+                #if canImport(Glibc)
+                    action.__sigaction_handler.sa_sigaction = { number, info, _ in Forwarding.caught(number, info) }
+                #else
+                    action.__sigaction_u.__sa_sigaction = { number, info, _ in Forwarding.caught(number, info) }
+                #endif
+                action.sa_flags = SA_SIGINFO
+                sigemptyset(&action.sa_mask)
+                sigaction(signal, &action, nil)
+            }
+        }
+
+        /// Remembers `number` unless the terminal sent it (no sending process): the program
+        /// received that one too.
+        private static func caught(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
+            #if canImport(Glibc)
+                let sender = info?.pointee._sifields._kill.si_pid ?? 0
+            #else
+                let sender = info?.pointee.si_pid ?? 0
+            #endif
+            guard sender != 0 else { return }
+            switch number {
+            case SIGINT: pending.0 = 1
+            case SIGTERM: pending.1 = 1
+            case SIGHUP: pending.2 = 1
+            default: pending.3 = 1
+            }
+        }
+
+        /// The signals caught since the last call.
+        static func take() -> [Int32] {
+            var taken: [Int32] = []
+            if pending.0 != 0 {
+                pending.0 = 0
+                taken.append(SIGINT)
+            }
+            if pending.1 != 0 {
+                pending.1 = 0
+                taken.append(SIGTERM)
+            }
+            if pending.2 != 0 {
+                pending.2 = 0
+                taken.append(SIGHUP)
+            }
+            if pending.3 != 0 {
+                pending.3 = 0
+                taken.append(SIGQUIT)
+            }
+            return taken
+        }
+    }
+}

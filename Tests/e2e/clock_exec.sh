@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `iapsim clock exec` runs a program whose wall clock follows iapsim's simulated clock live:
+# a Python process started under it reads the simulated time, reads it again after a
+# `clock advance` made from another process while it runs, stands still while the clock is
+# frozen; iapsim exits with the program's status and passes SIGTERM on. Needs libfaketime
+# (Debian's faketime package, which Tests/e2e/tools.sh installs in CI) and python3.
+# Usage: Tests/e2e/clock_exec.sh [path/to/iapsim]   (run by `make test`)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+bin=${1:-$root/.build/debug/iapsim}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+require_tools python3
+library=${IAPSIM_LIBFAKETIME:-}
+if [ -z "$library" ]; then
+  for candidate in /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1; do
+    [ -r "$candidate" ] && library=$candidate && break
+  done
+fi
+[ -n "$library" ] || unavailable "libfaketime is not installed (Debian: apt-get install faketime)"
+work=$(mktemp -d)
+child=
+trap '[ -n "$child" ] && kill "$child" 2>/dev/null; rm -rf "$work"' EXIT
+export IAPSIM_STATE_DIR=$work/state IAPSIM_CATALOG=$root/catalog
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# wait_for FILE PATTERN SECONDS: until a line of FILE matches PATTERN (bounded).
+wait_for() {
+  local deadline=$((SECONDS + $3))
+  while [ $SECONDS -lt $deadline ]; do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# 1. Started at the simulated time.
+"$bin" clock set 2030-01-01T00:00:00Z >/dev/null
+out=$("$bin" clock exec -- python3 -c 'import time; print(int(time.time()))')
+now=$(date +%s)
+# 2030-01-01T00:00:00Z is 1893456000; a few seconds have passed since.
+if [ -n "$out" ] && [ "$out" -ge 1893456000 ] && [ "$out" -lt 1893456060 ]; then ok
+else fail "a program under clock exec read $out, not 2030-01-01T00:00:00Z (real: $now)"; fi
+
+# 2. Follows a clock advance made from another process while it runs.
+"$bin" clock exec -- python3 -u -c '
+import time
+for _ in range(300):  # about 30 s; a count, since libfaketime moves the monotonic clock too
+    print(int(time.time()), flush=True)
+    time.sleep(0.1)
+' >"$work/ticks" &
+child=$!
+if wait_for "$work/ticks" '^18934' 10; then ok; else fail "the running program printed no 2030 time: $(head -3 "$work/ticks")"; fi
+"$bin" clock advance P1Y >/dev/null
+# 2031-01-01T00:00:00Z is 1924992000.
+if wait_for "$work/ticks" '^19249' 10; then ok
+else fail "the running program did not follow 'clock advance P1Y': $(tail -3 "$work/ticks")"; fi
+
+# 3. SIGTERM to iapsim reaches the program; iapsim exits with its status (143).
+kill -TERM "$child"
+wait "$child"; status=$?
+child=
+if [ "$status" = 143 ]; then ok; else fail "after SIGTERM clock exec exited $status, not 143"; fi
+
+# 4. Stands still while frozen (libfaketime's absolute form), and moves with clock set.
+"$bin" clock freeze >/dev/null
+frozen=$(cat "$IAPSIM_STATE_DIR/clock.faketime")
+read_time() { "$bin" clock exec -- python3 -c 'import time; print(int(time.time()))'; }
+a=$(read_time); sleep 1.5; b=$(read_time)
+if [ "$a" = "$b" ] && [ "$a" = "$frozen" ]; then ok
+else fail "a frozen clock moved in the program: $a then $b (file: $frozen)"; fi
+"$bin" clock set 2032-06-01T00:00:00Z >/dev/null
+a=$(read_time)
+if [ "$a" = 1969660800 ]; then ok; else fail "the program did not stand at 2032-06-01T00:00:00Z: $a"; fi
+"$bin" clock run >/dev/null
+
+# 5. The program's exit status is iapsim's; an iapsim the program runs reads the simulated
+# clock once, not twice.
+"$bin" clock exec -- sh -c 'exit 7'
+status=$?
+if [ "$status" = 7 ]; then ok; else fail "clock exec exited $status, not the program's 7"; fi
+inner=$("$bin" clock exec -- "$bin" --json clock | python3 -c 'import json,sys; print(json.load(sys.stdin)["date"][:4])')
+if [ "$inner" = 2032 ]; then ok; else fail "iapsim under clock exec read the year $inner, not 2032"; fi
+
+# 6. Errors: no such program (127), no libfaketime (69, one line naming what to install).
+"$bin" clock exec -- no-such-program-here 2>"$work/err"; status=$?
+if [ "$status" = 127 ] && grep -q "no-such-program-here: command not found" "$work/err"; then ok
+else fail "a missing program: exit $status, $(cat "$work/err")"; fi
+IAPSIM_LIBFAKETIME=$work/none "$bin" clock exec -- true 2>"$work/err"; status=$?
+if [ "$status" = 69 ] && [ "$(wc -l <"$work/err")" = 1 ]; then ok
+else fail "no libfaketime: exit $status, $(cat "$work/err")"; fi
+
+echo "clock exec: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
