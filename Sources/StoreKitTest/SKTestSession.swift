@@ -1,11 +1,13 @@
 import Foundation
 
+import enum IAPSimKit.AccountName
 import struct IAPSimKit.Catalog
 import struct IAPSimKit.Context
 import enum IAPSimKit.EnvironmentVariable
 import struct IAPSimKit.SessionSettings
 import enum IAPSimKit.SettingKey
 import struct IAPSimKit.SimulatedError
+import struct IAPSimKit.StateLocation
 import enum IAPSimKit.SimulationError
 import struct IAPSimKit.StoreSession
 import enum IAPSimKit.TimeRate
@@ -48,11 +50,15 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             throw SKTestError(.fileNotFound, fileURL.path)
         }
         let environment = ProcessInfo.processInfo.environment
+        let context = Context.live(
+            environment: environment, currentDirectory: FileManager.default.currentDirectoryPath, executablePath: nil)
+        // The customer `IAPSIM_ACCOUNT` names, as `iapsim` acts for it.
+        let account = context.value(of: .account) ?? StateLocation.defaultAccount
+        guard AccountName.isValid(account) else {
+            throw SKTestError(.invalidAction, "IAPSIM_ACCOUNT: not a customer name: \(account)")
+        }
         let directory: String
-        if let named = environment[EnvironmentVariable.stateDirectory.name], !named.isEmpty {
-            let context = Context.live(
-                environment: environment, currentDirectory: FileManager.default.currentDirectoryPath,
-                executablePath: nil)
+        if let named = context.value(of: .stateDirectory) {
             directory = context.absolutePath(named)
         } else {
             directory = NSTemporaryDirectory() + "/iapsim-SKTestSession-\(ProcessInfo.processInfo.processIdentifier)"
@@ -63,9 +69,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         StoreRuntime.shared.configure(
             StoreRuntime.Configuration(
                 stateDirectory: directory, storeKitPath: fileURL.path,
-                certsDirectory: environment[EnvironmentVariable.certsDirectory.name].flatMap {
-                    $0.isEmpty ? nil : $0
-                }))
+                certsDirectory: context.value(of: .certsDirectory).map(context.absolutePath), account: account))
         do {
             // Check the file now, as Apple's initialiser does, rather than at the first purchase.
             _ = try StoreRuntime.shared.open()

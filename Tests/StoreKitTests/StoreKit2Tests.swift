@@ -5,10 +5,10 @@ import struct IAPSimKit.StateLocation
 import struct IAPSimKit.StateStore
 
 #if canImport(IAPSimStoreKit)
-    import IAPSimStoreKit
+    @_spi(IAPSim) import IAPSimStoreKit
     import IAPSimStoreKitTest
 #else
-    import StoreKit
+    @_spi(IAPSim) import StoreKit
     import StoreKitTest
 #endif
 
@@ -29,6 +29,23 @@ extension StoreKitAPITests {
             let monthly = try #require(products.first?.subscription)
             #expect(monthly.subscriptionPeriod == .monthly)
             #expect(await monthly.isEligibleForIntroOffer)
+        }
+
+        @Test func theAppBuysForTheStoresCustomerItIsConfiguredFor() async throws {
+            let session = try freshSession()
+            let directory = session.stateDirectory.path
+            // As `IAPSIM_ACCOUNT=bob` configures an app's process.
+            StoreRuntime.shared.configure(
+                StoreRuntime.Configuration(
+                    stateDirectory: directory, storeKitPath: session.configurationURL.path, account: "bob"))
+            defer { _ = try? freshSession() }
+            let book = try #require(try await Product.products(for: ["com.example.app.book"]).first)
+            guard case .success = try await book.purchase() else {
+                Issue.record("the purchase did not succeed")
+                return
+            }
+            #expect(try transactionCount(stateDirectory: directory, account: "bob") == 1)
+            #expect(try transactionCount(stateDirectory: directory, account: "default") == 0)
         }
 
         @Test func aPurchaseIsVerifiedAgainstTheTestRootAndStaysUnfinishedUntilFinished() async throws {

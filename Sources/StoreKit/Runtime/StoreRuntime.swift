@@ -20,13 +20,17 @@ import IAPSimKit
         public var storeKitPath: String
         public var certsDirectory: String
         public var lockTimeout: Double
+        /// The store's customer this app signs in as (`iapsim --account`).
+        public var account: String
         public var now: @Sendable () -> Date
 
         public init(
             stateDirectory: String, storeKitPath: String, certsDirectory: String? = nil,
-            lockTimeout: Double = StateLocation.defaultLockTimeout, now: @escaping @Sendable () -> Date = { Date() }
+            lockTimeout: Double = StateLocation.defaultLockTimeout, account: String = StateLocation.defaultAccount,
+            now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.stateDirectory = stateDirectory
+            self.account = account
             self.storeKitPath = storeKitPath
             self.certsDirectory = certsDirectory ?? stateDirectory + "/certs"
             self.lockTimeout = lockTimeout
@@ -34,8 +38,8 @@ import IAPSimKit
         }
 
         /// The configuration `iapsim` itself would use in this process's environment: the state
-        /// folder of `IAPSIM_STATE_DIR` (else the user's), the catalog of `IAPSIM_CATALOG`
-        /// (else `./catalog`).
+        /// folder of `IAPSIM_STATE_DIR` (else the user's), the customer of `IAPSIM_ACCOUNT`
+        /// (else `default`), the catalog of `IAPSIM_CATALOG` (else `./catalog`).
         public static func live(environment: [String: String], currentDirectory: String) throws -> Configuration {
             let context = Context.live(
                 environment: environment, currentDirectory: currentDirectory, executablePath: nil)
@@ -45,7 +49,7 @@ import IAPSimKit
             return Configuration(
                 stateDirectory: location.directory, storeKitPath: source.storeKitPath,
                 certsDirectory: context.value(of: .certsDirectory).map(context.absolutePath),
-                lockTimeout: location.lockTimeout)
+                lockTimeout: location.lockTimeout, account: location.account)
         }
     }
 
@@ -90,7 +94,9 @@ import IAPSimKit
     public func store() throws -> StateStore {
         let configuration = try configuration()
         return StateStore(
-            location: StateLocation(directory: configuration.stateDirectory, lockTimeout: configuration.lockTimeout))
+            location: StateLocation(
+                directory: configuration.stateDirectory, lockTimeout: configuration.lockTimeout,
+                account: configuration.account))
     }
 
     /// The catalog in the buyer's storefront and a session over the state, as `iapsim`'s
@@ -100,7 +106,9 @@ import IAPSimKit
     public func open() throws -> (Catalog, StoreSession) {
         let configuration = try configuration()
         let store = StateStore(
-            location: StateLocation(directory: configuration.stateDirectory, lockTimeout: configuration.lockTimeout))
+            location: StateLocation(
+                directory: configuration.stateDirectory, lockTimeout: configuration.lockTimeout,
+                account: configuration.account))
         var catalog = try catalog(configuration.storeKitPath, store: store)
         if catalog.store.settings.overrides[.finishTransactions] == nil {
             try catalog.store.settings.overrides.set(.finishTransactions, text: "manual")

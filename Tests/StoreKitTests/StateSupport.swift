@@ -7,3 +7,10 @@ func installReceiptChainFixture(stateDirectory: String) throws {
     _ = try SigningIdentity.loadOrCreate(in: stateDirectory + "/certs", lockTimeout: 5)
         .withReceiptChain(lockTimeout: 5, make: ReceiptChainFixture.make)
 }
+
+/// How many transactions the store's customer `account` has in the state folder, read through
+/// IAPSimKit (not the API under test).
+func transactionCount(stateDirectory: String, account: String) throws -> Int {
+    let location = StateLocation(directory: stateDirectory, lockTimeout: 5, account: account)
+    return try StateStore(location: location).read().account.transactionCount
+}
