@@ -7,8 +7,8 @@ import enum IAPSimKit.EnvironmentVariable
 import struct IAPSimKit.SessionSettings
 import enum IAPSimKit.SettingKey
 import struct IAPSimKit.SimulatedError
-import struct IAPSimKit.StateLocation
 import enum IAPSimKit.SimulationError
+import struct IAPSimKit.StateLocation
 import struct IAPSimKit.StoreSession
 import enum IAPSimKit.TimeRate
 
