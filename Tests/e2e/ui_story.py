@@ -3,10 +3,10 @@ subscription on the page, raise its price and consent on the timeline's forms, a
 a year with the keyboard, see twelve renewals on the timeline at the new price, refund one from
 its row, see the REFUND notification in the outbox, see a purchase made meanwhile with
 `iapsim buy` in a shell appear without a reload, resolve a billing issue, buy three of a
-consumable with an app account token from "Buy with options", and let the clock run: the
-now-line follows it, and stops while the tab is hidden. It saves a screenshot of each screen
-into SHOTS (and, with --docs DIR, into DIR for docs/UI.md), and prints the load and update
-times it measured.
+consumable with an app account token from "Buy with options", add a customer and buy for it
+alone, and let the clock run: the now-line follows it, and stops while the tab is hidden. It
+saves a screenshot of each screen into SHOTS (and, with --docs DIR, into DIR for docs/UI.md),
+and prints the load and update times it measured.
 
 Usage: ui_story.py path/to/iapsim SHOTS [--docs DIR]   (run by Tests/e2e/ui.sh)
 """
@@ -205,6 +205,31 @@ def main():
         check('"quantity": 3' in payload and token.lower() in payload, "the JWS has the quantity and the app account token")
         shot(driver, "07-jws")
         driver.find_element(By.ID, "detail-close").click()
+
+        # 7b. Another customer: add bob from the header, buy for bob on the page; bob's table has the
+        # purchase, default's does not, and the command line agrees.
+        driver.execute_script("window.scrollTo(0, 0)")
+        check(Select(driver.find_element(By.ID, "account")).first_selected_option.get_attribute("value") == "default",
+              "the picker starts on the customer iapsim ui acts for")
+        driver.find_element(By.ID, "account-new").send_keys("bob", Keys.ENTER)
+        wait.until(lambda d: d.execute_script("return document.body.dataset.account") == "bob"
+                   and Select(d.find_element(By.ID, "account")).first_selected_option.get_attribute("value") == "bob")
+        wait.until(lambda d: "No transactions." in d.find_element(By.ID, "tx-range").text)
+        yearly = "com.example.app.pro.yearly"
+        driver.find_element(By.CSS_SELECTOR, 'button[data-buy="%s"]' % yearly).click()
+        wait.until(lambda d: [r.get_attribute("data-id") for r in rows("#tx-table tbody tr")] != []
+                   and all(yearly in r.text for r in rows("#tx-table tbody tr")))
+        check(len(rows("#tx-table tbody tr")) == 1, "bob's table has bob's one purchase")
+        check("--account bob buy %s" % yearly in driver.find_element(By.ID, "result").text,
+              "the page ran the purchase for bob")
+        wait.until(lambda d: "bob (1 transaction)" in d.find_element(By.ID, "account").text)
+        shot(driver, "13-customer")
+        Select(driver.find_element(By.ID, "account")).select_by_value("default")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.account") == "default"
+                   and any("com.example.app.book" in r.text for r in rows("#tx-table tbody tr")))
+        check(not any(yearly in r.text for r in rows("#tx-table tbody tr")), "default's table does not have bob's purchase")
+        check(yearly in iapsim(env, "--account", "bob", "transactions", "--json").stdout
+              and yearly not in iapsim(env, "transactions", "--json").stdout, "the command line agrees")
 
         # 8. Phone width, and the dark scheme.
         driver.set_window_size(390, 844)

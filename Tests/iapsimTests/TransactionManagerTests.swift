@@ -16,12 +16,14 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
     static let port: UInt16 = 41_234
 
     /// A manager over the harness's state, as `iapsim ui` makes one.
-    static func manager(_ harness: Harness) throws -> TransactionManager {
+    static func manager(_ harness: Harness, account: String? = nil) throws -> TransactionManager {
         let context = Context(
             environment: harness.environment, currentDirectory: harness.stateDirectory,
             now: { Date(timeIntervalSince1970: 1_768_478_400) }, platform: .linux)
-        let commands = PageCommands(options: GlobalOptions(), context: context)
-        let location = try StateLocation.resolve(stateDirectory: nil, context: context)
+        var options = GlobalOptions()
+        options.account = account
+        let commands = PageCommands(options: options, context: context)
+        let location = try StateLocation.resolve(stateDirectory: nil, account: account, context: context)
         var manager = TransactionManager(commands: commands, location: location, token: "t0ken", port: port)
         manager.longestWait = 0.3
         return manager
@@ -143,6 +145,8 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
         ["--json", "buy", "com.example.app.book"], ["nonsense"], ["transactions", "delete", "1"],
         ["buy", "com.example.app.book", "--state-dir", "/tmp/elsewhere"],
         ["buy", "com.example.app.book", "--catalog", "/tmp/elsewhere"],
+        ["buy", "com.example.app.book", "--account", "bob", "--state-dir", "/tmp/elsewhere"],
+        ["--account", "bob", "buy", "com.example.app.book"], ["accounts", "remove", "bob", "--yes"],
     ])
     func wordsOutsideTheListsAreRefused(argv: [String]) throws {
         let harness = Harness()
@@ -316,6 +320,108 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
         #expect(PageSource.script.contains("document.addEventListener('visibilitychange'"))
         #expect(
             PageSource.script.contains("if (ticking || document.hidden || !view.clock || view.clock.frozen) return;"))
+    }
+
+    // MARK: Customers
+
+    /// The picker's customer is `--account NAME` in the words: the page's answer for bob is the
+    /// command line's for bob, on equal states, and default's history is left as it was.
+    @Test func anActionForAnotherCustomerIsTheCommandLinesForThatCustomer() throws {
+        func prepared() -> Harness {
+            let harness = Harness()
+            for words in [["clock", "set", "2027-01-01T00:00:00Z"], ["clock", "freeze"], boughtMonthly] {
+                #expect(harness.run(words).status == 0, "setup: \(words)")
+            }
+            return harness
+        }
+        let argv = ["buy", "com.example.app.book", "--account", "bob"]
+        let cli = prepared().run(argv + ["--json"])
+        #expect(cli.status == 0)
+        let state = prepared()
+        let defaultsBefore = state.run("transactions", "--json").stdout
+        let manager = try Self.manager(state)
+        let page = try Self.json(manager.respond(try Self.action(argv)))
+        #expect(page["exitCode"] == .int(0))
+        #expect(Self.withoutUUIDs(page["output"]) == Self.withoutUUIDs(try JSONValue.parse(Array(cli.stdout.utf8))))
+        #expect(state.run("transactions", "--json").stdout == defaultsBefore, "default's history is untouched")
+        // The reads for bob are the command line's for bob; default's table does not have the book.
+        let status = try Self.json(manager.respond(try Self.request("/api/read/status?account=bob")))
+        #expect(
+            status["output"]
+                == (try JSONValue.parse(Array(state.run("--account", "bob", "status", "--json").stdout.utf8))))
+        let bobs = try Self.json(manager.respond(try Self.request("/api/rows/transactions?account=bob")))
+        #expect(bobs["transactions"]?.arrayValue?.map { $0["productID"] } == [.string("com.example.app.book")])
+        let defaults = try Self.json(manager.respond(try Self.request("/api/rows/transactions")))
+        #expect(
+            defaults["transactions"]?.arrayValue?.map { $0["productID"] } == [.string("com.example.app.pro.monthly")])
+        let accounts = try Self.json(manager.respond(try Self.request("/api/read/accounts")))
+        #expect(
+            accounts["output"]?["accounts"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["default", "bob"])
+    }
+
+    /// A name that is no customer's is the command line's usage error (exit 64), in an action's
+    /// words or a read's `?account=`, and nothing is run or written.
+    @Test(arguments: ["../elsewhere", "-x", ".hidden", "", String(repeating: "a", count: 65)])
+    func anInvalidCustomerNameIsAUsageError(name: String) throws {
+        let harness = Harness()
+        let manager = try Self.manager(harness)
+        let argv = ["buy", "com.example.app.book", "--account", name]
+        let page = try Self.json(manager.respond(try Self.action(argv)))
+        #expect(page["exitCode"] == .int(64))
+        let cli = harness.run(argv + ["--json"])
+        #expect(cli.status == 64)
+        let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        for target in ["/api/read/status", "/api/rows/transactions", "/api/version"] {
+            let response = manager.respond(try Self.request(target + "?account=" + query))
+            #expect(response.status.code == 400, "\(target)")
+            #expect(try Self.json(response)["exitCode"] == .int(64), "\(target)")
+        }
+        #expect(!FileManager().fileExists(atPath: harness.stateDirectory + "/purchases.json"))
+        #expect(!FileManager().fileExists(atPath: harness.stateDirectory + "/accounts"))
+    }
+
+    /// The page adds a customer (`accounts add`), never removes one.
+    @Test func thePageAddsACustomerButRemovesNone() throws {
+        let harness = Harness()
+        let manager = try Self.manager(harness)
+        let added = try Self.json(manager.respond(try Self.action(["accounts", "add", "carol"])))
+        #expect(added["exitCode"] == .int(0))
+        #expect(harness.run("accounts", "--json").stdout.contains("\"carol\""))
+        #expect(manager.respond(try Self.action(["accounts", "remove", "carol", "--yes"])).status.code == 403)
+        #expect(harness.run("accounts", "--json").stdout.contains("\"carol\""))
+    }
+
+    /// `iapsim ui --account bob` starts the picker on bob: the page names it, and reads without
+    /// `?account=` are bob's.
+    @Test func theStartingCustomerIsUisAccount() throws {
+        let harness = Harness()
+        _ = harness.run("--account", "bob", "buy", "com.example.app.book")
+        let manager = try Self.manager(harness, account: "bob")
+        let html = String(decoding: manager.respond(try Self.request("/")).body, as: UTF8.self)
+        #expect(html.contains(#"<meta name="iapsim-account" content="bob">"#))
+        let rows = try Self.json(manager.respond(try Self.request("/api/rows/transactions")))
+        #expect(rows["total"] == .int(1))
+        let defaults = try Self.json(manager.respond(try Self.request("/api/rows/transactions?account=default")))
+        #expect(defaults["total"] == .int(0))
+    }
+
+    /// The chosen customer's version moves with its own files, and with `customers.json`, so a
+    /// customer added in a shell appears in the picker; two customers are two versions.
+    @Test func aCustomersVersionFollowsItsFilesAndTheCustomerList() throws {
+        let harness = Harness()
+        _ = harness.run("--account", "bob", "buy", "com.example.app.book")
+        let manager = try Self.manager(harness)
+        func version(_ account: String) throws -> String {
+            try Self.json(manager.respond(try Self.request("/api/version?account=\(account)")))["version"]?.stringValue
+                ?? ""
+        }
+        let bob = try version("bob")
+        #expect(bob != (try version("default")))
+        _ = harness.run("--account", "bob", "buy", "com.example.app.coins100")
+        #expect(try version("bob") != bob, "bob's purchase moves bob's version")
+        let before = try version("default")
+        #expect(harness.run("accounts", "add", "carol").status == 0)
+        #expect(try version("default") != before, "a new customer moves the version (customers.json)")
     }
 
     // MARK: Rows and changes

@@ -16,7 +16,9 @@ struct Ui: CLICommand {
             simulated clock. Its buttons and forms run the commands themselves (buy, approve,
             decline, resolve, finish, refund, request-refund, cancel-subscription, expire,
             renew, price-increase, trigger, clock, settings, restore), in this process, with
-            --json: the page shows what the command line would print. A change made from a shell
+            --json: the page shows what the command line would print. A picker in its header
+            chooses the customer every view and button acts for (iapsim accounts; --account
+            picks the first one), and adds customers. A change made from a shell
             shows on the page within half a second, without a reload. Only this machine can
             reach it, and only the page it serves can use it: requests must name
             127.0.0.1:PORT or localhost:PORT in Host (else 421), and every request of the page

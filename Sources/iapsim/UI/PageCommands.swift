@@ -8,17 +8,21 @@ import IAPSimKit
 /// and only one of `actions` (which change the state) or `reads` (which only look).
 struct PageCommands: Sendable {
     /// The commands a button may run: each changes the state the way its command line does.
+    /// `accounts` only as `accounts add NAME`: the page adds a customer, never removes one.
     static let actions: Set<String> = [
         "buy", "approve", "decline", "resolve", "finish", "refund", "request-refund", "cancel-subscription",
-        "expire", "renew", "price-increase", "trigger", "clock", "settings", "restore",
+        "expire", "renew", "price-increase", "trigger", "clock", "settings", "restore", "accounts",
     ]
     /// The commands the page reads its views from, with `--json`, by their names (not aliases).
     static let reads: Set<String> = [
         "list-products", "status", "transactions", "notifications", "clock", "settings", "jws", "trigger",
+        "accounts",
     ]
 
     /// The options `iapsim ui` was started with (`--state-dir`, `--catalog`, …), which every
-    /// command the page runs inherits: words from the page cannot point at another state.
+    /// command the page runs inherits: words from the page cannot point at another state. The
+    /// one global option the page may give is `--account NAME`, the customer its picker
+    /// chose: a customer of this same state, named as the command line names one.
     let options: GlobalOptions
     let context: Context
 
@@ -45,7 +49,8 @@ struct PageCommands: Sendable {
         case empty
         /// A command that is not in the allowed set, or none at all.
         case notAllowed(String)
-        /// An option that would leave the state `iapsim ui` serves (`--state-dir` …).
+        /// An option that would leave the state `iapsim ui` serves (`--state-dir` …); any
+        /// global option but `--account`.
         case globalOption
         case usage(String)
 
@@ -53,14 +58,15 @@ struct PageCommands: Sendable {
             switch self {
             case .empty: "expected {\"argv\": [\"command\", \"word\", …]}"
             case .notAllowed(let word): "'\(word)' is not a command the page may run"
-            case .globalOption: "the page runs commands on the state iapsim ui serves: no global options"
+            case .globalOption:
+                "the page runs commands on the state iapsim ui serves: no global option but --account"
             case .usage(let line): line
             }
         }
     }
 
-    /// Parses `words` and checks the command is one of `allowed` (and takes no global
-    /// option), without running it.
+    /// Parses `words` and checks the command is one of `allowed` (and takes no global option
+    /// but `--account` with a customer's name), without running it.
     func invocation(_ words: [String], allowed: Set<String>) throws(Refusal) -> Invocation {
         guard let first = words.first else { throw .empty }
         // The command word must come first, as the page sends it: no option may hide it.
@@ -73,16 +79,39 @@ struct PageCommands: Sendable {
         } catch {
             throw .usage(error.line)
         }
+        if let accounts = invocation.command as? Accounts, case .remove = accounts.action {
+            throw .notAllowed("accounts remove")
+        }
         var given = invocation.options
         given.json = false
         given.quiet = false
         given.noColor = false
+        // The customer the page's picker chose; the parser has checked its name already
+        // (an invalid one is its usage error, exit 64), and so does this, whatever parses it.
+        let account = given.account
+        given.account = nil
         guard given == GlobalOptions() else { throw .globalOption }
         invocation.options = options
+        if let account {
+            guard AccountName.isValid(account) else { throw .usage(Self.invalidAccount(account)) }
+            invocation.options.account = account
+        }
         invocation.options.json = true
         invocation.options.quiet = false
         invocation.options.noColor = true
         return invocation
+    }
+
+    /// The command line's usage error for a customer name it refuses.
+    static func invalidAccount(_ name: String) -> String {
+        UsageError("--account \(name): not a customer name; use \(AccountName.rule)").line
+    }
+
+    /// `--account NAME` for a read of the page's chosen customer, or the usage error (exit 64)
+    /// of a name that is not one.
+    static func accountWords(_ name: String) throws(Refusal) -> [String] {
+        guard AccountName.isValid(name) else { throw .usage(invalidAccount(name)) }
+        return ["--account", name]
     }
 
     /// Runs `words` as `iapsim WORDS --json` would, in this process. Words an allowed command
@@ -94,7 +123,7 @@ struct PageCommands: Sendable {
             invocation = try self.invocation(words, allowed: allowed)
         } catch {
             guard case .usage(let line) = error else { throw error }
-            return Outcome(exitCode: ExitCode.usage.rawValue, output: nil, bytes: [], messages: [line])
+            return Self.usage(line)
         }
         let capture = Capture()
         let console = Console(
@@ -105,6 +134,13 @@ struct PageCommands: Sendable {
         let output = bytes.isEmpty ? nil : try? JSONValue.parse(bytes)
         let messages = errors.split(separator: "\n").map(String.init)
         return Outcome(exitCode: status, output: output, bytes: bytes, messages: messages)
+    }
+}
+
+extension PageCommands {
+    /// What the command line answers to words it refuses: its usage error, exit 64.
+    static func usage(_ line: String) -> Outcome {
+        Outcome(exitCode: ExitCode.usage.rawValue, output: nil, bytes: [], messages: [line])
     }
 }
 

@@ -1,12 +1,15 @@
 extension PageSource {
     /// The page's behaviour. Every view is one command's `--json` (through `/api/read/…` and
     /// `/api/rows/…`); every button sends the words of one command to `/api/action`. Text from
-    /// the state is set with `textContent`, never parsed as HTML.
+    /// the state is set with `textContent`, never parsed as HTML. The customer is the page's
+    /// choice (`view.account`, from the picker): every read names it in `?account=`, every
+    /// action carries `--account NAME`.
     static let script = ##"""
         'use strict';
         const token = document.querySelector('meta[name="iapsim-token"]').content;
         const $ = (selector, root = document) => root.querySelector(selector);
-        const view = { products: [], status: null, clock: null, notifications: [],
+        const view = { account: document.querySelector('meta[name="iapsim-account"]').content,
+          products: [], status: null, clock: null, notifications: [],
           tx: { offset: 0, limit: 50, sort: 'id', order: 'desc', filter: {} }, nt: { offset: 0, limit: 25 } };
 
         function el(tag, attributes = {}, ...children) {
@@ -31,8 +34,10 @@ extension PageSource {
         const day = (date) => (date || '').slice(0, 10);
         const when = (date) => date ? date.replace('T', ' ').replace(/:00Z$|Z$/, '') : '—';
 
-        async function api(path) {
-          const response = await fetch(path, { headers: { 'X-IAPSim-Token': token } });
+        /** A GET of the server's API for the chosen customer. */
+        async function api(path, signal) {
+          const url = path + (path.includes('?') ? '&' : '?') + 'account=' + encodeURIComponent(view.account);
+          const response = await fetch(url, { headers: { 'X-IAPSim-Token': token }, signal });
           const body = await response.json();
           if (!response.ok && body.error) throw new Error(body.error);
           return body;
@@ -46,9 +51,9 @@ extension PageSource {
           try {
             const response = await fetch('/api/action', { method: 'POST',
               headers: { 'Content-Type': 'application/json', 'X-IAPSim-Token': token },
-              body: JSON.stringify({ argv }) });
+              body: JSON.stringify({ argv: argv.concat(['--account', view.account]) }) });
             const body = await response.json();
-            const command = 'iapsim ' + argv.join(' ');
+            const command = 'iapsim --account ' + view.account + ' ' + argv.join(' ');
             if (!response.ok) return show(box, command + ': ' + body.error, true);
             const output = body.output || {};
             const summary = output.result ? ' — ' + output.result : '';
@@ -78,6 +83,25 @@ extension PageSource {
           dialog.showModal();
           try { $('#detail-body').textContent = JSON.stringify(await load(), null, 2); }
           catch (error) { $('#detail-body').textContent = String(error); }
+        }
+
+        /* The customer picker: the store's customers (accounts --json), the chosen one selected. */
+        function renderAccounts(list) {
+          const accounts = list.accounts.slice();
+          // A customer named but without files yet (iapsim ui --account NEW) is a choice too.
+          if (!accounts.some((a) => a.name === view.account)) accounts.push({ name: view.account, transactionCount: 0 });
+          $('#account').replaceChildren(...accounts.map((a) => el('option', { value: a.name,
+            text: a.name + ' (' + a.transactionCount + (a.transactionCount === 1 ? ' transaction)' : ' transactions)') })));
+          $('#account').value = view.account;
+        }
+        /** Acts for another customer: every view is read again for it, the version watch restarts. */
+        function chooseAccount(name) {
+          if (name === view.account) return;
+          view.account = name;
+          view.version = null;
+          view.tx.offset = 0; view.nt.offset = 0;
+          if (watching) watching.abort();
+          refresh();
         }
 
         /* The clock */
@@ -455,12 +479,13 @@ extension PageSource {
               again = false;
               // The table and the outbox load beside the views; the timelines need the status and the clock.
               const pages = Promise.all([loadTransactions(), loadNotifications()]);
-              const [list, status, clock, settings] = await Promise.all(
-                [read('products'), read('status'), read('clock'), read('settings')]);
+              const [list, status, clock, settings, accounts] = await Promise.all(
+                [read('products'), read('status'), read('clock'), read('settings'), read('accounts')]);
               view.clock = clock; view.status = status;
-              renderClock(); renderCatalog(list); renderPending(status); renderSettings(settings);
+              renderAccounts(accounts); renderClock(); renderCatalog(list); renderPending(status); renderSettings(settings);
               await Promise.all([pages, renderTimelines(status)]);
               document.body.dataset.version = view.version;
+              document.body.dataset.account = view.account;
             } while (again);
           })();
           try { await refreshing; } finally { refreshing = null; schedule(); }
@@ -497,14 +522,19 @@ extension PageSource {
         }
 
         /** Waits for the state to change (the server answers within 15 s, at once on a change). */
+        let watching = null;
         async function watch() {
           let failures = 0;
           for (;;) {
+            // Choosing another customer aborts the wait on the former's version.
+            const controller = new AbortController();
+            watching = controller;
             try {
-              const answer = await api('/api/version?since=' + encodeURIComponent(view.version || ''));
+              const answer = await api('/api/version?since=' + encodeURIComponent(view.version || ''), controller.signal);
               failures = 0;
               if (answer.version !== view.version) { view.version = answer.version; await refresh(); }
             } catch (error) {
+              if (controller.signal.aborted) continue;
               failures += 1;
               show($('#result'), 'Lost the server: ' + error.message + ' (retrying)', true);
               await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * failures, 10000)));
@@ -513,6 +543,11 @@ extension PageSource {
         }
 
         function wire() {
+          $('#account').addEventListener('change', (e) => chooseAccount(e.target.value));
+          $('#account-add').addEventListener('submit', async (e) => { e.preventDefault();
+            const name = $('#account-new').value.trim();
+            const body = await act(['accounts', 'add', name], e.submitter);
+            if (body && body.exitCode === 0) { $('#account-new').value = ''; chooseAccount(name); } });
           $('#clock-advance').addEventListener('submit', (e) => { e.preventDefault(); act(['clock', 'advance', $('#advance-by').value]); });
           $('#clock-set').addEventListener('submit', (e) => { e.preventDefault(); act(['clock', 'set', $('#set-to').value]); });
           $('#clock-freeze').addEventListener('click', (e) => act(['clock', 'freeze'], e.target));

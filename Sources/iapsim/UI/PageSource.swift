@@ -1,5 +1,6 @@
 /// The page `iapsim ui` serves: hand-written HTML, CSS and JavaScript, compiled into the
-/// binary so it works offline and needs no package. `{{TOKEN}}` is replaced by the run's token.
+/// binary so it works offline and needs no package. `{{TOKEN}}` is replaced by the run's token,
+/// `{{ACCOUNT}}` by the customer `iapsim ui` started with (the picker's first choice).
 /// The script (`PageSource+Script.swift`) draws what the commands' `--json` says and sends
 /// each button's words to `/api/action`; it decides nothing about the App Store.
 enum PageSource {
@@ -10,6 +11,7 @@ enum PageSource {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="iapsim-token" content="{{TOKEN}}">
+        <meta name="iapsim-account" content="{{ACCOUNT}}">
         <meta name="color-scheme" content="light dark">
         <title>iapsim Transaction Manager</title>
         <link rel="stylesheet" href="/app.css">
@@ -19,6 +21,18 @@ enum PageSource {
         <a class="skip" href="#transactions">Skip to transactions</a>
         <header>
           <h1>iapsim <span>Transaction Manager</span></h1>
+          <section id="customer" aria-labelledby="customer-title">
+            <h2 id="customer-title" class="sr-only">Customer</h2>
+            <label for="account">Customer</label>
+            <select id="account" name="account" aria-describedby="account-hint"></select>
+            <span id="account-hint" class="sr-only">Every view and button acts for the customer chosen here</span>
+            <form id="account-add" class="inline-form">
+              <label for="account-new" class="sr-only">New customer's name</label>
+              <input id="account-new" name="name" size="10" placeholder="new name" required maxlength="64"
+                pattern="[A-Za-z0-9][A-Za-z0-9._\-]*" autocomplete="off" spellcheck="false">
+              <button type="submit">Add customer</button>
+            </form>
+          </section>
           <section id="clock" aria-labelledby="clock-title">
             <h2 id="clock-title" class="inline">Simulated clock</h2>
             <output id="clock-now" aria-live="polite">…</output>
@@ -170,7 +184,7 @@ enum PageSource {
           padding: .5rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; }
         h1 { font-size: 1.1rem; margin: 0; } h1 span { font-weight: 400; color: var(--muted); }
         h2 { font-size: 1rem; margin: 1.25rem 0 .5rem; } h2.inline { margin: 0; font-size: .9rem; }
-        #clock { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+        #clock, #customer { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
         #clock-now { font-variant-numeric: tabular-nums; font-weight: 600; }
         main { padding: 0 1rem 3rem; max-width: 1400px; margin: 0 auto; }
         table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }

@@ -65,15 +65,19 @@ final class RowCache: @unchecked Sendable {
         static let largestPage = 500
     }
 
-    /// A page of rows at the state's version `now`, running the command when the version
-    /// changed. Returns nil with the outcome of a command that failed (a corrupt state).
-    func page(_ query: Query, at now: StateVersion, commands: PageCommands) -> Result<JSONValue, Failure> {
+    /// A page of rows at the state's version `now`, running the command (with `extra`, the
+    /// customer's `--account NAME`) when the version changed; a version names its customer, so
+    /// another customer's rows are never served. Returns nil with the outcome of a command
+    /// that failed (a corrupt state).
+    func page(_ query: Query, at now: StateVersion, extra: [String] = [], commands: PageCommands)
+        -> Result<JSONValue, Failure>
+    {
         lock.lock()
         defer { lock.unlock() }
         if version != now {
             let outcome: PageCommands.Outcome
             do {
-                outcome = try commands.run(words, allowed: PageCommands.reads)
+                outcome = try commands.run(words + extra, allowed: PageCommands.reads)
             } catch {
                 return .failure(Failure(outcome: nil, message: error.message))
             }

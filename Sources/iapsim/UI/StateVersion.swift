@@ -10,16 +10,21 @@ import IAPSimKit
 /// time of each file a command writes for the customer the page shows — its snapshot and
 /// journal (`accounts/NAME/` for a customer other than `default`) — and of the app's files
 /// every customer's command may write: `store.json` (the clock, the app's settings, the
-/// outbox's count) and the outbox. Every change rewrites a snapshot or `store.json` (a new
+/// outbox's count) and the outbox, and `customers.json`, so a customer added from a shell
+/// appears in the page's picker. Every change rewrites a snapshot or `store.json` (a new
 /// inode) or appends to a journal (a new size), so a change made from any shell changes it;
-/// the page waits on it instead of re-reading the state.
+/// the page waits on it instead of re-reading the state. It starts with the customer's name:
+/// two customers are two versions even before either has a file.
 struct StateVersion: Equatable, Sendable {
     let text: String
 
     /// The version of the state at `location` now: a few `stat` calls, no reading.
     init(_ location: StateLocation) {
-        var parts: [String] = []
-        for path in [location.statePath, location.journalPath, location.appStatePath, location.notificationsPath] {
+        var parts: [String] = [location.account]
+        for path in [
+            location.statePath, location.journalPath, location.appStatePath, location.notificationsPath,
+            location.customersPath,
+        ] {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 parts.append("-")

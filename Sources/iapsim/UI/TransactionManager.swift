@@ -12,6 +12,11 @@ import IAPSimKit
 /// carry this run's random token in `X-IAPSim-Token` (the page has it in its HTML, which
 /// another origin cannot read), else 403; a POST must come from this origin (`Origin`,
 /// `Sec-Fetch-Site`) with `Content-Type: application/json`, else 403 or 415.
+///
+/// Customers: `location` names the customer `iapsim ui` started with (`--account`), the
+/// picker's first choice. After that the choice is the page's: each read, page of rows and
+/// version request names its customer in `?account=NAME`, each action carries `--account NAME`
+/// in its words, and the server runs the command for that customer of the same state.
 struct TransactionManager: Sendable {
     let commands: PageCommands
     let location: StateLocation
@@ -54,7 +59,11 @@ struct TransactionManager: Sendable {
         if path.first != "api" {
             guard request.method == "GET" || request.method == "HEAD" else { return Self.refuse(405, "GET only") }
             switch path {
-            case []: return page(PageSource.html.replacingOccurrences(of: "{{TOKEN}}", with: token), "text/html")
+            case []:
+                // A customer's name is letters, digits, '.', '_' and '-' only: nothing to escape.
+                let html = PageSource.html.replacingOccurrences(of: "{{TOKEN}}", with: token)
+                    .replacingOccurrences(of: "{{ACCOUNT}}", with: location.account)
+                return page(html, "text/html")
             case ["app.js"]: return page(PageSource.script, "text/javascript")
             case ["app.css"]: return page(PageSource.style, "text/css")
             default: return Self.refuse(404, "no such page")
@@ -77,13 +86,31 @@ struct TransactionManager: Sendable {
             return action(request.body)
         }
         guard request.method == "GET" else { return Self.refuse(405, "GET, or POST to /api/action") }
+        let account = request.queryValue("account") ?? location.account
+        let accountWords: [String]
+        do {
+            accountWords = try PageCommands.accountWords(account)
+        } catch {
+            return Self.refuseAccount(error)
+        }
+        let customer = location.forAccount(account)
         switch (path.count, path.dropFirst().first) {
-        case (2, "version"): return version(since: request.queryValue("since"))
-        case (3, "read"): return read(path[2], request)
-        case (3, "rows") where path[2] == "transactions": return rows(transactions, request)
-        case (3, "rows") where path[2] == "notifications": return rows(notifications, request)
+        case (2, "version"): return version(since: request.queryValue("since"), customer)
+        case (3, "read"): return read(path[2], request, accountWords)
+        case (3, "rows") where path[2] == "transactions": return rows(transactions, request, customer, accountWords)
+        case (3, "rows") where path[2] == "notifications": return rows(notifications, request, customer, accountWords)
         default: return Self.refuse(404, "no such endpoint")
         }
+    }
+
+    /// A `?account=` that names no possible customer: the command line's usage error, exit 64,
+    /// having run nothing.
+    private static func refuseAccount(_ refusal: PageCommands.Refusal) -> HTTPResponse {
+        var members: [(String, JSONValue)] = [("error", .string(refusal.message))]
+        if case .object(let outcome) = PageCommands.usage(refusal.message).json { members += outcome }
+        return HTTPResponse(
+            status: HTTPStatus(400), headers: HTTPHeaders(securityHeaders + [("Content-Type", "application/json")]),
+            body: JSONValue.object(members).bytes(compact: true))
     }
 
     /// `POST /api/action {"argv": ["refund", "3"]}`: runs `iapsim refund 3 --json`.
@@ -102,9 +129,10 @@ struct TransactionManager: Sendable {
     }
 
     /// The views the page reads, each one command's `--json`.
-    private func read(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+    private func read(_ name: String, _ request: HTTPRequest, _ accountWords: [String]) -> HTTPResponse {
         let words: [String]
         switch name {
+        case "accounts": words = ["accounts"]
         case "products": words = ["list"]
         case "status": words = ["status"]
         case "clock": words = ["clock"]
@@ -121,14 +149,17 @@ struct TransactionManager: Sendable {
         default: return Self.refuse(404, "no such view")
         }
         do {
-            return .json(try commands.run(words, allowed: PageCommands.reads).json.bytes(compact: true))
+            return .json(
+                try commands.run(words + accountWords, allowed: PageCommands.reads).json.bytes(compact: true))
         } catch {
             return Self.refuse(400, error.message)
         }
     }
 
     /// `GET /api/rows/transactions?offset=0&limit=50&sort=purchaseDate&order=desc&q=book&eq.state=revoked`.
-    private func rows(_ cache: RowCache, _ request: HTTPRequest) -> HTTPResponse {
+    private func rows(_ cache: RowCache, _ request: HTTPRequest, _ customer: StateLocation, _ accountWords: [String])
+        -> HTTPResponse
+    {
         var query = RowCache.Query()
         query.text = request.queryValue("q") ?? ""
         query.sortKey = request.queryValue("sort").flatMap { $0.isEmpty ? nil : $0 }
@@ -138,7 +169,7 @@ struct TransactionManager: Sendable {
         for (name, value) in request.query where name.hasPrefix("eq.") && !value.isEmpty {
             query.equal[String(name.dropFirst(3))] = value
         }
-        switch cache.page(query, at: StateVersion(location), commands: commands) {
+        switch cache.page(query, at: StateVersion(customer), extra: accountWords, commands: commands) {
         case .success(let value): return .json(value.bytes(compact: true))
         case .failure(let failure):
             let body: JSONValue =
@@ -152,18 +183,21 @@ struct TransactionManager: Sendable {
     /// them ready: `iapsim ui` calls it before it prints its address.
     func warm() {
         let now = StateVersion(location)
-        for cache in [transactions, notifications] { _ = cache.page(RowCache.Query(), at: now, commands: commands) }
+        let words = ["--account", location.account]
+        for cache in [transactions, notifications] {
+            _ = cache.page(RowCache.Query(), at: now, extra: words, commands: commands)
+        }
     }
 
-    /// `GET /api/version?since=V`: the state's version, once it differs from `since` (or at
+    /// `GET /api/version?since=V&account=NAME`: the customer's version of the state, once it differs from `since` (or at
     /// once without it), or `since` again after `longestWait` seconds. It looks every 50 ms:
     /// a few `stat` calls, bounded in time, so a shell's change shows within a tenth of a second.
-    private func version(since: String?) -> HTTPResponse {
+    private func version(since: String?, _ customer: StateLocation) -> HTTPResponse {
         let started = Date()
-        var now = StateVersion(location)
+        var now = StateVersion(customer)
         while let since, now.text == since, Date().timeIntervalSince(started) < longestWait, !stopping() {
             usleep(50_000)
-            now = StateVersion(location)
+            now = StateVersion(customer)
         }
         return .json(JSONValue.object([("version", .string(now.text))]).bytes(compact: true))
     }
