@@ -109,8 +109,8 @@ def main():
         price = driver.find_element(By.CSS_SELECTOR, '.timeline form[data-price-increase="%s"] input' % SUBSCRIPTION)
         price.send_keys("3.49", Keys.ENTER)
         wait.until(lambda d: len(rows('.timeline button[data-consent="%s"]' % SUBSCRIPTION)) == 1)
-        check("waiting for consent" in driver.find_element(By.CSS_SELECTOR, ".timeline h3").text,
-              "the timeline says the increase waits for consent")
+        # The increase writes the state and the outbox: the timeline may be drawn twice meanwhile.
+        wait.until(lambda d: "waiting for consent" in d.find_element(By.CSS_SELECTOR, ".timeline h3").text)
         check(len(rows('#nt-table tbody tr[data-type="PRICE_INCREASE"]')) == 1, "PRICE_INCREASE/PENDING in the outbox")
         driver.find_element(By.CSS_SELECTOR, '.timeline button[data-consent="%s"]' % SUBSCRIPTION).send_keys(Keys.ENTER)
         wait.until(lambda d: len(rows('.timeline line[data-kind="price"]')) == 2)
@@ -223,6 +223,7 @@ def main():
         check("--account bob buy %s" % yearly in driver.find_element(By.ID, "result").text,
               "the page ran the purchase for bob")
         wait.until(lambda d: "bob (1 transaction)" in d.find_element(By.ID, "account").text)
+        driver.execute_script("document.getElementById('transactions').scrollIntoView()")
         shot(driver, "13-customer")
         Select(driver.find_element(By.ID, "account")).select_by_value("default")
         wait.until(lambda d: d.execute_script("return document.body.dataset.account") == "default"
