@@ -11,32 +11,9 @@ root=$(cd "$here/../.." && pwd)
 . "$here/lib.sh"
 bin=${1:-$root/.build/debug/iapsim}
 version=3.1.2
-venv=$root/.build/apple-venv
-log=$root/.build/apple-venv.log
 [ "${IAPSIM_SKIP_APPLE_LIBRARY:-}" = 1 ] && unavailable "Apple's library checks: IAPSIM_SKIP_APPLE_LIBRARY=1 is set"
 require_tools python3
-installed() {
-  "$venv/bin/python" -c "import appstoreserverlibrary, importlib.metadata as m
-assert m.version('app-store-server-library') == '$version'" 2>/dev/null
-}
-# Whether the package index pip uses answers at all (a failed install when it does is a failure).
-index_answers() {
-  python3 -c 'import os, urllib.request
-urllib.request.urlopen(os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple/"), timeout=15)' 2>>"$log"
-}
-if ! installed; then
-  rm -rf "$venv"
-  mkdir -p "$root/.build"
-  python3 -m venv "$venv" >"$log" 2>&1 \
-    || unavailable "python3 cannot make a virtual environment (the venv module; see .build/apple-venv.log)"
-  if ! "$venv/bin/pip" install --quiet --retries 1 "app-store-server-library==$version" >>"$log" 2>&1; then
-    rm -rf "$venv"
-    index_answers || unavailable "PyPI cannot be reached to install app-store-server-library==$version"
-    echo "FAIL: could not install app-store-server-library==$version from PyPI into .build/apple-venv" \
-      "(see .build/apple-venv.log)" >&2
-    exit 1
-  fi
-fi
+pip_venv apple "app-store-server-library==$version"
 "$venv/bin/python" "$here/apple_signed_data.py" "$bin"
 status=$?
 "$venv/bin/python" "$here/apple_notifications.py" "$bin" || status=1
