@@ -2,6 +2,7 @@ import Foundation
 
 import struct IAPSimKit.PendingPurchase
 import enum IAPSimKit.SettingKey
+import enum IAPSimKit.TimeRate
 import struct IAPSimKit.TransactionHistory
 
 #if canImport(IAPSimStoreKit)
@@ -236,25 +237,7 @@ open class SKTestTransaction: NSObject, @unchecked Sendable {
 }
 
 extension SKTestSession {
-    /// `SKTestSession.TimeRate`, with Apple's raw values.
-    public enum TimeRate: Int, Sendable {
-        case realTime = 0
-        case oneHourIsOneDay = 1
-        case thirtyMinutesIsOneDay = 2
-        case fiveMinutesIsOneDay = 3
-        case oneMinuteIsOneDay = 4
-        case thirtySecondsIsOneDay = 5
-        case oneSecondIsOneDay = 6
-        case monthlyRenewalEveryHour = 10
-        case monthlyRenewalEveryThirtyMinutes = 11
-        case monthlyRenewalEveryFifteenMinutes = 12
-        case monthlyRenewalEveryFiveMinutes = 13
-        case monthlyRenewalEveryThirtySeconds = 15
-        case oneRenewalEveryFifteenMinutes = 1000
-        case oneRenewalEveryFiveMinutes = 1001
-        case oneRenewalEveryMinute = 1002
-        case oneRenewalEveryThirtySeconds = 1003
-        case oneRenewalEveryTenSeconds = 1004
-        case oneRenewalEveryTwoSeconds = 1005
-    }
+    /// `SKTestSession.TimeRate`, with Apple's raw values: the library's own list, which the
+    /// `.storekit` file's `_timeRate` and `iapsim settings set time-rate` read too.
+    public typealias TimeRate = IAPSimKit.TimeRate
 }

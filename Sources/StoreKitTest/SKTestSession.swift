@@ -149,10 +149,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     /// `iapsim settings set time-rate`.
     open var timeRate: SKTestSession.TimeRate {
         get {
-            guard let text = try? settings()[.timeRate], let rate = IAPSimKit.TimeRate.named(text) else {
-                return .realTime
-            }
-            return TimeRate(rawValue: rate.rawValue) ?? .realTime
+            (try? settings()[.timeRate]).flatMap(TimeRate.named) ?? .realTime
         }
         set { set(.timeRate, String(newValue.rawValue)) }
     }

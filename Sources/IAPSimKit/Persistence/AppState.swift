@@ -77,19 +77,6 @@ struct AppState: Equatable, Sendable {
         }
     }
 
-    /// The app state at `path`, nil if there is none.
-    /// - Throws: `StateError.corrupt`, `.newerSchema` or `.unreadable`.
-    static func read(_ path: String) throws(StateError) -> AppState? {
-        let data: Data?
-        do {
-            data = try POSIXFile.readIfPresent(path)
-        } catch {
-            throw .unreadable(path: path, reason: error.reason)
-        }
-        guard let data else { return nil }
-        return try decode(data, path: path)
-    }
-
     static func decode(_ data: Data, path: String) throws(StateError) -> AppState {
         let json: JSONValue
         do {

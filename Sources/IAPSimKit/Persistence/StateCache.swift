@@ -89,6 +89,21 @@ final class StateCache: @unchecked Sendable {
         }
     }
 
+    private var appState: (state: AppState, signature: SettledFileSignature)?
+
+    /// The app's state (`store.json`), without reading it, when the file is the settled one
+    /// read last: a long-running reader (`serve`) reads it for every request, as it does the
+    /// snapshot.
+    func settledAppState(_ signature: SettledFileSignature) -> AppState? {
+        lock.withLock { signature.signature != .absent && appState?.signature == signature ? appState?.state : nil }
+    }
+
+    /// Remembers the app's state read from a file with `signature`, if the file was settled.
+    func remember(_ state: AppState, signature: SettledFileSignature) {
+        let settled = signature.wasSettled(at: now())
+        lock.withLock { appState = settled ? (state, signature) : nil }
+    }
+
     /// The modification order built last, for whichever journal.
     var lastModificationOrder: ModificationOrder? {
         get { lock.withLock { modificationOrder } }

@@ -89,11 +89,27 @@ public struct StateStore: Sendable {
         return state
     }
 
+    /// `store.json`, nil if there is none; with one `stat` once the file has settled.
+    private func readAppState() throws(StateError) -> AppState? {
+        let path = location.appStatePath
+        if let known = cache.settledAppState(SettledFileSignature.of(path)) { return known }
+        let read: (data: Data, signature: SettledFileSignature)?
+        do {
+            read = try POSIXFile.readSignedIfPresent(path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        guard let read else { return nil }
+        let app = try AppState.decode(read.data, path: path)
+        cache.remember(app, signature: read.signature)
+        return app
+    }
+
     /// Lays the app's state (`AppState`: the clock, the app's settings, the outbox's marks)
     /// over a customer's snapshot: from `store.json`, or, in a folder written before customers
     /// existed, from `default`'s snapshot, which held them.
     private func layAppState(over state: inout PurchaseState) throws(StateError) {
-        if let app = try AppState.read(location.appStatePath) {
+        if let app = try readAppState() {
             app.apply(to: &state)
         } else if location.account != StateLocation.defaultAccount {
             let root = location.forAccount(StateLocation.defaultAccount).statePath
