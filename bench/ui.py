@@ -22,19 +22,20 @@ def measure(iapsim, state):
     # The journal's index is built by the first command after the journal was written by hand.
     subprocess.run([iapsim, "status"], env=env, check=True, stdout=subprocess.DEVNULL)
     port_file = os.path.join(tempfile.mkdtemp(prefix="iapsim-ui-bench-"), "port")
-    server = subprocess.Popen([iapsim, "ui", "--port-file", port_file], env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen([iapsim, "ui", "--port-file", port_file], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
     try:
         deadline = time.monotonic() + 30
         while not os.path.exists(port_file) and time.monotonic() < deadline:
             time.sleep(0.02)
         base = "http://127.0.0.1:%s" % open(port_file).read().strip()
-        html = urllib.request.urlopen(base + "/", timeout=30).read().decode()
-        token = html.split('name="iapsim-token" content="')[1].split('"')[0]
+        # The one-time sign-in address trades its secret for the session cookie.
+        sign_in = server.stdout.readline().strip()[len("Open "):]
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        opener.open(sign_in, timeout=30).read()
 
         def get(path):
-            request = urllib.request.Request(base + path, headers={"X-IAPSim-Token": token})
-            return urllib.request.urlopen(request, timeout=60).read()
+            return opener.open(base + path, timeout=60).read()
 
         opening = ["/", "/app.css", "/app.js", "/api/version", "/api/read/products", "/api/read/status",
                    "/api/read/clock", "/api/read/settings", "/api/read/triggers",

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -74,7 +76,10 @@ def main():
             time.sleep(0.05)
         check(os.path.exists(port_file), "iapsim ui wrote its port file")
         port = open(port_file).read().strip()
-        url = "http://127.0.0.1:%s/" % port
+        # The first line is the one-time sign-in address, which gives the browser its cookie.
+        opened = server.stdout.readline().strip()
+        check(opened.startswith("Open http://127.0.0.1:%s/login?secret=" % port), "iapsim ui printed its sign-in address")
+        url = opened[len("Open "):]
 
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -98,6 +103,23 @@ def main():
         check("eligible for the introductory offer" in driver.find_element(By.ID, "catalog-table").text,
               "the catalog shows intro-offer eligibility")
         shot(driver, "01-catalog")
+
+        # 1b. The signed-in page still cannot run a program (clock exec), and another process
+        # without the cookie gets neither the page nor a secret; the link, once used, is spent.
+        marker = os.path.join(work, "ran")
+        status = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch('/api/action', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+            " body: JSON.stringify({argv: ['clock', 'exec', '--', 'touch', arguments[0]]})}).then(r => done(r.status));",
+            marker)
+        check(status == 403 and not os.path.exists(marker), "the page may not run clock exec (HTTP %s)" % status)
+        for address, expected in (("http://127.0.0.1:%s/" % port, 401), (url, 403)):
+            try:
+                urllib.request.urlopen(address, timeout=WAIT)
+                answer = 200
+            except urllib.error.HTTPError as error:
+                answer = error.code
+            check(answer == expected, "without the cookie %s answers %s, not %s" % (address.split("?")[0], expected, answer))
 
         # 2. Buy the subscription from its row.
         driver.find_element(By.CSS_SELECTOR, 'button[data-buy="%s"]' % SUBSCRIPTION).click()
@@ -267,7 +289,7 @@ def main():
 
         # The first load: from the request to every view drawn, in a new tab.
         started = time.monotonic()
-        driver.get(url)
+        driver.get("http://127.0.0.1:%s/" % port)
         wait.until(lambda d: len(rows("#tx-table tbody tr")) > 0 and len(rows(".timeline")) == 1)
         load_ms = (time.monotonic() - started) * 1000
         print("ui story: first load drawn in %.0f ms; a shell's purchase shown in %.0f ms" % (load_ms, update_ms))

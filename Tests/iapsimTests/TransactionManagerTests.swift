@@ -24,7 +24,8 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
         options.account = account
         let commands = PageCommands(options: options, context: context)
         let location = try StateLocation.resolve(stateDirectory: nil, account: account, context: context)
-        var manager = TransactionManager(commands: commands, location: location, token: "t0ken", port: port)
+        var manager = TransactionManager(
+            commands: commands, location: location, token: "t0ken", signIn: SignInSecret("s3cret"), port: port)
         manager.longestWait = 0.3
         return manager
     }
@@ -35,7 +36,7 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
     ) throws -> HTTPRequest {
         var fields = headers
         if let host { fields.append(("Host", host)) }
-        if let token { fields.append(("X-IAPSim-Token", token)) }
+        if let token { fields.append(("Cookie", "other=1; iapsim-\(port)=\(token)")) }
         return try HTTPRequest(method: method, target: target, headers: HTTPHeaders(fields), body: Array(body.utf8))
     }
 
@@ -68,15 +69,52 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
     }
 
     @Test(arguments: ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST:\(port)", "[::1]:\(port)"])
-    func thePageIsServedToItsOwnNames(host: String) throws {
-        let response = try Self.manager(Harness()).respond(try Self.request("/", host: host, token: nil))
+    func thePageIsServedToItsOwnNamesAndHoldsNoSecret(host: String) throws {
+        let response = try Self.manager(Harness()).respond(try Self.request("/", host: host))
         #expect(response.status.code == 200)
         let html = String(decoding: response.body, as: UTF8.self)
-        #expect(html.contains("<meta name=\"iapsim-token\" content=\"t0ken\">"))
+        #expect(!html.contains("t0ken") && !html.contains("s3cret"), "the page carries no secret")
         #expect(response.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
     }
 
-    @Test func everyRequestOfTheAPINeedsTheToken() throws {
+    /// Any local process may `GET /`: without the session cookie it gets neither the page, its
+    /// script nor any secret.
+    @Test(arguments: ["/", "/app.js", "/app.css"])
+    func thePageNeedsTheSessionCookie(path: String) throws {
+        let manager = try Self.manager(Harness())
+        for token in [nil, "", "t0ke", "T0KEN"] as [String?] {
+            let response = manager.respond(try Self.request(path, token: token))
+            #expect(response.status.code == 401)
+            let body = String(decoding: response.body, as: UTF8.self)
+            #expect(!body.contains("t0ken") && !body.contains("s3cret"))
+            #expect(body.contains("login?secret="), "it says how to sign in")
+        }
+        #expect(manager.respond(try Self.request(path)).status.code == 200)
+    }
+
+    /// The printed address signs one browser in, once: the cookie is `HttpOnly` and
+    /// `SameSite=Strict`, named for this port; the secret is then spent.
+    @Test func theSignInAddressWorksOnceAndSetsAStrictCookie() throws {
+        let manager = try Self.manager(Harness())
+        #expect(manager.signInURL == "http://127.0.0.1:\(Self.port)/login?secret=s3cret")
+        for wrong in ["", "s3cre", "S3CRET", "s3crett"] {
+            #expect(manager.respond(try Self.request("/login?secret=\(wrong)", token: nil)).status.code == 403)
+        }
+        let first = manager.respond(try Self.request("/login?secret=s3cret", token: nil))
+        #expect(first.status.code == 303)
+        #expect(first.headers["Location"] == "/")
+        #expect(first.headers["Set-Cookie"] == "iapsim-\(Self.port)=t0ken; Path=/; HttpOnly; SameSite=Strict")
+        #expect(first.body.isEmpty)
+        let again = manager.respond(try Self.request("/login?secret=s3cret", token: nil))
+        #expect(again.status.code == 403, "the secret is spent")
+        #expect(again.headers["Set-Cookie"] == nil)
+        #expect(
+            manager.respond(try Self.request("/login?secret=x")).status.code == 303,
+            "a browser already signed in goes on to the page")
+        #expect(manager.respond(try Self.request("/login?secret=s3cret", method: "POST")).status.code == 405)
+    }
+
+    @Test func everyRequestOfTheAPINeedsTheSessionCookie() throws {
         let harness = Harness()
         let manager = try Self.manager(harness)
         for token in [nil, "", "t0ke", "t0kenx", "T0KEN"] as [String?] {
@@ -86,6 +124,9 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
                 body: #"{"argv":["buy","com.example.app.book"]}"#)
             #expect(manager.respond(buy).status.code == 403)
         }
+        // The old header is no key: only the cookie is.
+        let header = try Self.request("/api/read/clock", token: nil, headers: [("X-IAPSim-Token", "t0ken")])
+        #expect(manager.respond(header).status.code == 403)
         #expect(!FileManager().fileExists(atPath: harness.stateDirectory + "/purchases.json"), "nothing was bought")
         #expect(manager.respond(try Self.request("/api/read/clock")).status.code == 200)
     }

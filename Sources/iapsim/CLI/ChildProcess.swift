@@ -26,7 +26,10 @@ enum ChildProcess {
         defer {
             for pointer in argv + envp { free(pointer) }
         }
-        Forwarding.install()
+        // The handlers are iapsim's only while the program runs: `iapsim ui` (whose page may
+        // not run one, but whose process is the same) must stop on SIGTERM again afterwards.
+        let saved = Forwarding.install()
+        defer { Forwarding.restore(saved) }
         var pid = pid_t()
         let result = posix_spawnp(&pid, arguments[0], nil, nil, argv, envp)
         if result != 0 {
@@ -56,7 +59,9 @@ enum ChildProcess {
             0, 0, 0, 0
         )
 
-        static func install() {
+        /// Installs the forwarding handlers and returns the ones they replaced.
+        static func install() -> [(Int32, sigaction)] {
+            var saved: [(Int32, sigaction)] = []
             for signal in signals {
                 var action = sigaction()
                 #if canImport(Glibc)
@@ -66,6 +71,17 @@ enum ChildProcess {
                 #endif
                 action.sa_flags = SA_SIGINFO
                 sigemptyset(&action.sa_mask)
+                var previous = sigaction()
+                sigaction(signal, &action, &previous)
+                saved.append((signal, previous))
+            }
+            return saved
+        }
+
+        /// Puts back the handlers `install` replaced.
+        static func restore(_ saved: [(Int32, sigaction)]) {
+            for (signal, previous) in saved {
+                var action = previous
                 sigaction(signal, &action, nil)
             }
         }

@@ -20,12 +20,15 @@ struct Ui: CLICommand {
             chooses the customer every view and button acts for (iapsim accounts; --account
             picks the first one), and adds customers. A change made from a shell
             shows on the page within half a second, without a reload. Only this machine can
-            reach it, and only the page it serves can use it: requests must name
-            127.0.0.1:PORT or localhost:PORT in Host (else 421), and every request of the page
-            carries a token made for this run (else 403), from the page's own origin. It prints
-            'Open http://127.0.0.1:PORT/' (--port 0, the default, picks a free port; --port-file
-            writes it; --open starts the desktop's browser) and serves until SIGINT or SIGTERM,
-            then exits 0.
+            reach it, and only the browser it signs in can use it: requests must name
+            127.0.0.1:PORT or localhost:PORT in Host (else 421). It prints
+            'Open http://127.0.0.1:PORT/login?secret=…', an address that works once: it gives
+            that browser this run's session cookie (HttpOnly, SameSite=Strict), which the page
+            and its every request need (else 401 or 403), from the page's own origin. The page
+            never runs 'clock exec', 'accounts remove', or any option that writes outside the
+            state or changes certificates. --port 0, the default, picks a free port;
+            --port-file writes it; --open starts the desktop's browser on the sign-in address.
+            It serves until SIGINT or SIGTERM, then exits 0.
             """,
         arguments: [],
         options: [
@@ -74,11 +77,12 @@ struct Ui: CLICommand {
         } catch {
             throw UsageError(error.localizedDescription, command: Self.spec.name)
         }
-        var manager = TransactionManager(commands: commands, location: location, token: token, port: server.port)
+        var manager = TransactionManager(
+            commands: commands, location: location, token: token, signIn: SignInSecret(), port: server.port)
         manager.stopping = { ListenSignals.stopRequested }
         manager.warm()
         box.manager = manager
-        let url = "http://127.0.0.1:\(server.port)/"
+        let url = manager.signInURL
         context.console.out("Open \(url)")
         if let file = portFile {
             do {

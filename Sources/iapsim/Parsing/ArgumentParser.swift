@@ -30,6 +30,15 @@ enum ArgumentParser {
         return Invocation(options: options, command: try type.init(words))
     }
 
+    /// The words sorted as `parse` sorts them for the command they name, without building the
+    /// command: what the page's server inspects (verbs, options) before it runs anything.
+    static func sortedWords(_ arguments: [String], commands: [any CLICommand.Type] = Registry.commands)
+        throws(UsageError) -> ParsedWords
+    {
+        let registry = Registry(commands: commands)
+        return try sort(arguments, for: try commandSpec(in: arguments, registry), registry)
+    }
+
     /// The spec of the command the arguments name; nil when they name none. An option's
     /// value is never taken for the command word: whether `--x` takes a value is known from
     /// any command that has it (a test checks that each name means the same everywhere).

@@ -18,6 +18,18 @@ struct PageCommands: Sendable {
         "list-products", "status", "transactions", "notifications", "clock", "settings", "jws", "trigger",
         "accounts",
     ]
+    /// The verbs (a first argument from a fixed list, `clock advance`) the page may give each
+    /// command above; any other verb is refused, so a verb added to a command later is off the
+    /// page until it is put here. Left out on purpose: `clock exec` runs a program as the user
+    /// who started `iapsim ui`; `accounts remove` deletes a customer's history;
+    /// `transactions delete` deletes a transaction; `jws decode` reads a file of any path.
+    static let verbs: [String: Set<String>] = [
+        "clock": ["advance", "set", "freeze", "run", "reset"], "accounts": ["add"], "settings": ["set", "reset"],
+        "jws": ["transaction"], "notifications": ["show"],
+    ]
+    /// Options no words from the page may give: `--certs DIR` makes or reads a signing identity
+    /// in any folder (a write outside the state, a change of certificates).
+    static let forbiddenOptions: Set<String> = ["certs"]
 
     /// The options `iapsim ui` was started with (`--state-dir`, `--catalog`, …), which every
     /// command the page runs inherits: words from the page cannot point at another state. The
@@ -79,9 +91,9 @@ struct PageCommands: Sendable {
         } catch {
             throw .usage(error.line)
         }
-        if let accounts = invocation.command as? Accounts, case .remove = accounts.action {
-            throw .notAllowed("accounts remove")
-        }
+        // The parse above succeeded, so sorting the same words does too.
+        guard let sorted = try? ArgumentParser.sortedWords(words) else { throw .notAllowed(first) }
+        try Self.checkVerbAndOptions(sorted, of: type.spec)
         var given = invocation.options
         given.json = false
         given.quiet = false
@@ -100,6 +112,15 @@ struct PageCommands: Sendable {
         invocation.options.quiet = false
         invocation.options.noColor = true
         return invocation
+    }
+
+    /// Refuses a verb of `spec` that `verbs` does not list, and any of `forbiddenOptions`.
+    static func checkVerbAndOptions(_ words: ParsedWords, of spec: CommandSpec) throws(Refusal) {
+        if let option = forbiddenOptions.first(where: words.has) {
+            throw .notAllowed("--\(option)")
+        }
+        guard case .word = spec.arguments.first?.kind, let verb = words.arguments.first else { return }
+        guard verbs[spec.name]?.contains(verb) == true else { throw .notAllowed("\(spec.name) \(verb)") }
     }
 
     /// The command line's usage error for a customer name it refuses.

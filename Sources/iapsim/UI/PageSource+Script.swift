@@ -6,7 +6,6 @@ extension PageSource {
     /// action carries `--account NAME`.
     static let script = ##"""
         'use strict';
-        const token = document.querySelector('meta[name="iapsim-token"]').content;
         const $ = (selector, root = document) => root.querySelector(selector);
         const view = { account: document.querySelector('meta[name="iapsim-account"]').content,
           products: [], status: null, clock: null, notifications: [],
@@ -37,7 +36,7 @@ extension PageSource {
         /** A GET of the server's API for the chosen customer. */
         async function api(path, signal) {
           const url = path + (path.includes('?') ? '&' : '?') + 'account=' + encodeURIComponent(view.account);
-          const response = await fetch(url, { headers: { 'X-IAPSim-Token': token }, signal });
+          const response = await fetch(url, { credentials: 'same-origin', signal });
           const body = await response.json();
           if (!response.ok && body.error) throw new Error(body.error);
           return body;
@@ -49,8 +48,8 @@ extension PageSource {
           if (button) button.disabled = true;
           const box = $('#result');
           try {
-            const response = await fetch('/api/action', { method: 'POST',
-              headers: { 'Content-Type': 'application/json', 'X-IAPSim-Token': token },
+            const response = await fetch('/api/action', { method: 'POST', credentials: 'same-origin',
+              headers: { 'Content-Type': 'application/json' },
               body: JSON.stringify({ argv: argv.concat(['--account', view.account]) }) });
             const body = await response.json();
             const command = 'iapsim --account ' + view.account + ' ' + argv.join(' ');

@@ -1,6 +1,6 @@
 /// The page `iapsim ui` serves: hand-written HTML, CSS and JavaScript, compiled into the
-/// binary so it works offline and needs no package. `{{TOKEN}}` is replaced by the run's token,
-/// `{{ACCOUNT}}` by the customer `iapsim ui` started with (the picker's first choice).
+/// binary so it works offline and needs no package. It holds no secret (the browser proves
+/// itself with the session cookie it got at the sign-in link); `{{ACCOUNT}}` is replaced by the customer `iapsim ui` started with (the picker's first choice).
 /// The script (`PageSource+Script.swift`) draws what the commands' `--json` says and sends
 /// each button's words to `/api/action`; it decides nothing about the App Store.
 enum PageSource {
@@ -10,7 +10,6 @@ enum PageSource {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="iapsim-token" content="{{TOKEN}}">
         <meta name="iapsim-account" content="{{ACCOUNT}}">
         <meta name="color-scheme" content="light dark">
         <title>iapsim Transaction Manager</title>

@@ -8,10 +8,13 @@ import IAPSimKit
 ///
 /// Security: it listens on loopback only; every request must name this server in `Host`
 /// (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`), else 421, which stops a DNS-rebinding
-/// page (a name of the attacker's that resolves to 127.0.0.1); every `/api/` request must
-/// carry this run's random token in `X-IAPSim-Token` (the page has it in its HTML, which
-/// another origin cannot read), else 403; a POST must come from this origin (`Origin`,
-/// `Sec-Fetch-Site`) with `Content-Type: application/json`, else 403 or 415.
+/// page (a name of the attacker's that resolves to 127.0.0.1). No secret is served: `iapsim ui`
+/// prints a sign-in address with a one-time secret (`/login?secret=…`), which the browser
+/// trades once for this run's session token in an `HttpOnly; SameSite=Strict` cookie; the
+/// page, its script and every `/api/` request need that cookie (else 401 or 403), so another
+/// local process, or another user's, reads nothing from `GET /`. A POST must also come from
+/// this origin (`Origin`, `Sec-Fetch-Site`) with `Content-Type: application/json`, else 403
+/// or 415.
 ///
 /// Customers: `location` names the customer `iapsim ui` started with (`--account`), the
 /// picker's first choice. After that the choice is the page's: each read, page of rows and
@@ -20,8 +23,10 @@ import IAPSimKit
 struct TransactionManager: Sendable {
     let commands: PageCommands
     let location: StateLocation
-    /// This run's secret, 256 random bits in hex.
+    /// This run's session token, 256 random bits in hex: the cookie's value.
     let token: String
+    /// The one-time secret of the sign-in address, spent by its first use.
+    let signIn: SignInSecret
     /// The port listened on, which `Host` and `Origin` must name.
     let port: UInt16
     /// Whether to stop a long poll early (the server is stopping).
@@ -32,11 +37,29 @@ struct TransactionManager: Sendable {
     private let transactions = RowCache(words: ["transactions"], member: "transactions")
     private let notifications = RowCache(words: ["notifications"], member: "notifications")
 
-    init(commands: PageCommands, location: StateLocation, token: String, port: UInt16) {
+    init(commands: PageCommands, location: StateLocation, token: String, signIn: SignInSecret, port: UInt16) {
         self.commands = commands
         self.location = location
         self.token = token
+        self.signIn = signIn
         self.port = port
+    }
+
+    /// The address `iapsim ui` prints: the page, signing this browser in on its first use.
+    var signInURL: String { "http://127.0.0.1:\(port)/login?secret=\(signIn.secret)" }
+
+    /// The session cookie's name: cookies are kept per host, not per port, so each run's
+    /// name carries its port and two `iapsim ui` on one machine keep theirs apart.
+    var cookieName: String { "iapsim-\(port)" }
+
+    /// Whether the request carries this run's session cookie.
+    func isSignedIn(_ request: HTTPRequest) -> Bool {
+        for field in (request.headers["Cookie"] ?? "").split(separator: ";") {
+            let pair = field.trimmingCharacters(in: .whitespaces)
+            guard let equals = pair.firstIndex(of: "="), pair[..<equals] == cookieName else { continue }
+            if Self.sameSecret(String(pair[pair.index(after: equals)...]), token) { return true }
+        }
+        return false
     }
 
     /// A fresh token: 32 bytes from the system's cryptographic generator.
@@ -56,21 +79,25 @@ struct TransactionManager: Sendable {
             return Self.refuse(421, "this server answers only to http://127.0.0.1:\(port)/ (Host)")
         }
         let path = request.pathComponents
+        if path == ["login"] { return login(request) }
         if path.first != "api" {
             guard request.method == "GET" || request.method == "HEAD" else { return Self.refuse(405, "GET only") }
+            guard isSignedIn(request) else {
+                return Self.refuse(
+                    401, "not signed in: open the address iapsim ui printed (http://127.0.0.1:\(port)/login?secret=…)")
+            }
             switch path {
             case []:
                 // A customer's name is letters, digits, '.', '_' and '-' only: nothing to escape.
-                let html = PageSource.html.replacingOccurrences(of: "{{TOKEN}}", with: token)
-                    .replacingOccurrences(of: "{{ACCOUNT}}", with: location.account)
+                let html = PageSource.html.replacingOccurrences(of: "{{ACCOUNT}}", with: location.account)
                 return page(html, "text/html")
             case ["app.js"]: return page(PageSource.script, "text/javascript")
             case ["app.css"]: return page(PageSource.style, "text/css")
             default: return Self.refuse(404, "no such page")
             }
         }
-        guard Self.sameSecret(request.headers["X-IAPSim-Token"] ?? "", token) else {
-            return Self.refuse(403, "missing or wrong X-IAPSim-Token: only the page iapsim ui serves may ask")
+        guard isSignedIn(request) else {
+            return Self.refuse(403, "no session cookie: only the page iapsim ui serves, once signed in, may ask")
         }
         if request.method == "POST" {
             if let origin = request.headers["Origin"], !allowedOrigins.contains(origin.lowercased()) {
@@ -101,6 +128,27 @@ struct TransactionManager: Sendable {
         case (3, "rows") where path[2] == "notifications": return rows(notifications, request, customer, accountWords)
         default: return Self.refuse(404, "no such endpoint")
         }
+    }
+
+    /// `GET /login?secret=S`: the first request with the printed secret gets the session
+    /// cookie and goes on to the page; the secret is spent, so the address, once used, signs
+    /// nobody else in. A browser already signed in goes on to the page whatever it sends.
+    private func login(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" else { return Self.refuse(405, "GET only") }
+        if !isSignedIn(request) {
+            guard signIn.spend(request.queryValue("secret") ?? "") else {
+                return Self.refuse(
+                    403, "this sign-in address is wrong or already used: restart iapsim ui for a new one")
+            }
+        }
+        return HTTPResponse(
+            status: HTTPStatus(303),
+            headers: HTTPHeaders(
+                Self.securityHeaders + [
+                    ("Location", "/"),
+                    ("Set-Cookie", "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"),
+                    ("Content-Length", "0"),
+                ]), body: [])
     }
 
     /// A `?account=` that names no possible customer: the command line's usage error, exit 64,
@@ -234,5 +282,23 @@ struct TransactionManager: Sendable {
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
         return difference == 0
+    }
+}
+
+/// The sign-in address's secret: good once, compared in constant time.
+final class SignInSecret: @unchecked Sendable {
+    let secret: String
+    private let lock = NSLock()
+    private var spent = false
+
+    init(_ secret: String = TransactionManager.makeToken()) { self.secret = secret }
+
+    /// Whether `given` is the secret and was not used before; a match spends it.
+    func spend(_ given: String) -> Bool {
+        lock.withLock {
+            guard !spent, TransactionManager.sameSecret(given, secret) else { return false }
+            spent = true
+            return true
+        }
     }
 }
