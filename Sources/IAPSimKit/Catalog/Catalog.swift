@@ -119,6 +119,8 @@ public struct Catalog: Sendable {
         if let path = source.productIDsPath, store.products.contains(where: { $0.id == identifier }) {
             throw .productNotRequested(productID: identifier, productIDsPath: path)
         }
-        throw .productNotAvailable(productID: identifier)
+        throw .productNotAvailable(
+            productID: identifier, storeKitPath: source.storeKitPath,
+            nearest: Suggestion.ranked(identifier, among: products.map(\.id)))
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 public enum CatalogError: Error, Equatable, Sendable {
     /// No catalog folder was given and none was found where iapsim looks.
     case noCatalog(searched: [String])
+    /// A folder holds several `.storekit` files and none is `Products.storekit`.
+    case severalStoreKitFiles(directory: String, names: [String])
     case fileNotFound(path: String)
     case unreadable(path: String, reason: String)
     case emptyFile(path: String)
@@ -29,6 +31,9 @@ extension CatalogError: LocalizedError {
         case .noCatalog(let searched):
             return "no catalog found (looked in \(searched.joined(separator: ", "))); "
                 + "pass --catalog DIR or set IAPSIM_CATALOG"
+        case .severalStoreKitFiles(let directory, let names):
+            return "\(directory): several StoreKit configuration files (\(names.joined(separator: ", "))); "
+                + "choose one with --storekit FILE"
         case .fileNotFound(let path):
             return "\(path): no such file; point --catalog, --storekit or --product-ids (or IAPSIM_CATALOG) at it"
         case .unreadable(let path, let reason):

@@ -3,7 +3,9 @@ import Foundation
 /// Why a purchase could not start. Named after StoreKit's errors where it has one.
 public enum PurchaseError: Error, Equatable, Sendable {
     /// `SKError.storeProductNotAvailable` (5): the store has no such product.
-    case productNotAvailable(productID: String)
+    /// No product of the store has the identifier: the `.storekit` file searched and the
+    /// identifiers nearest the one asked for.
+    case productNotAvailable(productID: String, storeKitPath: String = "", nearest: [String] = [])
     /// The store has the product, but the app's identifier list does not ask for it, so an app
     /// would never have received the `SKProduct` to buy it with.
     case productNotRequested(productID: String, productIDsPath: String)
@@ -26,8 +28,11 @@ public enum PurchaseError: Error, Equatable, Sendable {
 extension PurchaseError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case .productNotAvailable(let id):
-            "\(id): no such product in the store (storeProductNotAvailable); see 'iapsim list'"
+        case .productNotAvailable(let id, let path, let nearest):
+            "\(id): no such product in \(path.isEmpty ? "the store" : path) (storeProductNotAvailable); "
+                + (nearest.isEmpty
+                    ? "" : "did you mean \(nearest.map { "'\($0)'" }.joined(separator: " or "))? ")
+                + "see 'iapsim list'"
         case .productNotRequested(let id, let path):
             "\(id): the store has it but \(path) does not list it, so the app cannot buy it; add it there"
         case .notAvailableInStorefront(let id, let storefront):

@@ -14,7 +14,7 @@ extension StoreSession {
         try transact { state, moment in
             let pending = try Self.pending(
                 id, reason: .askToBuy, in: state, wrongState: "is not waiting for Ask to Buy approval")
-            return try Self.complete(pending, id: id, in: catalog, state: &state, moment: moment)
+            return try Self.complete(pending, id: id, in: catalog, state: &state, moment: moment.outsideTheApp)
         }
     }
 
@@ -51,7 +51,8 @@ extension StoreSession {
             }
             return try transact { state, moment in
                 let pending = try Self.pending(id, reason: .interrupted, in: state, wrongState: "")
-                let result = try Self.complete(pending, id: nil, in: catalog, state: &state, moment: moment)
+                let result = try Self.complete(
+                    pending, id: nil, in: catalog, state: &state, moment: moment.outsideTheApp)
                 if case .purchased(let transaction) = result {
                     state.simulation.undeliveredTransactionIDs.append(transaction.id)
                 }

@@ -20,7 +20,8 @@ extension StoreSession {
             let request = PurchaseRequest(made: product.id, quantity: quantity)
             var quote = Self.quote(product, request: request, in: catalog, state: state, moment: moment)
             quote.canMakePayments = true
-            let result = try Self.purchase(quote, in: catalog, outcome: .success, state: &state, moment: moment)
+            let result = try Self.purchase(
+                quote, in: catalog, outcome: .success, state: &state, moment: moment.outsideTheApp)
             if case .purchased(let transaction) = result {
                 state.simulation.undeliveredTransactionIDs.append(transaction.id)
             }

@@ -53,6 +53,20 @@ public struct StoreSession: Sendable {
     public struct Moment: Sendable {
         public var now: Date
         public var settings: SessionSettings
+
+        /// The same moment for a transaction made outside the app: an Ask to Buy approval, an
+        /// interrupted purchase completed, a purchase shared by the family, a renewal. The app
+        /// learns of it through `Transaction.updates` or its payment queue's observer and
+        /// must finish it itself (Apple, "Finishing a transaction": transactions stay in the
+        /// queue until the app finishes them), whatever `finish-transactions` says and
+        /// whichever front end (the command line, `SKTestSession`, the page) made it.
+        /// `finish-transactions auto` stands for the app's own observer finishing what the
+        /// app itself bought (`iapsim buy`), as the tutorials' apps do.
+        public var outsideTheApp: Moment {
+            var moment = self
+            moment.settings.finishTransactions = .manual
+            return moment
+        }
     }
 
     /// Runs `body` on the up-to-date state under the lock, and saves what it changed.

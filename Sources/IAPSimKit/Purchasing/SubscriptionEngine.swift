@@ -248,7 +248,9 @@ enum SubscriptionEngine {
         // A commitment's payment with auto-renew off keeps saying why it will end.
         if info.willAutoRenew { info.expirationReason = nil }
         try state.account.record(transaction, isNew: true)
-        if !settings.finishesTransactions { state.simulation.unfinishedTransactionIDs.append(transaction.id) }
+        // A renewal happens outside the app: it waits for the app to finish it
+        // (`StoreSession.Moment.outsideTheApp`).
+        state.simulation.unfinishedTransactionIDs.append(transaction.id)
         state.notify(
             .didRenew, recovered == nil ? nil : .billingRecovery, at: recovered ?? start, transaction: transaction,
             renewal: info, status: .active)

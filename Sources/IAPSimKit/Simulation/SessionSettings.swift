@@ -65,7 +65,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .appTransactionError: "AppTransaction.shared fails with this error (jws app-transaction). none | ERROR"
         case .refundRequestError: "Refund requests fail with this error. none | ERROR"
         case .offerCodeRedeemError: "Offer code redemption fails with this error (redeem-offer-code). none | ERROR"
-        case .finishTransactions: "Whether the app finishes transactions. auto | manual"
+        case .finishTransactions: "Whether the app's own purchases are finished at once. auto | manual"
         case .timeRate: "How fast subscriptions renew (SKTestSession.TimeRate). e.g. realTime, 1005"
         case .billingRetry: "Renewals fail with a billing issue and enter billing retry. true | false"
         case .gracePeriod: "A billing grace period keeps access during billing retry. true | false"

@@ -4,13 +4,25 @@ import IAPSimKit
 
 /// StoreKit 1's `SKPaymentQueue`: payments in, transactions out to the observers.
 ///
-/// Apple calls observers on the main thread. A `swift test` process on Linux runs no main run
-/// loop, so here every observer and request delegate is called on one serial queue,
-/// `SKPaymentQueue.callbackQueue`, in order, after the call that caused it has returned — the
-/// same guarantees an app relies on (asynchronous, one at a time, in order).
+/// Apple calls observers and request delegates on the main thread, and app code relies on it
+/// (it updates its interface there; a test asserts what the observer did once `wait(for:)`
+/// returns). So does this queue: every observer and delegate call goes through
+/// `SKPaymentQueue.callbackQueue`, the main queue unless a program chooses otherwise, in
+/// order, after the call that caused it has returned. XCTest's `wait(for:timeout:)`,
+/// `RunLoop.main.run(until:)`, `dispatchMain()`, an `async` `main` and Swift Testing all
+/// service the main queue. A program that never does (a command-line tool blocked in a loop)
+/// sets `SKPaymentQueue.callbackQueue` to a queue of its own before its first StoreKit call.
 open class SKPaymentQueue: NSObject, @unchecked Sendable {
-    /// The serial queue observers and request delegates are called on.
-    public static let callbackQueue = DispatchQueue(label: "iapsim.StoreKit.SKPaymentQueue")
+    private static let callbackLock = NSLock()
+    nonisolated(unsafe) private static var chosenCallbackQueue = DispatchQueue.main
+
+    /// The serial queue observers and request delegates are called on: the main queue, as on
+    /// Apple's platforms. iapsim's own addition (Apple's has no such property), for programs
+    /// that never service the main queue.
+    public static var callbackQueue: DispatchQueue {
+        get { callbackLock.withLock { chosenCallbackQueue } }
+        set { callbackLock.withLock { chosenCallbackQueue = newValue } }
+    }
 
     private static let shared = SKPaymentQueue()
 

@@ -102,7 +102,17 @@ struct CommandContext {
         for error in catalog.store.settings.ignoredErrors {
             events.warn("Warning: \(catalog.source.storeKitPath): \(error)")
         }
+        if catalog.source.origin == .installedDemo {
+            events.warn(Self.demoCatalogNote(catalog.source.storeKitPath))
+        }
         return (catalog, session)
+    }
+
+    /// Said once per command when no catalog was found and the demo one is in use: a
+    /// developer's own `.storekit` belongs in the current folder, `./catalog` or `--catalog`.
+    static func demoCatalogNote(_ path: String) -> String {
+        "Note: using the demo catalog installed with iapsim (\(path)); run iapsim in the folder of your "
+            + ".storekit file, or pass --catalog DIR or --storekit FILE"
     }
 
     /// The storefront `--storefront` names, nil without it.

@@ -6,9 +6,12 @@ struct Finish: CLICommand {
         name: "finish", abstract: "Finish a transaction the app left unfinished.",
         synopsis: "<transaction-id>",
         discussion: """
-            Transaction.finish(). With 'settings set finish-transactions manual' new
-            transactions stay unfinished, and every launch (list, buy, restore, status)
-            notes on stderr that Transaction.updates re-delivered them, until they are finished.
+            Transaction.finish(). What happens outside the app (an approval, a resolved
+            interruption, a purchase elsewhere or by the family, a renewal) stays unfinished
+            until the app finishes it, whichever front end made it; the app's own 'buy' is
+            finished at once unless 'settings set finish-transactions manual'. Every launch
+            (list, buy, restore, status) notes on stderr that Transaction.updates re-delivered
+            what is unfinished, until it is finished.
             A backend finishes one the same way through the App Store Server API's Finish
             Transaction ('iapsim serve').
             """,

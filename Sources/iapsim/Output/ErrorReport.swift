@@ -9,7 +9,7 @@ enum ErrorReport {
             return (.usage, error.line)
         case let error as CatalogError:
             switch error {
-            case .noCatalog, .fileNotFound, .unreadable: return (.noInput, line(error))
+            case .noCatalog, .fileNotFound, .unreadable, .severalStoreKitFiles: return (.noInput, line(error))
             default: return (.dataError, line(error))
             }
         case let error as StateError:
