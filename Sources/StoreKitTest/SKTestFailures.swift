@@ -1,7 +1,9 @@
 import Foundation
 
+import struct IAPSimKit.AccountStatus
 import struct IAPSimKit.PendingPurchase
 import enum IAPSimKit.SettingKey
+import enum IAPSimKit.StoreKitTestAPI
 import enum IAPSimKit.TimeRate
 import struct IAPSimKit.TransactionHistory
 
@@ -15,8 +17,9 @@ import struct IAPSimKit.TransactionHistory
 /// the errors Apple lets it fail with (its `Failure`).
 public protocol FailableStoreKitAPI: Sendable {
     associatedtype Failure: Sendable
-    /// The `iapsim settings` key that holds the error.
-    var _settingKey: SettingKey { get }
+    /// The `iapsim settings` key that holds the error; nil for the Manage Subscriptions sheet,
+    /// which no operation on Linux shows (the session keeps its error in memory).
+    var _settingKey: SettingKey? { get }
     /// The error as `iapsim settings set` names it.
     func _errorName(_ failure: Failure) -> String
     func _failure(named name: String) -> Failure?
@@ -24,7 +27,7 @@ public protocol FailableStoreKitAPI: Sendable {
 
 /// One failable API.
 public struct SKTestFailableAPI<Failure: Sendable>: FailableStoreKitAPI {
-    public let _settingKey: SettingKey
+    public let _settingKey: SettingKey?
     let name: @Sendable (Failure) -> String
     let failure: @Sendable (String) -> Failure?
 
@@ -47,6 +50,8 @@ public enum SKTestFailures {
         case generic(StoreKitError)
         case refundRequest(Transaction.RefundRequestError)
     }
+    public enum OfferCodeRedeem: Sendable { case generic(StoreKitError) }
+    public enum ManageSubscriptions: Sendable { case generic(StoreKitError) }
 }
 
 /// Names as `iapsim help errors` lists them.
@@ -78,7 +83,7 @@ enum FailureNames {
         }
     }
 
-    static func generic<Failure>(_ key: SettingKey, _ make: @escaping @Sendable (StoreKitError) -> Failure)
+    static func generic<Failure>(_ key: SettingKey?, _ make: @escaping @Sendable (StoreKitError) -> Failure)
         -> SKTestFailableAPI<Failure>
     {
         SKTestFailableAPI(
@@ -107,6 +112,16 @@ extension FailableStoreKitAPI where Self == SKTestFailableAPI<SKTestFailures.Sub
 
 extension FailableStoreKitAPI where Self == SKTestFailableAPI<SKTestFailures.AppTransaction> {
     public static var appTransaction: Self { FailureNames.generic(.appTransactionError, { .generic($0) }) }
+}
+
+extension FailableStoreKitAPI where Self == SKTestFailableAPI<SKTestFailures.OfferCodeRedeem> {
+    public static var offerCodeRedeem: Self { FailureNames.generic(.offerCodeRedeemError, { .generic($0) }) }
+}
+
+extension FailableStoreKitAPI where Self == SKTestFailableAPI<SKTestFailures.ManageSubscriptions> {
+    public static var manageSubscriptions: Self {
+        FailureNames.generic(StoreKitTestAPI.manageSubscriptions.settingKey, { .generic($0) })
+    }
 }
 
 extension FailableStoreKitAPI where Self == SKTestFailableAPI<SKTestFailures.Purchase> {
@@ -203,12 +218,19 @@ open class SKTestTransaction: NSObject, @unchecked Sendable {
     open private(set) var purchaseDate: Date
     open private(set) var expirationDate: Date?
     open private(set) var revocationDate: Date?
+    /// When it was refunded or revoked: Apple's name for `revocationDate` here.
+    open var cancelDate: Date? { revocationDate }
     open private(set) var state: SKPaymentTransactionState
     open private(set) var pendingAskToBuyConfirmation: Bool
     open private(set) var hasPurchaseIssue: Bool
     open private(set) var isFinished: Bool
+    /// Whether the subscription this transaction belongs to will renew; false for other
+    /// products.
+    open private(set) var autoRenewingEnabled: Bool
+    /// Whether a price increase waits for the subscriber's consent.
+    open private(set) var isPendingPriceIncreaseConsent: Bool
 
-    init(_ entry: TransactionHistory.Entry, pending: Bool) {
+    init(_ entry: TransactionHistory.Entry, chain: AccountStatus.SubscriptionStatus?) {
         let transaction = entry.transaction
         identifier = Int(clamping: transaction.id)
         originalTransactionIdentifier = Int(clamping: transaction.originalID)
@@ -218,8 +240,10 @@ open class SKTestTransaction: NSObject, @unchecked Sendable {
         revocationDate = transaction.revocationDate
         state = .purchased
         pendingAskToBuyConfirmation = false
-        hasPurchaseIssue = false
+        hasPurchaseIssue = chain?.isInBillingRetry ?? false
         isFinished = entry.isFinished
+        autoRenewingEnabled = chain?.willAutoRenew ?? false
+        isPendingPriceIncreaseConsent = chain?.priceIncreaseStatus == .pending
         super.init()
     }
 
@@ -232,6 +256,8 @@ open class SKTestTransaction: NSObject, @unchecked Sendable {
         pendingAskToBuyConfirmation = pending.reason == .askToBuy
         hasPurchaseIssue = pending.reason == .interrupted
         isFinished = false
+        autoRenewingEnabled = false
+        isPendingPriceIncreaseConsent = false
         super.init()
     }
 }

@@ -62,6 +62,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             directory = context.absolutePath(named)
         } else {
             directory = NSTemporaryDirectory() + "/iapsim-SKTestSession-\(ProcessInfo.processInfo.processIdentifier)"
+            ProcessStateFolder.removeAtExit(directory)
         }
         stateDirectory = URL(fileURLWithPath: directory)
         configurationURL = fileURL
@@ -186,7 +187,9 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         guard let session = try? session(), let history = try? session.history(),
             let entries = try? history.entries()
         else { return [] }
-        return entries.map { SKTestTransaction($0, pending: false) }
+        let chains = Dictionary(
+            ((try? session.status().subscriptions) ?? []).map { ($0.originalID, $0) }, uniquingKeysWith: { a, _ in a })
+        return entries.map { SKTestTransaction($0, chain: chains[$0.transaction.originalID]) }
             + history.pending.map { SKTestTransaction(pending: $0) }
     }
 
@@ -243,13 +246,45 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     /// `iapsim cancel-subscription PRODUCT` (`disableAutoRenewForTransaction(identifier:)`).
     open func disableAutoRenewForTransaction(identifier: Int) throws {
-        _ = try control { _, session in
-            let id = try Self.id(identifier)
-            guard let entry = try session.history().entries().first(where: { $0.transaction.id == id }) else {
-                throw SimulationError.unknownTransaction(id: id)
+        _ = try control { _, session in try session.cancelSubscription(try Self.productID(identifier, session)) }
+    }
+
+    /// `iapsim cancel-subscription PRODUCT --undo`: auto-renew back on.
+    open func enableAutoRenewForTransaction(identifier: Int) throws {
+        _ = try control { _, session in try session.resumeSubscription(try Self.productID(identifier, session)) }
+    }
+
+    /// `iapsim price-increase PRODUCT PRICE --consent-required`, at the price the `.storekit`
+    /// file gives the product now: as in Xcode's "Testing a price increase", raise the price in
+    /// the configuration file first, then ask the subscriber for consent.
+    /// - Throws: `SKTestError` `.invalidAction` when the file's price is not above the price
+    ///   the subscription renews at.
+    open func requestPriceIncreaseConsentForTransaction(identifier: Int) throws {
+        _ = try control { catalog, session in
+            let productID = try Self.productID(identifier, session)
+            guard let product = catalog.product(productID) else {
+                throw SKTestError(.invalidProductIdentifier, "\(productID) is not in the configuration file")
             }
-            return try session.cancelSubscription(entry.transaction.productID)
+            do {
+                return try session.increasePrice(productID, to: product.price, requiresConsent: true)
+            } catch SimulationError.notAPriceIncrease(_, let price, let current) {
+                throw SKTestError(
+                    .invalidAction,
+                    "\(productID): the configuration file's price \(price) is not above the renewal price \(current); "
+                        + "raise it in the .storekit file first")
+            }
         }
+    }
+
+    /// `iapsim price-increase consent PRODUCT`: the subscriber agrees.
+    open func consentToPriceIncreaseForTransaction(identifier: Int) throws {
+        _ = try control { _, session in try session.consentToPriceIncrease(try Self.productID(identifier, session)) }
+    }
+
+    /// `iapsim price-increase decline PRODUCT`: the subscriber declines; it expires at its
+    /// period's end.
+    open func declinePriceIncreaseForTransaction(identifier: Int) throws {
+        _ = try control { _, session in try session.declinePriceIncrease(try Self.productID(identifier, session)) }
     }
 
     /// `iapsim clock advance`: moves the simulated clock on (an iapsim addition; Apple's
@@ -263,8 +298,12 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     /// `iapsim settings set error.API ERROR` (`none` for nil).
     open func setSimulatedError<API: FailableStoreKitAPI>(_ error: API.Failure?, forAPI api: API) async throws {
         let text = error.map { api._errorName($0) } ?? "none"
+        guard let key = api._settingKey else {
+            lock.withLock { sheetError = text == "none" ? nil : text }
+            return
+        }
         do {
-            _ = try session().setSetting(api._settingKey, to: text)
+            _ = try session().setSetting(key, to: text)
             StoreRuntime.shared.changed()
         } catch {
             throw SKTestError(.invalidAction, error.localizedDescription)
@@ -273,11 +312,20 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     /// The error an API fails with now, if any.
     open func simulatedError<API: FailableStoreKitAPI>(forAPI api: API) async -> API.Failure? {
-        guard let error = try? settings().simulatedError(api._settingKey) else { return nil }
+        guard let key = api._settingKey else {
+            let text = lock.withLock { sheetError }
+            return text.flatMap { api._failure(named: String($0.split(separator: ".").last ?? "")) }
+        }
+        guard let error = try? settings().simulatedError(key) else { return nil }
         return api._failure(named: error.name)
     }
 
     // MARK: Plumbing
+
+    /// The Manage Subscriptions sheet's error: kept so `simulatedError(forAPI:)` answers what
+    /// was set, though no sheet is shown on Linux.
+    private var sheetError: String?
+    private let lock = NSLock()
 
     private func session() throws -> StoreSession { try StoreRuntime.shared.open().1 }
     private func settings() throws -> SessionSettings { try session().settings() }
@@ -301,6 +349,15 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The product of the account's transaction `identifier`.
+    private static func productID(_ identifier: Int, _ session: StoreSession) throws -> String {
+        let id = try Self.id(identifier)
+        guard let entry = try session.history().entries().first(where: { $0.transaction.id == id }) else {
+            throw SimulationError.unknownTransaction(id: id)
+        }
+        return entry.transaction.productID
+    }
+
     private static func id(_ identifier: Int) throws -> UInt64 {
         guard identifier > 0 else { throw SKTestError(.invalidAction, "no transaction \(identifier)") }
         return UInt64(identifier)
@@ -308,5 +365,26 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     private static func name(of code: SKError.Code) -> String {
         SimulatedError.all.first { $0.domain == .skError && $0.code == code.rawValue }?.name ?? "unknown"
+    }
+}
+
+/// The state folder a session made for its process in the temporary directory: removed when
+/// the process exits, so test runs leave nothing behind. A folder `IAPSIM_STATE_DIR` names is
+/// the user's and is kept.
+enum ProcessStateFolder {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var path: String?
+
+    static func removeAtExit(_ directory: String) {
+        let first = lock.withLock { () -> Bool in
+            defer { path = directory }
+            return path == nil
+        }
+        if first { atexit { ProcessStateFolder.remove() } }
+    }
+
+    static func remove() {
+        guard let path = lock.withLock({ path }) else { return }
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -41,7 +41,10 @@ import Testing
 
     @Test func purchasableProductExplainsWhyNot() throws {
         let catalog = try Support.validCatalog()
-        #expect(throws: PurchaseError.productNotAvailable(productID: "fx.nothing")) {
+        #expect(
+            throws: PurchaseError.productNotAvailable(
+                productID: "fx.nothing", storeKitPath: catalog.source.storeKitPath)
+        ) {
             try catalog.purchasableProduct("fx.nothing")
         }
         #expect(

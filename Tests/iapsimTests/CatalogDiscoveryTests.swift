@@ -111,7 +111,8 @@ import Testing
     func noSuchProductNamesTheFileAndTheNearest(typed: String, hint: String) {
         let result = Harness().run("buy", typed, "--yes")
         #expect(result.status == 5)
-        #expect(result.stderr.hasPrefix("Error: \(typed): no such product in \(Self.bundled) (storeProductNotAvailable)"))
+        #expect(
+            result.stderr.hasPrefix("Error: \(typed): no such product in \(Self.bundled) (storeProductNotAvailable)"))
         #expect(result.stderr.contains(hint), "\(result.stderr)")
     }
 }

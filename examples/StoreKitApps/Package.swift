@@ -1,7 +1,10 @@
 // swift-tools-version:6.0
-// Two apps' purchase code, tested with StoreKitTest on Linux against iapsim:
-//   RageShop — StoreKit 1, delegate style, Swift 5 language mode, XCTest;
-//   ProShop  — StoreKit 2, async style, Swift 6 language mode, Swift Testing.
+// Two apps' purchase code, tested with StoreKitTest on Linux against iapsim, every file
+// importing Apple's module names only (StoreKit, StoreKitTest, XCTest, Testing):
+//   RageShop     — StoreKit 1, delegate style, Swift 5 language mode, XCTest with a request spy;
+//   ProShop      — StoreKit 2, async style and a paywall, Swift 6 language mode, Swift Testing
+//                  and an XCTest file;
+//   QueueWatcher — a program driven by RunLoop.main whose observer runs on the main thread.
 // One package, so iapsim's targets compile once for both (`make test` runs it).
 import PackageDescription
 
@@ -28,6 +31,10 @@ let package = Package(
             dependencies: ["RageShop", .product(name: storeKitTest, package: "iapsim")],
             resources: [.copy("Shop.storekit")], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "ProShop", dependencies: [.product(name: storeKit, package: "iapsim")]),
+        // A main-run-loop program that buys once: StoreKit's observer runs on the main thread.
+        .executableTarget(
+            name: "QueueWatcher", dependencies: [.product(name: storeKit, package: "iapsim")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "ProShopTests",
             dependencies: ["ProShop", .product(name: storeKitTest, package: "iapsim")],

@@ -50,7 +50,8 @@ public struct CatalogSource: Sendable, Equatable {
         }
         var source: CatalogSource
         if let named = catalogDirectory ?? context.value(of: .catalog) {
-            source = try folder(context.absolutePath(named), origin: .named)
+            let storeKit = storeKitFile.map(context.absolutePath)
+            source = try folder(context.absolutePath(named), origin: .named, storeKitFile: storeKit)
         } else if let found = try found(in: context) {
             source = found
         } else {
@@ -65,9 +66,12 @@ public struct CatalogSource: Sendable, Equatable {
 
     /// The catalog of a folder: its `.storekit` file, and its identifier list when it has one.
     /// A folder that does not exist keeps the usual names, so the error names what is missing.
-    static func folder(_ directory: String, origin: Origin) throws(CatalogError) -> CatalogSource {
-        var storeKit = directory + "/" + storeKitFileName
-        if !FileSystem.isRegularFile(storeKit) {
+    /// - Parameter storeKitFile: the `.storekit` file `--storekit` names instead of the folder's.
+    static func folder(_ directory: String, origin: Origin, storeKitFile: String? = nil) throws(CatalogError)
+        -> CatalogSource
+    {
+        var storeKit = storeKitFile ?? directory + "/" + storeKitFileName
+        if storeKitFile == nil, !FileSystem.isRegularFile(storeKit) {
             let others = storeKitFiles(in: directory)
             if others.count > 1 { throw CatalogError.severalStoreKitFiles(directory: directory, names: others) }
             if let only = others.first { storeKit = directory + "/" + only }

@@ -28,6 +28,7 @@ public struct SKError: Error, CustomNSError, LocalizedError, Hashable, Sendable 
         case ineligibleForOffer = 18
         case unsupportedPlatform = 19
         case overlayPresentedInBackgroundScene = 20
+        case paymentMethodBindingConfigurationRequired = 21
     }
 
     public let code: Code
@@ -37,6 +38,18 @@ public struct SKError: Error, CustomNSError, LocalizedError, Hashable, Sendable 
         self.code = code
         self.message = userInfo[NSLocalizedDescriptionKey] as? String
     }
+
+    /// The error an `NSError` of `SKErrorDomain` bridges to, as Apple's `_BridgedStoredNSError`
+    /// makes one (`SKError(_nsError: error as NSError)`); a code Apple added later, or an
+    /// error of another domain, is `.unknown` with the error's description.
+    public init(_nsError error: NSError) {
+        let code = error.domain == SKErrorDomain ? Code(rawValue: error.code) : nil
+        self.code = code ?? .unknown
+        self.message = error.userInfo[NSLocalizedDescriptionKey] as? String
+    }
+
+    /// The bridged `NSError`, as Apple's `SKError` keeps it.
+    public var _nsError: NSError { NSError(domain: SKErrorDomain, code: code.rawValue, userInfo: errorUserInfo) }
 
     public static var errorDomain: String { SKErrorDomain }
     public var errorCode: Int { code.rawValue }

@@ -246,6 +246,40 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         return (type == .nonConsumable || type == .autoRenewable) && transaction.revocationDate == nil
     }
 
+    // MARK: Hosted content
+
+    /// Starts downloads: none can succeed, since the App Store no longer hosts content; each
+    /// fails, and the observers hear of it in `updatedDownloads`, as a failed download is told.
+    open func start(_ downloads: [SKDownload]) {
+        changeDownloads(downloads) { download in
+            download._state = .failed
+            download._error = SKError(
+                .unknown, userInfo: [NSLocalizedDescriptionKey: "Hosted content is no longer supported"])
+        }
+    }
+
+    /// Pauses downloads that are active or waiting.
+    open func pause(_ downloads: [SKDownload]) {
+        changeDownloads(downloads.filter { $0.state == .active || $0.state == .waiting }) { $0._state = .paused }
+    }
+
+    /// Resumes paused downloads: they fail as a started one does.
+    open func resume(_ downloads: [SKDownload]) { start(downloads.filter { $0.state == .paused }) }
+
+    /// Cancels downloads that have not ended.
+    open func cancel(_ downloads: [SKDownload]) {
+        let open = downloads.filter { ![.finished, .failed, .cancelled].contains($0.state) }
+        changeDownloads(open) { $0._state = .cancelled }
+    }
+
+    private func changeDownloads(_ downloads: [SKDownload], _ change: @escaping @Sendable (SKDownload) -> Void) {
+        guard !downloads.isEmpty else { return }
+        Self.callbackQueue.async {
+            downloads.forEach(change)
+            self.notify { $0.paymentQueue(self, updatedDownloads: downloads) }
+        }
+    }
+
     // MARK: Sheets the simulator has no screen for
 
     open func presentCodeRedemptionSheet() {}

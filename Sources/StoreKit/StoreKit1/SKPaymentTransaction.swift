@@ -44,7 +44,20 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
     }
 }
 
-/// `SKDownload`: hosted content. The simulator hosts none; no transaction has downloads.
+/// `SKDownloadState`, with Apple's raw values.
+public enum SKDownloadState: Int, Sendable {
+    case waiting = 0
+    case active, paused, finished, failed, cancelled
+}
+
+/// `SKDownloadTimeRemainingUnknown`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public let SKDownloadTimeRemainingUnknown: TimeInterval = -1
+
+/// `SKDownload`: content hosted by the App Store. Apple no longer supports hosted content
+/// ("SKDownload": deprecated, "Hosted content is no longer supported"), and the simulator hosts
+/// none: no transaction has downloads, and a download started anyway fails (see
+/// `SKPaymentQueue.start(_:)`).
 open class SKDownload: NSObject, @unchecked Sendable {
     var _contentIdentifier: String = ""
     open var contentIdentifier: String { _contentIdentifier }
@@ -52,6 +65,20 @@ open class SKDownload: NSObject, @unchecked Sendable {
     open var contentURL: URL? { _contentURL }
     var _progress: Float = 0
     open var progress: Float { _progress }
-    var _timeRemaining: TimeInterval = 0
+    var _timeRemaining: TimeInterval = SKDownloadTimeRemainingUnknown
     open var timeRemaining: TimeInterval { _timeRemaining }
+    var _state: SKDownloadState = .waiting
+    open var state: SKDownloadState { _state }
+    @available(*, deprecated, renamed: "state")
+    open var downloadState: SKDownloadState { _state }
+    var _expectedContentLength: Int64 = 0
+    open var expectedContentLength: Int64 { _expectedContentLength }
+    @available(*, deprecated, renamed: "expectedContentLength")
+    open var contentLength: Int64 { _expectedContentLength }
+    var _contentVersion: String = ""
+    open var contentVersion: String { _contentVersion }
+    var _error: (any Error)?
+    open var error: (any Error)? { _error }
+    var _transaction = SKPaymentTransaction()
+    open var transaction: SKPaymentTransaction { _transaction }
 }

@@ -66,6 +66,14 @@ open class SKProductsResponse: NSObject, @unchecked Sendable {
         self._invalidProductIdentifiers = invalidProductIdentifiers
         super.init()
     }
+
+    /// An empty response: NSObject's initialiser, which test doubles that subclass the
+    /// response (overriding `products`) call.
+    public override init() {
+        self._products = []
+        self._invalidProductIdentifiers = []
+        super.init()
+    }
 }
 
 /// `SKProductsRequest`: `iapsim list-products`'s operation (`requestProducts`) for the
@@ -75,6 +83,13 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
 
     public init(productIdentifiers: Set<String>) {
         self.productIdentifiers = productIdentifiers
+        super.init()
+    }
+
+    /// A request for no products: NSObject's initialiser, which test spies that subclass the
+    /// request call (`super.init()`).
+    public override init() {
+        self.productIdentifiers = []
         super.init()
     }
 

@@ -140,8 +140,11 @@ extension Product {
             }
         }
 
+        public static let everyThreeDays = SubscriptionPeriod(value: 3, unit: .day)
         public static let weekly = SubscriptionPeriod(value: 1, unit: .week)
+        public static let everyTwoWeeks = SubscriptionPeriod(value: 2, unit: .week)
         public static let monthly = SubscriptionPeriod(value: 1, unit: .month)
+        public static let everyTwoMonths = SubscriptionPeriod(value: 2, unit: .month)
         public static let everyThreeMonths = SubscriptionPeriod(value: 3, unit: .month)
         public static let everySixMonths = SubscriptionPeriod(value: 6, unit: .month)
         public static let yearly = SubscriptionPeriod(value: 1, unit: .year)

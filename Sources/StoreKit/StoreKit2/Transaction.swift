@@ -49,6 +49,18 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
 
     /// Tells the App Store the app delivered the purchase: it leaves `unfinished` and is not
     /// delivered again at the next launch (`iapsim finish`'s operation).
+    /// The status of this transaction's subscription group, the chain it belongs to first;
+    /// nil for a product that is not an auto-renewable subscription, or when the status
+    /// cannot be had (Apple, "subscriptionStatus").
+    public var subscriptionStatus: Product.SubscriptionInfo.Status? {
+        get async {
+            guard productType == .autoRenewable, let group = subscriptionGroupID,
+                let statuses = try? await Product.SubscriptionInfo.status(for: group)
+            else { return nil }
+            return statuses.first { $0.transaction.unsafePayloadValue.originalID == originalID } ?? statuses.first
+        }
+    }
+
     public func finish() async {
         do {
             let (_, session) = try StoreRuntime.shared.open()

@@ -99,16 +99,22 @@ enum HelpText {
         """
     }
 
+    /// Each key in a column as wide as the longest key and two spaces, so no description runs
+    /// into its key.
     static var settingKeys: String {
-        "SETTINGS (iapsim settings set KEY VALUE):\n"
-            + SettingKey.allCases.map { "  " + TerminalText.padded($0.rawValue, to: 24) + $0.summary }
+        let width = (SettingKey.allCases.map(\.rawValue.count).max() ?? 0) + 2
+        return "SETTINGS (iapsim settings set KEY VALUE):\n"
+            + SettingKey.allCases.map { "  " + TerminalText.padded($0.rawValue, to: width) + $0.summary }
             .joined(separator: "\n")
             + "\nDefaults come from the .storekit file's settings block where it has one."
     }
 
     static var environment: String {
         "ENVIRONMENT:\n"
-            + EnvironmentVariable.allCases.map { "  " + TerminalText.padded($0.name, to: 20) + " " + $0.summary }
+            + EnvironmentVariable.allCases.map {
+                let width = (EnvironmentVariable.allCases.map(\.name.count).max() ?? 0) + 1
+                return "  " + TerminalText.padded($0.name, to: width) + " " + $0.summary
+            }
             .joined(separator: "\n")
                 + """
 

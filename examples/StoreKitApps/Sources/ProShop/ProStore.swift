@@ -1,4 +1,3 @@
-import Foundation
 import StoreKit
 
 /// The app's store, in StoreKit 2's async style: it loads products, buys, listens to

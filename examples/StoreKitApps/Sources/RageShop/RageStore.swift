@@ -1,4 +1,5 @@
-import Foundation
+// StoreKit alone, as an app file for Apple's platforms imports it: it brings Foundation
+// (`NSObject`, `NSLock`, `NumberFormatter`).
 import StoreKit
 
 /// The app's in-app purchase helper, in StoreKit 1's delegate style: it asks for products,
@@ -19,8 +20,10 @@ public final class RageStore: NSObject {
         case cannotMakePayments
     }
 
-    /// Told of every change, on StoreKit's callback queue.
+    /// Told of every change, on the main thread, where StoreKit calls the observer.
     public var onEvent: ((Event) -> Void)?
+    /// Makes the products request: a test puts a spy here (a subclass of SKProductsRequest).
+    public var makeRequest: (Set<String>) -> SKProductsRequest = { SKProductsRequest(productIdentifiers: $0) }
 
     private let productIdentifiers: Set<String>
     private var productsCompletion: ((Result<[SKProduct], Error>) -> Void)?
@@ -48,7 +51,7 @@ public final class RageStore: NSObject {
     public func requestProducts(_ completion: @escaping (Result<[SKProduct], Error>) -> Void) {
         productsRequest?.cancel()
         productsCompletion = completion
-        let request = SKProductsRequest(productIdentifiers: productIdentifiers)
+        let request = makeRequest(productIdentifiers)
         request.delegate = self
         request.start()
         productsRequest = request

@@ -1,5 +1,6 @@
-import Foundation
-import StoreKit
+// An XCTest file as an app's test target writes one: XCTest, StoreKitTest (which brings
+// StoreKit and Foundation, as Apple's does) and the app's module, nothing else. It builds in
+// the Swift 5 language mode (RageShop's); ProShopTests' PaywallTests is the Swift 6 one.
 import StoreKitTest
 import XCTest
 
@@ -20,7 +21,7 @@ final class RageStoreTests: XCTestCase {
         store = RageStore(productIdentifiers: [
             "com.example.app.book", "com.razeware.inapprage.nightlyrage", "com.example.app.pro.monthly",
         ])
-        store.onEvent = { [events] in events.append($0) }
+        store.onEvent = { [events] in events.append($0, onMainThread: Thread.isMainThread) }
     }
 
     override func tearDown() {
@@ -39,9 +40,10 @@ final class RageStoreTests: XCTestCase {
         return try XCTUnwrap(products.first { $0.productIdentifier == id })
     }
 
+    /// Runs the main run loop, where StoreKit calls the observer, until `event` was told.
     private func waitFor(_ event: RageStore.Event, timeout: TimeInterval = 5) {
         let deadline = Date().addingTimeInterval(timeout)
-        while !events.contains(event), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while !events.contains(event), Date() < deadline { RunLoop.current.run(until: Date().addingTimeInterval(0.02)) }
         XCTAssertTrue(events.contains(event), "never saw \(event); saw \(events.all)")
     }
 
@@ -91,11 +93,54 @@ final class RageStoreTests: XCTestCase {
         // The renewal is a new transaction that arrives in the queue by itself.
         let deadline = Date().addingTimeInterval(8)
         while events.count(of: .purchased("com.example.app.pro.monthly")) < 2, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+            RunLoop.current.run(until: Date().addingTimeInterval(0.05))
         }
         XCTAssertGreaterThanOrEqual(events.count(of: .purchased("com.example.app.pro.monthly")), 2)
         try session.expireSubscription(productIdentifier: "com.example.app.pro.monthly")
         session.timeRate = .realTime
+    }
+
+    /// StoreKit calls the observer and the request's delegate on the main thread, and the
+    /// purchase is finished by the time `wait(for:)` returns.
+    func testCallbacksArriveOnTheMainThread() throws {
+        let purchased = expectation(description: "purchased")
+        store.onEvent = { [events] event in
+            events.append(event, onMainThread: Thread.isMainThread)
+            if event == .purchased("com.example.app.book") { purchased.fulfill() }
+        }
+        try store.buy(product("com.example.app.book"))
+        wait(for: [purchased], timeout: 5)
+        XCTAssertTrue(events.allOnMainThread, "every event on the main thread")
+        XCTAssertTrue(SKPaymentQueue.default().transactions.isEmpty, "finished by the time wait(for:) returned")
+    }
+
+    /// A spy stands in for the products request, as app tests subclass it.
+    func testARequestSpyAnswersInsteadOfTheStore() throws {
+        final class EmptyResponse: SKProductsResponse {
+            override var products: [SKProduct] { [] }
+        }
+        final class RequestSpy: SKProductsRequest {
+            var started = 0
+            override func start() {
+                started += 1
+                (delegate as? SKProductsRequestDelegate)?.productsRequest(self, didReceive: EmptyResponse())
+            }
+        }
+        let spy = RequestSpy()
+        store.makeRequest = { _ in spy }
+        var outcome: Result<[SKProduct], Error>?
+        store.requestProducts { outcome = $0 }
+        XCTAssertEqual(spy.started, 1)
+        guard case .failure(RageStore.StoreError.noProducts)? = outcome else {
+            return XCTFail("expected no products, got \(String(describing: outcome))")
+        }
+    }
+
+    /// An error bridged from NSError, as an app's logging code rebuilds one.
+    func testAnSKErrorBridgesFromNSError() {
+        let error = SKError(.paymentCancelled) as NSError
+        XCTAssertEqual(error.domain, SKErrorDomain)
+        XCTAssertEqual(SKError(_nsError: error).code, .paymentCancelled)
     }
 
     func testARefundRevokesTheProduct() throws {
@@ -112,11 +157,19 @@ final class RageStoreTests: XCTestCase {
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [RageStore.Event] = []
+    private var threads: [Bool] = []
 
-    func append(_ event: RageStore.Event) {
+    func append(_ event: RageStore.Event, onMainThread: Bool) {
         lock.lock()
         events.append(event)
+        threads.append(onMainThread)
         lock.unlock()
+    }
+
+    var allOnMainThread: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !threads.isEmpty && !threads.contains(false)
     }
 
     var all: [RageStore.Event] {
