@@ -76,6 +76,31 @@ extension StoreKitAPITests {
             #expect(download.state == .failed, "an ended download is not cancelled")
         }
 
+        /// A consumable the app finished leaves `Transaction.all` and `latest(for:)`, unless it
+        /// was refunded.
+        @Test func finishedConsumablesLeaveTheHistoryUnlessRefunded() async throws {
+            let session = try freshSession()
+            let coins = try #require(try await Product.products(for: ["com.example.app.coins100"]).first)
+            let purchase = try await coins.purchase()
+            guard case .success(let result) = purchase else {
+                Issue.record("the purchase did not succeed: \(purchase)")
+                return
+            }
+            let transaction = result.unsafePayloadValue
+            #expect(await Transaction.latest(for: coins.id) != nil, "unfinished, it is listed")
+            await transaction.finish()
+            #expect(await Transaction.latest(for: coins.id) == nil)
+            #expect(await Self.all().contains(transaction.id) == false)
+            try session.refundTransaction(identifier: Int(transaction.id))
+            #expect(await Self.all().contains(transaction.id), "a refunded consumable is listed again")
+        }
+
+        static func all() async -> [UInt64] {
+            var ids: [UInt64] = []
+            for await result in Transaction.all { ids.append(result.unsafePayloadValue.id) }
+            return ids
+        }
+
         @Test func anSKErrorBridgesBackFromNSError() {
             let bridged = SKError(.paymentInvalid) as NSError
             #expect(SKError(_nsError: bridged).code == .paymentInvalid)

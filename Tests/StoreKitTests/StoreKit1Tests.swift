@@ -16,11 +16,13 @@ final class QueueObserver: NSObject, SKPaymentTransactionObserver, SKProductsReq
     let restoreFinished = Recorder<Bool>()
     let removed = Recorder<String>()
     let products = Recorder<SKProductsResponse>()
+    let transactions = Recorder<SKPaymentTransaction>()
     let finishes: Bool
 
     init(finishes: Bool = true) { self.finishes = finishes }
 
     func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
+        self.transactions.append(contentsOf: transactions)
         for transaction in transactions {
             updates.append(
                 (transaction.payment.productIdentifier, transaction.transactionState, transaction.transactionIdentifier)
@@ -178,6 +180,51 @@ extension StoreKitAPITests {
             queue.restoreCompletedTransactions()
             #expect(await eventually { !observer.restoreFinished.values.isEmpty })
             #expect(observer.states(of: "com.example.app.book") == [.purchased, .restored])
+            // The restored transaction is a new one; its original is the purchase.
+            let (purchasedID, restoredID) = (
+                observer.updates.values.first { $0.1 == .purchased }?.2, observer.updates.values.last?.2
+            )
+            let restored = try #require(observer.transactions.values.first { $0.transactionState == .restored })
+            #expect(restoredID != purchasedID && restoredID != nil)
+            #expect(restored.original?.transactionIdentifier == purchasedID)
+        }
+
+        /// StoreKit 1 restores only what the app finished: a purchase still in the queue is
+        /// delivered as it is, not restored.
+        @Test func restoreLeavesOutWhatTheAppHasNotFinished() async throws {
+            _ = try freshSession()
+            let observer = QueueObserver(finishes: false)
+            let queue = SKPaymentQueue.default()
+            queue.add(observer)
+            defer { queue.remove(observer) }
+            let payment = SKMutablePayment()
+            payment.productIdentifier = "com.example.app.book"
+            queue.add(payment)
+            #expect(await eventually { observer.states(of: "com.example.app.book").contains(.purchased) })
+            queue.restoreCompletedTransactions()
+            #expect(await eventually { !observer.restoreFinished.values.isEmpty })
+            #expect(!observer.states(of: "com.example.app.book").contains(.restored))
+            for transaction in queue.transactions { queue.finishTransaction(transaction) }
+        }
+
+        /// Finishing a transaction still purchasing is an error on a device (an exception):
+        /// it stays in the queue.
+        @Test func aPurchasingTransactionCannotBeFinished() async throws {
+            _ = try freshSession()
+            let queue = SKPaymentQueue.default()
+            let gate = DispatchSemaphore(value: 0)
+            SKPaymentQueue.callbackQueue.async { gate.wait() }
+            let payment = SKMutablePayment()
+            payment.productIdentifier = "com.example.app.book"
+            queue.add(payment)
+            let purchasing = try #require(queue.transactions.first)
+            #expect(purchasing.transactionState == .purchasing)
+            queue.finishTransaction(purchasing)
+            #expect(queue.transactions.contains { $0 === purchasing })
+            gate.signal()
+            #expect(await eventually { purchasing.transactionState == .purchased })
+            queue.finishTransaction(purchasing)
+            #expect(queue.transactions.isEmpty)
         }
 
         @Test func aRefundIsToldAsRevokedEntitlements() async throws {

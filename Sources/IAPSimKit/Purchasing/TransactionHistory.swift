@@ -34,6 +34,22 @@ public struct TransactionHistory: Sendable {
         public var state: TransactionState
         /// False until the app calls `Transaction.finish()`.
         public var isFinished: Bool
+
+        /// Whether StoreKit 2 still lists it (`Transaction.all`, `latest(for:)`): a consumable
+        /// the app finished leaves the history a device keeps, unless it was refunded (Apple,
+        /// "all": finished consumables are not included; a refunded one is, with its
+        /// `revocationDate`).
+        public var isInStoreKitHistory: Bool {
+            transaction.productType != .consumable || !isFinished || transaction.revocationDate != nil
+        }
+
+        /// Whether StoreKit 1's `restoreCompletedTransactions()` restores it: a non-consumable
+        /// or auto-renewable subscription transaction the app finished, not revoked (Apple,
+        /// "restoreCompletedTransactions()": "previously completed purchases"; a transaction
+        /// still in the queue is delivered as it is, not restored).
+        public var isRestorableByStoreKit1: Bool {
+            transaction.productType.isRestorable && isFinished && transaction.revocationDate == nil
+        }
     }
 
     public var pending: [PendingPurchase]

@@ -182,9 +182,20 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     /// Done with a transaction: it leaves the queue, and the store stops re-delivering it
-    /// (`iapsim finish`'s operation). A transaction still purchasing cannot be finished.
+    /// (`iapsim finish`'s operation). A transaction still purchasing cannot be finished:
+    /// Apple raises an exception there ("finishTransaction(_:)": "Calling this method on a
+    /// transaction in the purchasing state throws an exception"), which ends the app. Here it
+    /// says so on standard error, naming the product, and the transaction stays in the queue.
     open func finishTransaction(_ transaction: SKPaymentTransaction) {
-        guard transaction.transactionState != .purchasing else { return }
+        guard transaction.transactionState != .purchasing else {
+            FileHandle.standardError.write(
+                Data(
+                    ("StoreKit: finishTransaction(_:) called on a transaction still purchasing ("
+                        + "\(transaction.payment.productIdentifier)); Apple raises an exception here and the app "
+                        + "crashes: finish in paymentQueue(_:updatedTransactions:) once it is purchased, failed "
+                        + "or restored\n").utf8))
+            return
+        }
         let removed = lock.withLock { () -> Bool in
             let before = queued.count
             queued.removeAll { $0 === transaction }
@@ -205,26 +216,28 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     open func restoreCompletedTransactions() { restoreCompletedTransactions(withApplicationUsername: nil) }
 
-    /// `iapsim restore`'s operation: a `.restored` transaction for each non-consumable and
-    /// auto-renewable subscription transaction of the account, then `…Finished`.
+    /// `iapsim restore`'s operation, as StoreKit 1 restores: each purchase the app finished
+    /// of a non-consumable or an auto-renewable subscription, not revoked, arrives as a new
+    /// `.restored` transaction with its own identifier and date, its `original` the purchase
+    /// (`StoreSession.restoreCompletedTransactions`); then `…Finished`.
     open func restoreCompletedTransactions(withApplicationUsername username: String?) {
         Self.callbackQueue.async {
             do {
                 let (_, session) = try StoreRuntime.shared.open()
-                _ = try session.restore()
-                let entries = try session.history().entries().map(\.transaction).filter(Self.isRestorable)
-                let restored = entries.map { stored -> SKPaymentTransaction in
+                let (_, restoredOnes) = try session.restoreCompletedTransactions()
+                let now = Date()
+                let restored = restoredOnes.map { restoredOne -> SKPaymentTransaction in
+                    let stored = restoredOne.original
                     let payment = SKPayment()
                     payment._productIdentifier = stored.productID
                     payment._quantity = stored.purchasedQuantity
                     let original = SKPaymentTransaction(payment: payment, state: .purchased)
-                    original._transactionIdentifier = String(stored.originalID)
-                    original._transactionDate = stored.originalPurchaseDate
+                    original._transactionIdentifier = String(stored.id)
+                    original._transactionDate = stored.purchaseDate
                     let transaction = SKPaymentTransaction(payment: payment, state: .restored)
-                    transaction._transactionIdentifier = String(stored.id)
-                    transaction._transactionDate = stored.purchaseDate
+                    transaction._transactionIdentifier = String(restoredOne.id)
+                    transaction._transactionDate = now
                     transaction._original = original
-                    transaction.storeID = stored.id
                     return transaction
                 }
                 if !restored.isEmpty {
@@ -237,13 +250,6 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                 self.notify { $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: error) }
             }
         }
-    }
-
-    /// What `restoreCompletedTransactions()` restores: non-consumables and auto-renewable
-    /// subscriptions, not revoked.
-    private static func isRestorable(_ transaction: IAPSimKit.Transaction) -> Bool {
-        let type = transaction.productType
-        return (type == .nonConsumable || type == .autoRenewable) && transaction.revocationDate == nil
     }
 
     // MARK: Hosted content

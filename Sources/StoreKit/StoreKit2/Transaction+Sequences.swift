@@ -85,15 +85,10 @@ extension Transaction {
         return Transactions(source: .live(Subscription(replaying: unfinished)))
     }
 
-    /// Every transaction of the account, in purchase order (consumables included while
-    /// unfinished, as Apple keeps them).
+    /// Every transaction of the account StoreKit lists, in purchase order: consumables while
+    /// unfinished or once refunded (`TransactionHistory.Entry.isInStoreKitHistory`).
     public static var all: Transaction.Transactions {
-        snapshot { session in
-            let history = try session.history()
-            return try history.entries().filter { entry in
-                entry.transaction.productType != .consumable || !entry.isFinished
-            }.map(\.transaction)
-        }
+        snapshot { session in try session.history().entries().filter(\.isInStoreKitHistory).map(\.transaction) }
     }
 
     /// The latest transaction of each product the account is entitled to now.
@@ -120,7 +115,9 @@ extension Transaction {
     /// The newest transaction for a product.
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         let transactions =
-            (try? current { session in try session.history(productID: productID).entries().map(\.transaction) }) ?? []
+            (try? current { session in
+                try session.history(productID: productID).entries().filter(\.isInStoreKitHistory).map(\.transaction)
+            }) ?? []
         return transactions.max {
             $0.purchaseDate < $1.purchaseDate || ($0.purchaseDate == $1.purchaseDate && $0.id < $1.id)
         }
