@@ -41,7 +41,7 @@ import Testing
         let transaction = try #require(try buy("fx.plus.monthly").transaction)  // a free week first
         let context = try session.storeKitContext()
         let json = transaction.storeKitJSON(context)
-        #expect(json["environment"]?.stringValue == "xcode")
+        #expect(json["environment"]?.stringValue == "Sandbox")
         #expect(json["ownershipType"]?.stringValue == "purchased")
         #expect(json["signedDate"]?.stringValue == ISO8601Date.string(Support.fixedDate))
         #expect(json["appTransactionID"]?.stringValue == (try session.store.read().account.appTransactionID))

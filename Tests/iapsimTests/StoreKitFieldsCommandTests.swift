@@ -17,7 +17,7 @@ import Testing
             "buy", "com.example.app.book", "--yes", "--app-account-token", "0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E")
         let transaction = try #require(bought["transaction"] as? [String: Any])
         #expect(transaction["appAccountToken"] as? String == "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
-        #expect(transaction["environment"] as? String == "xcode")
+        #expect(transaction["environment"] as? String == "Sandbox", "the environment its signed data names")
         #expect(transaction["ownershipType"] as? String == "purchased")
         #expect((transaction["storefront"] as? [String: Any])?["countryCode"] as? String == "USA")
     }

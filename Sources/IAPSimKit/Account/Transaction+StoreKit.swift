@@ -5,9 +5,10 @@ import IAPSimJSON
 /// the account's record: where the data comes from, when it was signed, and the app
 /// transaction. None of it is stored: it is the same for every transaction read at one moment.
 public struct StoreKitContext: Sendable, Equatable {
-    /// `AppStore.Environment` of the simulator's own sessions: `xcode`, as StoreKit testing in
-    /// Xcode reports. Signed data keeps the `environment` setting (`SigningContext`).
-    public static let environment = "xcode"
+    /// `AppStore.Environment`: the session's `environment` setting, the one its signed data
+    /// names too, so a transaction says one environment in `--json`, in its JWS and to
+    /// StoreKit alike.
+    public let environment: AppStoreEnvironment
 
     /// `signedDate`: the moment of the read, on the simulated clock.
     public let signedDate: Date
@@ -18,7 +19,8 @@ public struct StoreKitContext: Sendable, Equatable {
     let signedDateJSON: JSONValue
     let appTransactionIDJSON: JSONValue
 
-    public init(signedDate: Date, appTransactionID: String) {
+    public init(signedDate: Date, appTransactionID: String, environment: AppStoreEnvironment = .sandbox) {
+        self.environment = environment
         self.signedDate = signedDate
         self.appTransactionID = appTransactionID
         self.signedDateJSON = .date(signedDate)
@@ -72,7 +74,7 @@ extension Transaction {
             members.append(("revocationPercentage", .string("100")))
         }
         members += [
-            ("environment", .string(StoreKitContext.environment)),
+            ("environment", .string(context.environment.rawValue)),
             ("webOrderLineItemID", .optional(webOrderLineItemID)),
             ("ownershipType", .string(ownershipType.rawValue)),
             ("signedDate", context.signedDateJSON),
@@ -165,7 +167,7 @@ extension RenewalInfo {
             ("offer", facts.offer?.json ?? .null),
             ("eligibleWinBackOfferIDs", .array(eligibleWinBackOfferIDs.map(JSONValue.string))),
             ("recentSubscriptionStartDate", .date(facts.recentSubscriptionStartDate)),
-            ("environment", .string(StoreKitContext.environment)),
+            ("environment", .string(context.environment.rawValue)),
             ("signedDate", .date(context.signedDate)),
             ("appTransactionID", .string(context.appTransactionID)),
         ])
@@ -196,7 +198,8 @@ extension StoreSession {
             StoreKitContext(
                 signedDate: moment.now,
                 appTransactionID: state.account.appTransactionID
-                    ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber))
+                    ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber),
+                environment: moment.settings.environment)
         }
     }
 }

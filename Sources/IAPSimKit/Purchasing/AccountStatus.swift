@@ -73,7 +73,7 @@ public struct AccountStatus: Sendable, Equatable {
         return groups
     }
 
-    public init(state: PurchaseState, at date: Date) {
+    public init(state: PurchaseState, at date: Date, environment: AppStoreEnvironment = .sandbox) {
         now = date
         purchasedProductIdentifiers = state.app.purchasedProductIdentifiers
         consumables = state.app.consumables
@@ -86,7 +86,8 @@ public struct AccountStatus: Sendable, Equatable {
         storeKitContext = StoreKitContext(
             signedDate: date,
             appTransactionID: state.account.appTransactionID
-                ?? StoreSession.appTransactionID(firstUse: date, customer: state.account.customerNumber))
+                ?? StoreSession.appTransactionID(firstUse: date, customer: state.account.customerNumber),
+            environment: environment)
         var entitlements = state.account.current.filter {
             ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && $0.isEntitlement(at: date)
         }

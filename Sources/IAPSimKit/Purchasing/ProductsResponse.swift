@@ -27,6 +27,7 @@ extension StoreSession {
         return ProductsResponse(
             products: catalog.products, invalidProductIdentifiers: catalog.invalidProductIdentifiers,
             notAvailableInStorefront: catalog.notAvailableInStorefront,
-            status: AccountStatus(state: state, at: moment.now), settings: moment.settings)
+            status: AccountStatus(state: state, at: moment.now, environment: moment.settings.environment),
+            settings: moment.settings)
     }
 }

@@ -256,7 +256,8 @@ public struct StoreSession: Sendable {
                 storeKitContext: StoreKitContext(
                     signedDate: moment.now,
                     appTransactionID: state.account.appTransactionID
-                        ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber)))
+                        ?? Self.appTransactionID(firstUse: moment.now, customer: state.account.customerNumber),
+                    environment: moment.settings.environment))
         }
     }
 
@@ -478,13 +479,15 @@ public struct StoreSession: Sendable {
     public func status(launchingTheApp: Bool = false) throws -> AccountStatus {
         if launchingTheApp {
             return try launch { state, moment in
-                var status = AccountStatus(state: state, at: moment.now)
+                var status = AccountStatus(state: state, at: moment.now, environment: moment.settings.environment)
                 status.subscriptionStatusError = moment.settings.simulatedError(.subscriptionStatusError)
                 status.verificationError = moment.settings.simulatedError(.verificationError)
                 return status
             }
         }
-        return try look { state, moment in AccountStatus(state: state, at: moment.now) }
+        return try look { state, moment in
+            AccountStatus(state: state, at: moment.now, environment: moment.settings.environment)
+        }
     }
 
     /// Forgets the app's record, as deleting and reinstalling the app does. The account keeps
