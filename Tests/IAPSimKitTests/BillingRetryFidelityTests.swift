@@ -55,22 +55,23 @@ import Testing
 
     // MARK: 24.
 
-    /// In the grace period the customer keeps access to its end; then the subscription
-    /// expires as one whose auto-renew was turned off: EXPIRED / VOLUNTARY, no more retries.
-    @Test func autoRenewOffDuringGraceExpiresAtTheEndOfGrace() throws {
+    /// Cancelled in the grace period the subscription ends at once (Apple, "Testing failing
+    /// subscription renewals and In-App Purchases"): EXPIRED / VOLUNTARY now, no more retries
+    /// (`GracePeriodCancellationTests` checks the rest).
+    @Test func autoRenewOffDuringGraceExpiresAtOnce() throws {
         try failRenewal(grace: true)
-        let grace = try #require(try session.status().subscriptions.first?.gracePeriodExpirationDate)
         _ = try session.cancelSubscription(monthly)
-        #expect(try names().last == "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED")
-        #expect(try session.status().subscriptions.first?.state == .inGracePeriod)
-        try advance(days: 70)
         let notifications = try session.notifications().map(\.notification)
-        let names = notifications.suffix(2).map(\.name)
-        #expect(names == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY"])
-        #expect(notifications.last?.date == grace)
+        #expect(
+            notifications.suffix(2).map(\.name) == [
+                "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
+            ])
+        #expect(notifications.last?.date == clock.now)
         let status = try #require(try session.status().subscriptions.first)
         #expect(status.state == .expired && !status.isInBillingRetry)
         #expect(status.expirationReason == .autoRenewDisabled)
+        try advance(days: 70)
+        #expect(try names().last == "EXPIRED/VOLUNTARY")  // no GRACE_PERIOD_EXPIRED, no second EXPIRED
     }
 
     /// Past the grace period (or without one) access has ended: the subscription expires at
@@ -85,13 +86,16 @@ import Testing
         #expect(try names().last == "EXPIRED/VOLUNTARY")  // no EXPIRED / BILLING_RETRY later
     }
 
-    /// Turned back on before the grace period ends, billing retry goes on as before.
-    @Test func autoRenewBackOnDuringGraceResumesBillingRetry() throws {
+    /// Turned back on after cancelling in the grace period, the subscription stays expired:
+    /// cancelling ended it, so billing retry does not come back (a purchase starts it again).
+    @Test func autoRenewBackOnAfterCancellingInGraceDoesNotResumeBillingRetry() throws {
         try failRenewal(grace: true)
         _ = try session.cancelSubscription(monthly)
-        _ = try session.resumeSubscription(monthly)
+        #expect(throws: SimulationError.cancelledInGracePeriod(productID: monthly)) {
+            try session.resumeSubscription(monthly)
+        }
         try advance(days: 70)
-        #expect(
-            Array(try names().suffix(2)) == ["GRACE_PERIOD_EXPIRED", "EXPIRED/BILLING_RETRY"])
+        #expect(try names().last == "EXPIRED/VOLUNTARY")
+        #expect(try session.status().subscriptions.first?.state == .expired)
     }
 }

@@ -37,15 +37,17 @@ import Testing
         #expect(try h.signedRenewalInfo("fx.plus.yearly")["expirationIntent"] == .int(1))
     }
 
-    /// Billing retry past the grace period: the period ended without a renewal, so the
-    /// subscription has expired for now — `expirationIntent` 2 beside `isInBillingRetryPeriod`.
+    /// In the grace period and billing retry past it: the period ended without a renewal —
+    /// `expirationIntent` 2 beside `isInBillingRetryPeriod` (Apple, "isInBillingRetry": in the
+    /// grace period `expirationReason` is `billingError`).
     @Test func billingRetryPastGraceSaysBillingError() throws {
         _ = try h.session.setSetting(.billingRetry, to: "true")
         _ = try h.session.setSetting(.gracePeriod, to: "true")
         try h.buy("fx.plus.yearly")
         h.clock.advance(days: 366)
         let grace = try h.signedRenewalInfo("fx.plus.yearly")
-        #expect(grace["isInBillingRetryPeriod"] == .bool(true) && grace["expirationIntent"] == nil)
+        #expect(grace["isInBillingRetryPeriod"] == .bool(true) && grace["expirationIntent"] == .int(2))
+        #expect(grace["gracePeriodExpiresDate"] != nil)
         h.clock.advance(days: 20)
         let retry = try h.signedRenewalInfo("fx.plus.yearly")
         #expect(retry["isInBillingRetryPeriod"] == .bool(true) && retry["expirationIntent"] == .int(2))

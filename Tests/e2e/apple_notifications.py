@@ -266,6 +266,50 @@ for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Pro
     check(f"{environment}: a family member's non-consumable is ONE_TIME_CHARGE", names[-1] == "ONE_TIME_CHARGE",
           str(names))
 
+# The Billing Grace Period ("Testing failing subscription renewals and In-App Purchases",
+# "isInBillingRetry"): the failed renewal's renewal info says billingError (expirationIntent 2)
+# with the grace date; cancelling, or declining a price increase, in the grace period ends the
+# subscription at once; a refund request asks for consumption information for a
+# non-consumable too ("ConsumptionRequest": any product type), OTHER when no reason is given.
+for environment, library_environment in [("Sandbox", Environment.SANDBOX), ("Production", Environment.PRODUCTION)]:
+    run, env, trusted = session(environment)
+    verifier = SignedDataVerifier([trusted], False, library_environment, BUNDLE,
+                                  APP_APPLE_ID if library_environment == Environment.PRODUCTION else None)
+    run("settings", "set", "billing-retry", "true")
+    run("settings", "set", "grace-period", "true")
+    run("buy", "com.example.app.pro.monthly", "--yes")                               # 1, the free week
+    run("clock", "advance", "P8D")                                                   # the renewal fails
+    run("cancel-subscription", "com.example.app.pro.monthly")                        # ends it now
+    run("buy", "com.example.app.book", "--yes")                                      # 2
+    run("request-refund", "2")
+    run("buy", "com.example.app.pro.yearly", "--yes")                                # 3, resubscribes
+    run("clock", "advance", "P1Y1D")                                                 # its renewal fails
+    run("price-increase", "com.example.app.pro.yearly", "29.99")
+    run("price-increase", "decline", "com.example.app.pro.yearly")                   # ends it now
+    run("listen", "--forward-to", hook.url, "--drain")
+    decoded = decode_all(hook.take(), verifier)
+    names = [d.rawNotificationType + ("/" + d.rawSubtype if d.rawSubtype else "") for d in decoded]
+    failed_ = [d for d in decoded if d.rawNotificationType == "DID_FAIL_TO_RENEW"]
+    infos = [verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo) for d in failed_]
+    check(f"{environment}: in the grace period the renewal info says billingError (expirationIntent 2)",
+          len(infos) == 2 and all(i.rawExpirationIntent == 2 and i.isInBillingRetryPeriod
+                                  and i.gracePeriodExpiresDate is not None for i in infos)
+          and all(d.data.rawStatus == 4 for d in failed_), repr(infos))
+    expired = [d for d in decoded if d.rawNotificationType == "EXPIRED"]
+    check(f"{environment}: cancelling and declining in the grace period expire at once",
+          [d.rawSubtype for d in expired] == ["VOLUNTARY", "PRICE_INCREASE"]
+          and all(d.data.rawStatus == 2 for d in expired) and "GRACE_PERIOD_EXPIRED" not in names, str(names))
+    ended = [verifier.verify_and_decode_renewal_info(d.data.signedRenewalInfo) for d in expired]
+    check(f"{environment}: the ended subscriptions leave billing retry",
+          [i.rawExpirationIntent for i in ended] == [1, 3] and not any(i.isInBillingRetryPeriod for i in ended),
+          repr(ended))
+    consumption = [d for d in decoded if d.rawNotificationType == "CONSUMPTION_REQUEST"]
+    transaction = verifier.verify_and_decode_signed_transaction(consumption[0].data.signedTransactionInfo) \
+        if consumption else None
+    check(f"{environment}: a non-consumable's refund request is a CONSUMPTION_REQUEST with reason OTHER",
+          len(consumption) == 1 and consumption[0].data.rawConsumptionRequestReason == "OTHER"
+          and transaction.rawType == "Non-Consumable", str(names))
+
 # A listener killed with SIGKILL loses nothing and posts again at most the one in flight.
 run, env, trusted = session("Sandbox")
 listener = subprocess.Popen([iapsim, "listen", "--forward-to", hook.url], env=env, stdout=subprocess.DEVNULL,

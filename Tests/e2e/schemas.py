@@ -82,6 +82,7 @@ runs = [
     ("settings", ["settings"]),
     ("server-error", ["server-error", "4290000", "--count", "2", "--endpoint", "/inApps/v1/*"]),
     ("server-error", ["server-error", "delay", "1.5s"]),
+    ("server-error", ["server-error", "21150", "--count", "1"]),
     ("status", ["status"]),
     ("settings", ["settings"]),
     ("server-error", ["server-error"]),

@@ -23,7 +23,23 @@ import Testing
         #expect((try harness.json("status")["serverErrors"] as? [Any])?.isEmpty == true)
     }
 
+    /// `/verifyReceipt`'s transient statuses arm as the API's errors do.
+    @Test func armingAVerifyReceiptStatus() throws {
+        let harness = Harness()
+        #expect(
+            harness.run("server-error", "21005", "--count", "2").stdout
+                == "Armed: /verifyReceipt status 21005 (receipt server unavailable), next 2 requests, every endpoint\n")
+        #expect(
+            harness.run("server-error", "21150", "--endpoint", "/verifyReceipt").stdout
+                == "Armed: /verifyReceipt status 21150 (internal data access error, is-retryable), every request, "
+                + "/verifyReceipt\n")
+        let armed = try #require(try harness.json("server-error")["serverErrors"] as? [[String: Any]])
+        #expect(armed.count == 2 && armed[0]["receiptStatus"] as? Int == 21005 && armed[0]["isRetryable"] == nil)
+        #expect(armed[1]["isRetryable"] as? Bool == true)
+    }
+
     @Test(arguments: [
+        ["server-error", "21003"], ["server-error", "21200"], ["server-error", "21005", "--endpoint", "/inApps/**"],
         ["server-error", "4040001"], ["server-error", "delay"], ["server-error", "delay", "0s"],
         ["server-error", "4290000", "--count", "0"], ["server-error", "4290000", "--endpoint", "inApps"],
         ["server-error", "4290000", "5000001"], ["server-error", "clear", "--count", "1"],

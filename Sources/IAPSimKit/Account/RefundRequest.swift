@@ -11,6 +11,10 @@ public struct RefundRequest: Sendable, Equatable {
         case unsatisfiedWithPurchase = "UNSATISFIED_WITH_PURCHASE"
         case legal = "LEGAL"
         case other = "OTHER"
+
+        /// The reason a request records when the customer gave none: `CONSUMPTION_REQUEST`
+        /// always carries a `consumptionRequestReason`.
+        public static let unstated = Reason.other
     }
 
     public var transactionID: UInt64

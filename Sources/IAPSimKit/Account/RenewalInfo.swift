@@ -28,6 +28,11 @@ public struct RenewalInfo: Sendable, Equatable {
     /// and expired, and each move between phases is made in one place.
     public var phase: Phase = .active
     public var expirationReason: ExpirationReason?
+    /// The customer turned auto-renew off in the Billing Grace Period, which ended the
+    /// subscription at once: Apple, "responseBody.Pending_renewal_info", the App Store pauses
+    /// billing retry and removes the transaction from `pending_renewal_info`. Cleared by the
+    /// next renewal.
+    public var cancelledInGracePeriod = false
     /// A price increase the subscriber was told of, until the renewal it applies to.
     public var priceIncrease: PriceIncrease? = nil
     /// The renewal date extensions granted in the last 365 days (Extend a Subscription Renewal

@@ -98,9 +98,11 @@ extension RenewalInfo {
     public struct Facts: Sendable, Equatable {
         /// `willAutoRenew`: on, and the chain neither revoked nor expired.
         public var willAutoRenew: Bool
-        /// `expirationReason` (`expirationIntent`): only once the subscription has expired —
-        /// its period ended and it did not renew, billing retry past the grace period included
-        /// (Apple, "expirationReason": nil while the subscription is active and hasn't expired).
+        /// `expirationReason` (`expirationIntent`): only once the period has ended without a
+        /// renewal — expired, in billing retry, or in the Billing Grace Period (Apple,
+        /// "expirationReason": nil while the subscription is active and hasn't expired;
+        /// "isInBillingRetry": in the grace period `isInBillingRetry` is true and
+        /// `expirationReason` is `billingError`, with the grace period's end set).
         public var expirationReason: ExpirationReason?
         /// `gracePeriodExpirationDate`: only while in billing retry.
         public var gracePeriodExpirationDate: Date?
@@ -122,7 +124,7 @@ extension RenewalInfo {
     /// The facts of this chain, whose newest transaction is `latest`, in `state`.
     public func facts(latest: Transaction, state: AccountStatus.SubscriptionStatus.State) -> Facts {
         let autoRenews = willAutoRenew && state != .revoked && state != .expired
-        let hasExpired = state == .expired || state == .inBillingRetryPeriod
+        let hasExpired = state == .expired || state == .inBillingRetryPeriod || state == .inGracePeriod
         let next = SubscriptionEngine.nextPeriod(self)
         return Facts(
             willAutoRenew: autoRenews, expirationReason: hasExpired ? expirationReason ?? .unknown : nil,

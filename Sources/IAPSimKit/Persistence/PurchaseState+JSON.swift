@@ -156,6 +156,7 @@ extension RenewalInfo {
             ),
         ]
         if let start = recentSubscriptionStartDate { members.append(("recentSubscriptionStartDate", .date(start))) }
+        if cancelledInGracePeriod { members.append(("cancelledInGracePeriod", .bool(true))) }
         if !extensions.isEmpty {
             members.append(
                 (
@@ -208,6 +209,7 @@ extension RenewalInfo {
                 paid: try c.required("paid").positiveInt(), price: try c.optional("price")?.decimal())
         }
         recentSubscriptionStartDate = try r.optional("recentSubscriptionStartDate")?.date()
+        cancelledInGracePeriod = try r.optional("cancelledInGracePeriod")?.bool() ?? false
         extensions =
             try r.optional("extensions")?.array { e throws(Reader.Failure) in
                 RenewalExtension(

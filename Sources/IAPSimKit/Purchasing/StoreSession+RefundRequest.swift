@@ -3,11 +3,16 @@ import Foundation
 extension StoreSession {
     /// StoreKit's `Transaction.beginRefundRequest(in:)`: the customer asks the App Store for a
     /// refund, which stays pending until the App Store decides (`refund` grants it, `refund
-    /// --decline` declines it). For a consumable or an auto-renewable subscription the App
-    /// Store asks the developer for consumption information first: `CONSUMPTION_REQUEST`
-    /// (Apple's "notificationType": "the customer initiated a refund request for a consumable
-    /// in-app purchase or auto-renewable subscription"), carrying the customer's
-    /// `consumptionRequestReason`. For a subscription the App Store also turns auto-renew off.
+    /// --decline` declines it). The App Store asks the developer for consumption information
+    /// first: `CONSUMPTION_REQUEST`, carrying the customer's `consumptionRequestReason`, for
+    /// every product type. Apple's pages disagree here: "notificationType" still says "a
+    /// consumable in-app purchase or auto-renewable subscription", while the newer
+    /// "ConsumptionRequest" and "Send Consumption Information" (App Store Server API 1.19) take
+    /// consumption information for "any type of product"; iapsim follows the newer. For a
+    /// subscription the App Store also turns auto-renew off, which in the Billing Grace Period
+    /// ends it at once (`SubscriptionEngine.turnAutoRenewOff`).
+    /// - Parameter reason: the customer's reason; `other` when not given, as the notification
+    ///   always carries one.
     /// - Throws: `SimulationError.duplicateRefundRequest` when one waits for this transaction
     ///   (`Transaction.RefundRequestError.duplicateRequest`); `.refundNotRequestable` when it
     ///   is already refunded; `.unknownTransaction`.
@@ -26,7 +31,8 @@ extension StoreSession {
                 throw SimulationError.refundNotRequestable(id: id, detail: "is already refunded")
             }
             let request = RefundRequest(
-                transactionID: id, productID: transaction.productID, requestDate: moment.now, reason: reason)
+                transactionID: id, productID: transaction.productID, requestDate: moment.now,
+                reason: reason ?? RefundRequest.Reason.unstated)
             state.simulation.refundRequests.append(request)
             if transaction.productType == .autoRenewable,
                 let index = state.simulation.renewals.firstIndex(where: { $0.originalID == transaction.originalID }),
@@ -41,12 +47,10 @@ extension StoreSession {
                     &info, reason: .autoRenewDisabled, latest: latest, at: moment.now, in: &state)
                 state.simulation.renewals[index] = info
             }
-            if transaction.productType == .consumable || transaction.productType == .autoRenewable {
-                let (renewal, status) = Self.subscriptionContext(of: transaction, in: state, at: moment.now)
-                state.notify(
-                    .consumptionRequest, at: moment.now, transaction: transaction, renewal: renewal, status: status,
-                    consumptionRequestReason: reason)
-            }
+            let (renewal, status) = Self.subscriptionContext(of: transaction, in: state, at: moment.now)
+            state.notify(
+                .consumptionRequest, at: moment.now, transaction: transaction, renewal: renewal, status: status,
+                consumptionRequestReason: request.reason)
             return request
         }
     }

@@ -8,8 +8,8 @@ public struct SubscriptionChange: Sendable, Equatable {
 
 extension StoreSession {
     /// Turns auto-renew off (`disableAutoRenewForTransaction`): the subscription stays active
-    /// to the end of its period, then expires. In billing retry it ends the retry: the
-    /// subscription expires at the end of its grace period, or at once past it.
+    /// to the end of its period, then expires. After a failed renewal — in the Billing Grace
+    /// Period or billing retry past it — it ends the subscription at once.
     public func cancelSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, state, latest, moment in
             info.autoRenewProductID = info.currentProductID  // a pending downgrade goes with it
@@ -19,8 +19,14 @@ extension StoreSession {
     }
 
     /// Turns auto-renew back on (`enableAutoRenewForTransaction`).
+    /// - Throws: `SimulationError.cancelledInGracePeriod` for a subscription that turning
+    ///   auto-renew off in its grace period ended: billing retry does not come back, a
+    ///   purchase starts it again.
     public func resumeSubscription(_ productID: String) throws -> SubscriptionChange {
         try changeChain(productID) { info, state, latest, moment in
+            if info.cancelledInGracePeriod, info.phase == .expired {
+                throw SimulationError.cancelledInGracePeriod(productID: productID)
+            }
             SubscriptionEngine.turnAutoRenewOn(
                 &info, latest: latest, at: moment.now, settings: moment.settings, in: &state)
         }

@@ -99,9 +99,13 @@ enum SubscriptionEngine {
     /// customer turned off subscription auto-renewal, or the App Store turned off subscription
     /// auto-renewal after the customer requested a refund").
     ///
-    /// With auto-renew off the App Store has nothing left to retry: in the grace period the
-    /// customer keeps access to its end and the subscription then expires (`settleBillingRetry`);
-    /// past it, it expires now (`EXPIRED` / `VOLUNTARY`).
+    /// With auto-renew off the App Store has nothing left to retry, and a subscription whose
+    /// renewal failed expires now (`EXPIRED` / `VOLUNTARY`, or `PRICE_INCREASE` for a declined
+    /// increase), in the Billing Grace Period as past it. Apple, "Testing failing subscription
+    /// renewals and In-App Purchases": a customer who cancels during the grace period
+    /// cancels the subscription immediately, and it is no longer entitled; and
+    /// ("responseBody.Pending_renewal_info") the App Store pauses billing retry and removes the
+    /// transaction from `pending_renewal_info` (`cancelledInGracePeriod`).
     static func turnAutoRenewOff(
         _ info: inout RenewalInfo, reason: RenewalInfo.ExpirationReason, latest: Transaction, at date: Date,
         in state: inout PurchaseState
@@ -113,12 +117,10 @@ enum SubscriptionEngine {
         state.notify(
             .didChangeRenewalStatus, .autoRenewDisabled, at: date, transaction: latest, renewal: info,
             status: PurchaseState.notificationStatus(info, latest: latest, at: date))
-        if case .inGracePeriod(let expires, _) = info.phase {
-            info.phase = .inGracePeriod(expires: expires, retryEnds: expires)
-        } else if case .inBillingRetry = info.phase {
-            info.phase = .expired
-            state.notify(.expired, expiredSubtype(info), at: date, transaction: latest, renewal: info, status: .expired)
-        }
+        guard info.phase.isInBillingRetry else { return }
+        if case .inGracePeriod = info.phase { info.cancelledInGracePeriod = true }
+        info.phase = .expired
+        state.notify(.expired, expiredSubtype(info), at: date, transaction: latest, renewal: info, status: .expired)
     }
 
     /// Turns the chain's auto-renew back on at `date`, notifying `AUTO_RENEW_ENABLED` if it
@@ -152,8 +154,9 @@ enum SubscriptionEngine {
         _ info: inout RenewalInfo, latest: Transaction, at date: Date, in state: inout PurchaseState
     ) {
         if case .inGracePeriod(let expires, _) = info.phase, expires <= date, !info.willAutoRenew {
-            // Auto-renew was turned off in the grace period: billing retry ended then, and the
-            // subscription expires with the grace period as any whose auto-renew is off.
+            // A state written before cancelling in the grace period ended the subscription at
+            // once (`turnAutoRenewOff`) may hold a grace period with auto-renew off: it expires
+            // with the grace period.
             info.phase = .expired
             state.notify(
                 .expired, expiredSubtype(info), at: expires, transaction: latest, renewal: info, status: .expired)
@@ -245,6 +248,7 @@ enum SubscriptionEngine {
             info.currentProductID = info.autoRenewProductID
         }
         info.phase = .active
+        info.cancelledInGracePeriod = false
         // A commitment's payment with auto-renew off keeps saying why it will end.
         if info.willAutoRenew { info.expirationReason = nil }
         try state.account.record(transaction, isNew: true)

@@ -30,8 +30,11 @@ public enum LegacyReceiptJSON {
     private static func flag(_ value: Bool) -> JSONValue { .string(value ? "true" : "false") }
 
     /// `responseBody.Receipt`: the receipt's own fields, `in_app` from the receipt sent.
+    /// - Parameter cancellationReason: why a purchase the receipt shows cancelled was refunded
+    ///   or revoked, as the App Store knows it (the receipt itself holds only the date).
     public static func receipt(
-        _ receipt: AppReceipt, originalPurchaseDate: Date, requestDate: Date, appAppleID: Int64?
+        _ receipt: AppReceipt, originalPurchaseDate: Date, requestDate: Date, appAppleID: Int64?,
+        cancellationReason: (AppReceipt.InAppPurchase) -> Transaction.RevocationReason? = { _ in nil }
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("receipt_type", .string(receipt.receiptType)),
@@ -47,12 +50,23 @@ public enum LegacyReceiptJSON {
         members += date("original_purchase", originalPurchaseDate)
         members.append(("original_application_version", .string(receipt.originalApplicationVersion)))
         if let expiration = receipt.expirationDate { members += date("expiration", expiration) }
-        members.append(("in_app", .array(receipt.inAppPurchases.map(inApp))))
+        members.append(
+            (
+                "in_app",
+                .array(
+                    receipt.inAppPurchases.map { purchase in
+                        inApp(purchase, cancellationReason: cancellationReason(purchase))
+                    })
+            ))
         return .object(members)
     }
 
     /// `responseBody.Receipt.In_app`: one in-app purchase receipt as the receipt holds it.
-    public static func inApp(_ purchase: AppReceipt.InAppPurchase) -> JSONValue {
+    /// - Parameter cancellationReason: for a cancelled purchase, why (Apple, "cancellation_reason",
+    ///   in `In_app` as in `Latest_receipt_info`): "1" an issue in the app, "0" another reason.
+    public static func inApp(
+        _ purchase: AppReceipt.InAppPurchase, cancellationReason: Transaction.RevocationReason? = nil
+    ) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("quantity", .string(String(purchase.quantity))),
             ("product_id", .string(purchase.productID)),
@@ -63,7 +77,12 @@ public enum LegacyReceiptJSON {
         members += date("original_purchase", purchase.originalPurchaseDate)
         if let expires = purchase.subscriptionExpirationDate { members += date("expires", expires) }
         if let id = purchase.webOrderLineItemID { members.append(("web_order_line_item_id", .string(String(id)))) }
-        if let cancelled = purchase.cancellationDate { members += date("cancellation", cancelled) }
+        if let cancelled = purchase.cancellationDate {
+            members += date("cancellation", cancelled)
+            if let reason = cancellationReason {
+                members.append(("cancellation_reason", .string(reason == .developerIssue ? "1" : "0")))
+            }
+        }
         members.append(("is_trial_period", flag(purchase.isTrialPeriod ?? false)))
         if let intro = purchase.isInIntroOfferPeriod { members.append(("is_in_intro_offer_period", flag(intro))) }
         if let offer = purchase.promotionalOfferID { members.append(("promotional_offer_id", .string(offer))) }
@@ -73,11 +92,10 @@ public enum LegacyReceiptJSON {
     /// `responseBody.Latest_receipt_info`: a transaction as the App Store holds it now, with
     /// the fields only the server knows (refund reason, ownership, upgrade, group, offer code).
     public static func latestReceiptInfo(_ transaction: Transaction) -> JSONValue {
-        guard case .object(var members) = inApp(AppReceipt.InAppPurchase(transaction)) else { return .null }
-        if let reason = transaction.revocationReason {
-            // 1: an issue in the app; 0: another reason.
-            members.append(("cancellation_reason", .string(reason == .developerIssue ? "1" : "0")))
-        }
+        guard
+            case .object(var members) = inApp(
+                AppReceipt.InAppPurchase(transaction), cancellationReason: transaction.revocationReason)
+        else { return .null }
         members.append(
             (
                 "in_app_ownership_type",
@@ -113,7 +131,13 @@ public enum LegacyReceiptJSON {
         }
         if let grace = facts.gracePeriodExpirationDate { members += date("grace_period_expires", grace) }
         if let status = facts.priceIncreaseStatus.jwsValue {
-            members.append(("price_consent_status", .string(String(status))))
+            // Apple, "price_increase_status": "0" while an increase waits for consent, "1" once
+            // the customer consented or was notified of one that needs none; and
+            // "price_consent_status" only for an increase that asked for consent.
+            members.append(("price_increase_status", .string(String(status))))
+            if info.priceIncrease?.requiresConsent == true {
+                members.append(("price_consent_status", .string(String(status))))
+            }
         }
         if let offer = facts.offer {
             if offer.type == .promotional, let id = offer.id { members.append(("promotional_offer_id", .string(id))) }

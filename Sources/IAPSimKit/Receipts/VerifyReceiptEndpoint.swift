@@ -7,7 +7,8 @@ import IAPSimJSON
 /// App Store knows now — `latest_receipt_info` (newest first), `pending_renewal_info` and a
 /// fresh `latest_receipt` — comes from the account, for receipts holding auto-renewable
 /// subscriptions, as Apple's does. Every answer is HTTP 200 with a `status`; nothing a client
-/// sends makes it fail otherwise.
+/// sends makes it fail otherwise, but a status armed with `iapsim server-error`
+/// (`TransientReceiptStatus`) is answered instead, before the receipt is read.
 public struct VerifyReceiptEndpoint: Sendable {
     /// "status": 0, or why the receipt was not validated.
     public enum Status: Int, Sendable, CaseIterable {
@@ -58,6 +59,15 @@ public struct VerifyReceiptEndpoint: Sendable {
         let environment = signer.environment ?? settings.environment
         let production = environment == .production
         let name = production ? "Production" : "Sandbox"
+        do {
+            // Armed statuses are the app's, as the API's errors are: met whichever customer.
+            if let armed = try session.store.consumeServerFaults(path: TransientReceiptStatus.path).receiptStatus {
+                return armed.body(environment: name)
+            }
+        } catch {
+            internalError(error)
+            return Self.status(.internalDataAccessError, environment: name)
+        }
         let inspection: ReceiptInspection
         do {
             inspection = try ReceiptInspection.inspect(
@@ -111,7 +121,14 @@ public struct VerifyReceiptEndpoint: Sendable {
                 "receipt",
                 LegacyReceiptJSON.receipt(
                     receipt, originalPurchaseDate: state.account.firstUseDate ?? receipt.creationDate,
-                    requestDate: moment.now, appAppleID: moment.settings.appAppleID)
+                    requestDate: moment.now, appAppleID: moment.settings.appAppleID,
+                    cancellationReason: { purchase in
+                        guard purchase.cancellationDate != nil, let id = UInt64(purchase.transactionID) else {
+                            return nil
+                        }
+                        let transaction = state.account.current(id: id) ?? (try? session.store.transaction(id))
+                        return transaction?.revocationReason
+                    })
             ),
         ]
         guard subscriptions else { return .object(members) }
@@ -131,7 +148,10 @@ public struct VerifyReceiptEndpoint: Sendable {
         }
         latest.sort { ($0.purchaseDate, $0.id) > ($1.purchaseDate, $1.id) }
         members.append(("latest_receipt_info", .array(latest.map(LegacyReceiptJSON.latestReceiptInfo))))
-        let renewals = SubscriptionEngine.chains(in: state).map { info, latest in
+        // Apple, "responseBody.Pending_renewal_info": a subscription the customer cancelled in
+        // the Billing Grace Period is removed from it.
+        let renewals = SubscriptionEngine.chains(in: state).filter { !$0.info.cancelledInGracePeriod }.map {
+            info, latest in
             LegacyReceiptJSON.pendingRenewalInfo(
                 info, latest: latest, state: SubscriptionEngine.renewalState(info, latest: latest, at: moment.now))
         }

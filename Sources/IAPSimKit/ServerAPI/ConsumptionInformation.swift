@@ -8,7 +8,11 @@ import IAPSimJSON
 /// - `consumptionPercentage` ("consumptionPercentage"), when given, is milliunits from 0 to
 ///   100000; it must be 0 unless `deliveryStatus` is `DELIVERED`; it is not given for an
 ///   auto-renewable subscription (the App Store works it out from the time elapsed); with
-///   `GRANT_PRORATED` it is more than 0 and less than 100000;
+///   `GRANT_PRORATED` it is more than 0 and less than 100000, and for any other product it
+///   must be given: "consumptionPercentage", "If you select GRANT_PRORATED … you need to
+///   provide a consumptionPercentage greater than 0", answered with
+///   ConsumptionPercentageOutOfRangeError. ("refundPreference" still says a one-time
+///   product "may include" one; iapsim follows the field's own page, the stricter.)
 /// - a transaction the customer has through Family Sharing is refused.
 ///
 /// Apple's pages give no numeric code for ConsumptionPercentageOutOfRangeError and
@@ -86,6 +90,9 @@ public struct ConsumptionInformation: Sendable, Equatable {
                 throw Self.consumptionPercentageOutOfRange
             }
             percentage = number
+        }
+        if preference == .grantProrated, percentage == nil, transaction.productType != .autoRenewable {
+            throw Self.consumptionPercentageOutOfRange
         }
         sampleContentProvided = sample
         deliveryStatus = status

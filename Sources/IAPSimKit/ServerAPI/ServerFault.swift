@@ -4,12 +4,16 @@ import IAPSimJSON
 /// An error or a delay armed for `iapsim serve`: the next `remaining` requests (every one,
 /// when nil) whose path `endpoint` matches (every path, when nil) are answered with `error`,
 /// or answered late by `delay` seconds. For the code that matters on a bad day: a backend's
-/// retry and back-off (Apple, "Error Codes", "Identifying rate limits").
+/// retry and back-off (Apple, "Error Codes", "Identifying rate limits"). A `/verifyReceipt`
+/// status is armed the same way and met by `/verifyReceipt` alone; the API's errors and
+/// delays are met by the App Store Server API's paths alone.
 public struct ServerFault: Sendable, Equatable {
     public enum Effect: Sendable, Equatable {
         case error(APIError)
         /// Seconds before the answer, for a client's time-out.
         case delay(Double)
+        /// A status `/verifyReceipt` answers instead of validating the receipt.
+        case receiptStatus(TransientReceiptStatus)
     }
 
     public var effect: Effect
@@ -37,7 +41,17 @@ public struct ServerFault: Sendable, Equatable {
     public struct Outcome: Sendable, Equatable {
         public var error: APIError?
         public var delay: Double?
+        public var receiptStatus: TransientReceiptStatus? = nil
         public static let none = Outcome(error: nil, delay: nil)
+    }
+
+    /// Whether a request to `path` meets this fault: a receipt status only `/verifyReceipt`,
+    /// the rest only the other paths; then only a path `endpoint` matches.
+    func applies(to path: String) -> Bool {
+        let isReceipt: Bool
+        if case .receiptStatus = effect { isReceipt = true } else { isReceipt = false }
+        guard isReceipt == (path == TransientReceiptStatus.path) else { return false }
+        return endpoint?.matches(path) ?? true
     }
 
     /// Takes what a request to `path` meets from `faults`, counting it down: a fault whose
@@ -48,13 +62,16 @@ public struct ServerFault: Sendable, Equatable {
         while index < faults.count {
             let fault = faults[index]
             var taken = false
-            if fault.endpoint?.matches(path) ?? true {
+            if fault.applies(to: path) {
                 switch fault.effect {
                 case .error(let error) where outcome.error == nil:
                     outcome.error = error
                     taken = true
                 case .delay(let seconds) where outcome.delay == nil:
                     outcome.delay = seconds
+                    taken = true
+                case .receiptStatus(let status) where outcome.receiptStatus == nil:
+                    outcome.receiptStatus = status
                     taken = true
                 default: break
                 }
@@ -82,6 +99,22 @@ public struct ServerFault: Sendable, Equatable {
             if folded == String(error.errorCode) || folded == lower || folded + "error" == lower { return error }
         }
         throw .unknownError(text)
+    }
+
+    /// What a code arms: a `/verifyReceipt` status (`TransientReceiptStatus`) or an API error
+    /// (`error(named:)`).
+    public static func effect(named text: String) throws(ServerFaultError) -> Effect {
+        if let code = Int(text), let status = TransientReceiptStatus(code) { return .receiptStatus(status) }
+        return .error(try error(named: text))
+    }
+
+    /// The fault, refused if it could never be met: a `/verifyReceipt` status whose
+    /// `--endpoint` does not match `/verifyReceipt`.
+    public func checked() throws(ServerFaultError) -> ServerFault {
+        if case .receiptStatus = effect, let endpoint, !endpoint.matches(TransientReceiptStatus.path) {
+            throw .receiptStatusEndpoint(endpoint.text)
+        }
+        return self
     }
 
     /// A delay such as `2s`, `1.5s`, `500ms` or `2` (seconds), from 1 ms up to `longestDelay`
@@ -166,6 +199,8 @@ public enum ServerFaultError: Error, Equatable, Sendable {
     case invalidDelay(String)
     case invalidCount(String)
     case invalidEndpoint(String)
+    /// A `/verifyReceipt` status armed for paths that never include `/verifyReceipt`.
+    case receiptStatusEndpoint(String)
 }
 
 extension ServerFaultError: LocalizedError {
@@ -174,6 +209,7 @@ extension ServerFaultError: LocalizedError {
         case .unknownError(let text):
             "'\(text)' is not an error a client backs off from; use one of "
                 + APIError.backOff.map { "\($0.error.errorCode) (\($0.name))" }.joined(separator: ", ")
+                + ", or a /verifyReceipt status: \(TransientReceiptStatus.listed)"
         case .invalidDelay(let text):
             "delay '\(text)': expected seconds such as 2s, 1.5s or 500ms, from 1ms to "
                 + "\(Int(ServerFault.longestDelay))s"
@@ -182,6 +218,8 @@ extension ServerFaultError: LocalizedError {
         case .invalidEndpoint(let text):
             "--endpoint \(text): expected a path such as /inApps/v1/transactions/* ('*' within a segment, "
                 + "'**' as the last one)"
+        case .receiptStatusEndpoint(let text):
+            "--endpoint \(text): a /verifyReceipt status is met by /verifyReceipt alone, which this does not match"
         }
     }
 }
@@ -195,6 +233,8 @@ extension ServerFault {
             members.append(("errorCode", .int(error.errorCode)))
         case .delay(let seconds):
             members.append(("delaySeconds", .number(Self.secondsText(seconds))))
+        case .receiptStatus(let status):
+            members.append(("receiptStatus", .int(status.status)))
         }
         if let remaining { members.append(("remaining", .int(remaining))) }
         if let endpoint { members.append(("endpoint", .string(endpoint.text))) }
@@ -207,6 +247,9 @@ extension ServerFault {
         if let code = value["errorCode"]?.intValue {
             guard let error = APIError.backOff.first(where: { $0.error.errorCode == code })?.error else { return nil }
             effect = .error(error)
+        } else if let code = value["receiptStatus"]?.intValue {
+            guard let status = TransientReceiptStatus(code) else { return nil }
+            effect = .receiptStatus(status)
         } else if case .number(let text)? = value["delaySeconds"], let seconds = Double(text), seconds > 0,
             seconds <= Self.longestDelay
         {
@@ -245,6 +288,7 @@ extension ServerFault {
         switch effect {
         case .error(let error): what = "\(error.errorCode) \(error.backOffName ?? "")"
         case .delay(let seconds): what = "delay \(Self.secondsText(seconds))s"
+        case .receiptStatus(let status): what = "/verifyReceipt status \(status.status) (\(status.meaning))"
         }
         let howMany = remaining.map { $0 == 1 ? "next request" : "next \($0) requests" } ?? "every request"
         return "\(what), \(howMany), \(endpoint?.text ?? "every endpoint")"
@@ -261,6 +305,9 @@ extension ServerFault {
             ]
         case .delay(let seconds):
             members.append(("delaySeconds", .number(Self.secondsText(seconds))))
+        case .receiptStatus(let status):
+            members.append(("receiptStatus", .int(status.status)))
+            if let retryable = status.isRetryable { members.append(("isRetryable", .bool(retryable))) }
         }
         members.append(("remaining", remaining.map { .int($0) } ?? .null))
         members.append(("endpoint", endpoint.map { .string($0.text) } ?? .null))

@@ -21,6 +21,9 @@ public enum SimulationError: Error, Equatable, Sendable {
     case simulated(api: String, error: SimulatedError)
     /// A price increase of a subscription that is not active and renewing to this product.
     case notRenewing(productID: String)
+    /// Auto-renew turned back on for a subscription cancelling in its Billing Grace Period
+    /// ended: it is bought again, not resumed.
+    case cancelledInGracePeriod(productID: String)
     /// A new price that is not above the renewal price, or not a price in its currency.
     case notAPriceIncrease(productID: String, price: String, current: String)
     /// A price above `Currency.maximumPrice`: signed data could not carry it.
@@ -62,6 +65,9 @@ extension SimulationError: LocalizedError {
         case .notRenewing(let productID):
             "\(productID): no active subscription renews to it; a price increase reaches subscribers whose "
                 + "subscription renews (see 'iapsim status')"
+        case .cancelledInGracePeriod(let productID):
+            "\(productID): the subscription ended when auto-renew was turned off in its grace period; "
+                + "buy it again to subscribe ('iapsim buy \(productID)')"
         case .notAPriceIncrease(let productID, let price, let current):
             "\(productID): \(price) is not a price increase: it renews at \(current); "
                 + "give a higher price in that currency"

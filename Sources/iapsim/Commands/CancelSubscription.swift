@@ -8,10 +8,11 @@ struct CancelSubscription: CLICommand {
         synopsis: "<product-id> [--undo]",
         discussion: """
             disableAutoRenewForTransaction(identifier:): DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED,
-            and the subscription expires at its period's end (EXPIRED/VOLUNTARY). In billing retry
-            it ends the retry: the subscription expires at the end of its grace period, or at
-            once past it. --undo turns it back on (enableAutoRenewForTransaction,
-            AUTO_RENEW_ENABLED); within the grace period billing retry goes on.
+            and the subscription expires at its period's end (EXPIRED/VOLUNTARY). After a
+            failed renewal, in the Billing Grace Period as in billing retry, it ends the
+            subscription at once: EXPIRED/VOLUNTARY now, no longer entitled, and (cancelled in
+            the grace period) gone from /verifyReceipt's pending_renewal_info. --undo turns it
+            back on (enableAutoRenewForTransaction, AUTO_RENEW_ENABLED).
             """,
         arguments: [.init("product-id", kind: .productID)],
         options: [
@@ -35,6 +36,8 @@ struct CancelSubscription: CLICommand {
         let change = undo ? try session.resumeSubscription(productID) : try session.cancelSubscription(productID)
         let expiry = change.expirationDate
         let until = expiry.map(ISO8601Date.string) ?? "its period ends"
+        // After a failed renewal auto-renew off ends the subscription now: no date to wait for.
+        let ended = !undo && change.info.phase == .expired
         return Report(
             json: .object([
                 ("productID", .string(productID)), ("willAutoRenew", .bool(change.info.willAutoRenew)),
@@ -43,7 +46,10 @@ struct CancelSubscription: CLICommand {
             lines: [
                 undo
                     ? "Auto-renew is on again for \(productID)."
-                    : "Auto-renew is off for \(productID): it stays active until \(until), then expires."
+                    : ended
+                        ? "Auto-renew is off for \(productID): its renewal had failed, so the subscription expired now "
+                            + "(EXPIRED/VOLUNTARY)."
+                        : "Auto-renew is off for \(productID): it stays active until \(until), then expires."
             ])
     }
 }

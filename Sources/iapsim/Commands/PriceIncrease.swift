@@ -19,7 +19,8 @@ struct PriceIncrease: CLICommand, Equatable {
             end: EXPIRED/PRICE_INCREASE, expirationReason didNotConsentToPriceIncrease
             (expirationIntent 3); declining turns auto-renew off at once
             (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED), and consenting before the period
-            ends turns it back on. With --notify-only the increase needs no consent:
+            ends turns it back on. Declined in the Billing Grace Period, the subscription
+            ends at once (EXPIRED/PRICE_INCREASE now). With --notify-only the increase needs no consent:
             PRICE_INCREASE/ACCEPTED, and it applies at the next renewal. New purchases pay the
             catalog's price, as in Xcode.
 
@@ -107,6 +108,12 @@ struct PriceIncrease: CLICommand, Equatable {
         case .decline(let productID):
             change = try session.declinePriceIncrease(productID)
             line = { change in
+                if change.info.phase == .expired {
+                    // Declined after a failed renewal, in the Billing Grace Period: it ended now.
+                    return "The subscriber declined the price increase of \(productID): its renewal had failed, so "
+                        + "the subscription expired now (EXPIRED/PRICE_INCREASE, expirationReason "
+                        + "didNotConsentToPriceIncrease)."
+                }
                 let when = change.expirationDate.map { " on \(ISO8601Date.string($0))" } ?? " at its period's end"
                 return "The subscriber declined the price increase of \(productID): the subscription expires\(when) "
                     + "(expirationReason didNotConsentToPriceIncrease)."

@@ -8,12 +8,13 @@ struct RequestRefund: CLICommand, Equatable {
         synopsis: "<transaction-id> [--reason REASON]",
         discussion: """
             Transaction.beginRefundRequest(in:): the customer asks the App Store for a refund,
-            which stays pending ('status' lists it). For a consumable or an auto-renewable
-            subscription the App Store asks the developer for consumption information first:
-            a CONSUMPTION_REQUEST notification, with --reason as its consumptionRequestReason
-            (UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER).
+            which stays pending ('status' lists it). For every product type the App Store
+            asks the developer for consumption information first: a CONSUMPTION_REQUEST
+            notification, with --reason as its consumptionRequestReason (UNINTENDED_PURCHASE,
+            FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER; OTHER when not given).
             For a subscription the App Store also turns auto-renew off
-            (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED); a declined request leaves it off.
+            (DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED), which in the Billing Grace Period
+            ends it at once (EXPIRED/VOLUNTARY); a declined request leaves it off.
             'iapsim refund ID' grants it (REFUND), 'iapsim refund ID --decline' declines it
             (REFUND_DECLINED). A second request while one is pending fails as
             Transaction.RefundRequestError.duplicateRequest does (exit 64).
@@ -21,7 +22,8 @@ struct RequestRefund: CLICommand, Equatable {
         arguments: [.init("transaction-id", kind: .transactionID)],
         options: [
             .value(
-                "reason", "REASON", help: "The request's consumptionRequestReason, e.g. UNINTENDED_PURCHASE.",
+                "reason", "REASON",
+                help: "The request's consumptionRequestReason, e.g. UNINTENDED_PURCHASE (default: OTHER).",
                 values: RefundRequest.Reason.allCases.map(\.rawValue))
         ],
         examples: [

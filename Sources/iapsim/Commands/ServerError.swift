@@ -21,13 +21,22 @@ struct ServerError: CLICommand {
             else every one; --endpoint PATTERN only request paths it matches ('*' within a
             segment, '**' as the last one), else every endpoint. An error and a delay may both
             apply to a request; of several errors, the first armed that matches. A request
-            must still carry a good token: a 401 comes first. With no argument it lists what
-            is armed ('status' and 'settings' show it too); 'clear' disarms everything.
+            must still carry a good token: a 401 comes first. A /verifyReceipt status arms the
+            legacy endpoint instead, for a backend's retry of receipt validation: 21002 (a
+            temporary issue), 21005 (the receipt server unavailable), 21009 (internal data
+            access error) or 21100-21199 (internal data access errors, with is-retryable
+            true), answered as HTTP 200 with the status in the body as Apple's endpoint does,
+            before the receipt is read; --count and --endpoint work as for the API (an
+            --endpoint must match /verifyReceipt). API errors and delays are not met by
+            /verifyReceipt, nor its statuses by the API. With no argument it lists what is
+            armed ('status' and 'settings' show it too); 'clear' disarms everything.
             """,
         arguments: [
             .init(
                 "error",
-                kind: .word(APIError.backOff.map { String($0.error.errorCode) } + ["delay", "clear"])),
+                kind: .word(
+                    APIError.backOff.map { String($0.error.errorCode) } + ["21002", "21005", "21009", "delay", "clear"]
+                )),
             .init("duration", kind: .text),
         ],
         options: [
@@ -40,7 +49,8 @@ struct ServerError: CLICommand {
         examples: [
             "iapsim server-error 4290000 --count 2",
             "iapsim server-error 5000001 --endpoint '/inApps/v1/subscriptions/*'",
-            "iapsim server-error delay 3s --count 1", "iapsim server-error", "iapsim server-error clear",
+            "iapsim server-error delay 3s --count 1", "iapsim server-error 21005 --count 1",
+            "iapsim server-error 21100", "iapsim server-error", "iapsim server-error clear",
         ])
 
     let action: Action
@@ -60,7 +70,7 @@ struct ServerError: CLICommand {
                 let endpoint = try words.value("endpoint").map { text throws(ServerFaultError) in
                     try EndpointPattern(text)
                 }
-                return ServerFault(effect, remaining: count, endpoint: endpoint)
+                return try ServerFault(effect, remaining: count, endpoint: endpoint).checked()
             } catch {
                 throw words.error(error.errorDescription ?? "\(error)")
             }
@@ -85,7 +95,7 @@ struct ServerError: CLICommand {
             action = .arm(
                 try fault(
                     try Self.checked(words) { () throws(ServerFaultError) in
-                        .error(try ServerFault.error(named: code))
+                        try ServerFault.effect(named: code)
                     }))
         }
     }
