@@ -343,7 +343,7 @@ if wrk and nginx:
                                       "exp": int(time.time()) + 3000}).encode()), b64(b"unsigned")])
     def serve(state):
         port_file = os.path.join(work, f"port-{os.path.basename(state)}")
-        proc = subprocess.Popen([IAPSIM, "serve", "--port", "0", "--port-file", port_file], env=environment(state),
+        proc = subprocess.Popen([IAPSIM, "--quiet", "serve", "--port", "0", "--port-file", port_file], env=environment(state),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 20
         while time.time() < deadline and not (os.path.exists(port_file) and open(port_file).read().strip()):

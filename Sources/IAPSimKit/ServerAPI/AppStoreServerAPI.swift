@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimHTTP
 import IAPSimJSON
 
 /// One App Store Server API request, as the HTTP front end hands it over.
@@ -51,6 +52,17 @@ public struct APIResponse: Sendable, Equatable {
     public static func error(_ error: APIError) -> APIResponse {
         APIResponse(status: error.status, body: error.json.bytes(compact: true))
     }
+
+    /// A 401 as Apple sends it (no body), with why in `WWW-Authenticate` (RFC 6750) and in
+    /// `reason`, for the server's log.
+    public static func unauthorized(_ refusal: BearerTokenVerifier.Refusal) -> APIResponse {
+        var response = APIResponse(status: 401, body: [], headers: ["WWW-Authenticate": refusal.challenge])
+        response.reason = refusal.reason
+        return response
+    }
+
+    /// Why the request was refused, for the server's log line; never sent.
+    public var reason: String?
 }
 
 /// The App Store Server API, served from the simulator's own state: every answer follows the
@@ -91,13 +103,17 @@ public struct AppStoreServerAPI: Sendable {
     public func respond(_ request: APIRequest) -> APIResponse {
         let bid: String
         do {
-            bid = try verifier.authenticate(authorization: request.authorization, now: realNow())
+            bid = try verifier.authenticate(
+                authorization: request.authorization, now: realNow(),
+                simulatedNow: { try? session.clockReading().now })
         } catch {
-            return APIResponse(status: 401, body: [])
+            return .unauthorized(error)
         }
         do {
             let settings = try session.settings()
-            guard bid == settings.bundleID else { return APIResponse(status: 401, body: []) }
+            guard bid == settings.bundleID else {
+                return .unauthorized(.rejected("bid is \(bid), not the app's bundle identifier \(settings.bundleID)"))
+            }
             // Armed errors are the app's (`server-errors.json` at the top of the folder): a
             // request meets them whichever customer it names.
             let armed = try session.store.consumeServerFaults(path: "/" + request.pathComponents.joined(separator: "/"))
@@ -114,13 +130,21 @@ public struct AppStoreServerAPI: Sendable {
                 }
             }
             response.delay = armed.delay ?? 0
-            return response
+            return dated(response)
         } catch let error as APIError {
-            return .error(error)
+            return dated(.error(error))
         } catch {
             internalError(error)
             return .error(.generalInternal)
         }
+    }
+
+    /// The App Store's time is the simulated one: `Date` agrees with `Retry-After` and with
+    /// the signed dates, for a backend whose own clock follows it.
+    private func dated(_ response: APIResponse) -> APIResponse {
+        var response = response
+        if let now = try? session.clockReading().now { response.headers["Date"] = HTTPDate.string(now) }
+        return response
     }
 
     /// Apple, "Identifying rate limits": a 429 carries `Retry-After`, "a UNIX time, in

@@ -36,6 +36,25 @@ public struct BearerTokenVerifier: Sendable {
         case missing
         case malformed(String)
         case rejected(String)
+
+        /// Why, for the one who runs the client: the 401's `WWW-Authenticate` (RFC 6750) and
+        /// the server's log say it; Apple's body stays as Apple sends it (empty).
+        public var reason: String {
+            switch self {
+            case .missing: "no bearer token (Authorization: Bearer <JWT>)"
+            case .malformed(let detail): "the token is malformed: \(detail)"
+            case .rejected(let detail): detail
+            }
+        }
+
+        /// `WWW-Authenticate` for a 401 (RFC 6750 §3): no error code when no token came.
+        public var challenge: String {
+            let realm = #"Bearer realm="App Store Server API""#
+            if case .missing = self { return realm }
+            let description = reason.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "'")
+            return realm + #", error="invalid_token", error_description=""# + description + "\""
+        }
     }
 
     /// Checks `header` (the whole `Authorization` value) at `now` (real time: tokens expire on
@@ -48,11 +67,18 @@ public struct BearerTokenVerifier: Sendable {
     /// Checks everything of `header` but the app it is for, which needs the state: a request is
     /// authenticated before the state is read, so a client without a token learns nothing of
     /// it (not even that it cannot be read).
+    ///
+    /// Time: a token is good when it is good on the real clock or on the simulated one
+    /// (`simulatedNow`, read only for a token that fails on the real clock alone). A backend
+    /// under `iapsim clock exec` mints its tokens at the simulated time; one that is not
+    /// mints them at the real time; both work.
     /// - Returns: the token's `bid`, for the caller to compare with the app's bundle identifier.
-    public func authenticate(authorization header: String?, now: Date) throws(Refusal) -> String {
+    public func authenticate(
+        authorization header: String?, now: Date, simulatedNow: (() -> Date?)? = nil
+    ) throws(Refusal) -> String {
         guard let header else { throw .missing }
         if let known = accepted.claims(of: header) {
-            try Self.checkTime(exp: known.exp, now: now)
+            try Self.checkTime(exp: known.exp, iat: known.iat, now: now, simulatedNow: simulatedNow)
             return known.bid
         }
         guard header.lowercased().hasPrefix("bearer ") else { throw .missing }
@@ -77,13 +103,13 @@ public struct BearerTokenVerifier: Sendable {
         guard case .number(let text)? = claims["exp"], let exp = Double(text), exp.isFinite else {
             throw .rejected("no exp")
         }
-        try Self.checkTime(exp: exp, now: now)
+        var iat: Double?
         if let issued = claims["iat"] {
-            guard case .number(let text) = issued, let iat = Double(text), iat.isFinite else {
+            guard case .number(let text) = issued, let seconds = Double(text), seconds.isFinite else {
                 throw .rejected("iat is not a number of seconds")
             }
-            guard iat <= now.timeIntervalSince1970 + Self.clockSkew else { throw .rejected("iat is in the future") }
-            guard exp - iat <= 3600 else { throw .rejected("exp is more than an hour after iat") }
+            guard exp - seconds <= 3600 else { throw .rejected("exp is more than an hour after iat") }
+            iat = seconds
         }
         if let publicKey {
             if let keyID, head["kid"]?.stringValue != keyID { throw .rejected("kid is not \(keyID)") }
@@ -91,15 +117,32 @@ public struct BearerTokenVerifier: Sendable {
                 throw .rejected("the signature does not verify with the key")
             }
         }
-        accepted.remember(header, exp: exp, bid: bid)
+        // The time last: only a token good in every other way has the simulated clock read.
+        try Self.checkTime(exp: exp, iat: iat, now: now, simulatedNow: simulatedNow)
+        accepted.remember(header, exp: exp, iat: iat, bid: bid)
         return bid
     }
 
-    /// What may change between two requests with the same token: the time.
-    private static func checkTime(exp: Double, now: Date) throws(Refusal) {
-        let seconds = now.timeIntervalSince1970
-        guard exp > seconds else { throw .rejected("the token has expired") }
-        guard exp <= seconds + 3600 + clockSkew else { throw .rejected("exp is more than an hour ahead") }
+    /// What may change between two requests with the same token: the time. Good on either
+    /// clock; refused naming both readings.
+    private static func checkTime(exp: Double, iat: Double?, now: Date, simulatedNow: (() -> Date?)?)
+        throws(Refusal)
+    {
+        guard let real = timeProblem(exp: exp, iat: iat, at: now) else { return }
+        guard let simulated = simulatedNow?() else { throw .rejected(real) }
+        guard let other = timeProblem(exp: exp, iat: iat, at: simulated) else { return }
+        throw .rejected(
+            "\(real) on the real clock (\(ISO8601Date.string(now))) and \(other) on iapsim's clock "
+                + "(\(ISO8601Date.string(simulated)))")
+    }
+
+    /// Why the token's times do not hold at `date`; nil when they do.
+    private static func timeProblem(exp: Double, iat: Double?, at date: Date) -> String? {
+        let seconds = date.timeIntervalSince1970
+        if exp <= seconds { return "the token has expired" }
+        if exp > seconds + 3600 + clockSkew { return "exp is more than an hour ahead" }
+        if let iat, iat > seconds + clockSkew { return "iat is in the future" }
+        return nil
     }
 }
 
@@ -107,17 +150,17 @@ public struct BearerTokenVerifier: Sendable {
 /// most `limit`, forgotten all at once when full (a backend rotates tokens hourly).
 private final class AcceptedTokens: @unchecked Sendable {
     private let lock = NSLock()
-    private var claims: [String: (exp: Double, bid: String)] = [:]
+    private var claims: [String: (exp: Double, iat: Double?, bid: String)] = [:]
     private let limit = 256
 
-    func claims(of header: String) -> (exp: Double, bid: String)? {
+    func claims(of header: String) -> (exp: Double, iat: Double?, bid: String)? {
         lock.withLock { claims[header] }
     }
 
-    func remember(_ header: String, exp: Double, bid: String) {
+    func remember(_ header: String, exp: Double, iat: Double?, bid: String) {
         lock.withLock {
             if claims.count >= limit { claims.removeAll(keepingCapacity: true) }
-            claims[header] = (exp, bid)
+            claims[header] = (exp, iat, bid)
         }
     }
 }

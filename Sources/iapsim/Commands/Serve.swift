@@ -34,7 +34,11 @@ struct Serve: CLICommand {
             the server cannot answer (a state it cannot read) gets 500 with Apple's
             GeneralInternalError and no detail; the detail goes to standard error. Errors and
             delays armed with 'iapsim server-error' answer the requests they match, after
-            the token is checked.
+            the token is checked. Each request is logged on standard error as one line (method,
+            path, status, milliseconds; a 401 says why, also in its WWW-Authenticate header, while
+            its body stays Apple's); --quiet silences it. 'iapsim token' prints a token to try it
+            with curl. Tokens are good on the simulated clock or the real one, and the Date
+            header is the simulated time, as Retry-After and the signed dates are.
             """,
         arguments: [],
         options: [
@@ -98,21 +102,7 @@ struct Serve: CLICommand {
         let (_, session) = try context.catalogAndSession()
         var verifier = BearerTokenVerifier()
         if let file = keyFile {
-            let path = context.absolutePath(file)
-            guard let data = FileManager().contents(atPath: path) else {
-                throw UsageError("--key-file \(file): cannot read it", command: Self.spec.name)
-            }
-            let text = String(decoding: data, as: UTF8.self)
-            let publicKey: P256PublicKey
-            if let key = try? P256PrivateKey(pemRepresentation: text) {
-                publicKey = key.publicKey
-            } else if let key = try? P256PublicKey(pemRepresentation: text) {
-                publicKey = key
-            } else {
-                throw UsageError(
-                    "--key-file \(file): not a P-256 key in PEM (an App Store Connect .p8 file)",
-                    command: Self.spec.name)
-            }
+            let publicKey = try APIKeyFile.read(file, in: context, command: Self.spec.name).publicKey
             verifier = BearerTokenVerifier(publicKey: publicKey, keyID: keyID, issuerID: issuerID)
         }
         let signer = try context.signer()
@@ -127,11 +117,15 @@ struct Serve: CLICommand {
             host: host, port: port, allowsRemoteClients: allowsRemote && verifier.publicKey != nil)
         // Room for a /verifyReceipt body with a long history in Base64; past it, 413.
         configuration.limits.maxBodyBytes = Self.maximumBodyBytes
+        let log = RequestLog(console: context.console, quiet: context.options.quiet)
         do {
             server = try HTTPServer(configuration) { [api, legacy] http in
+                let started = ContinuousClock.now
                 // Apple's legacy endpoint: no bearer token, every answer 200 with a status.
                 if http.pathComponents == ["verifyReceipt"] {
-                    return HTTPResponse.json(legacy.respond(method: http.method, body: http.body), status: .ok)
+                    let answer = HTTPResponse.json(legacy.respond(method: http.method, body: http.body), status: .ok)
+                    log.record(http, status: 200, since: started)
+                    return answer
                 }
                 let response = api.respond(
                     APIRequest(
@@ -146,6 +140,7 @@ struct Serve: CLICommand {
                 for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
                     answer.headers.add(name: name, value: value)
                 }
+                log.record(http, status: response.status, since: started, reason: response.reason)
                 return answer
             }
         } catch .notLoopback {
@@ -175,6 +170,22 @@ struct Serve: CLICommand {
         server.stop()
         server.waitUntilStopped()
         return Report()
+    }
+
+    /// One line per request on standard error — method, path, status, milliseconds, and why a
+    /// 401 was refused — unless `--quiet`.
+    struct RequestLog: Sendable {
+        let console: Console
+        let quiet: Bool
+
+        func record(_ request: HTTPRequest, status: Int, since started: ContinuousClock.Instant, reason: String? = nil) {
+            guard !quiet else { return }
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let why = reason.map { " (\($0))" } ?? ""
+            console.writeError(
+                "\(TerminalText.escaped(request.method)) \(TerminalText.escaped(request.path)) \(status) \(String(format: "%.1f", milliseconds)) ms\(why)\n")
+        }
     }
 
     /// The largest request body: a receipt of some 10^5 transactions, in Base64 inside JSON.
