@@ -178,13 +178,15 @@ struct Serve: CLICommand {
         let console: Console
         let quiet: Bool
 
-        func record(_ request: HTTPRequest, status: Int, since started: ContinuousClock.Instant, reason: String? = nil) {
+        func record(_ request: HTTPRequest, status: Int, since started: ContinuousClock.Instant, reason: String? = nil)
+        {
             guard !quiet else { return }
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             let why = reason.map { " (\($0))" } ?? ""
             console.writeError(
-                "\(TerminalText.escaped(request.method)) \(TerminalText.escaped(request.path)) \(status) \(String(format: "%.1f", milliseconds)) ms\(why)\n")
+                "\(TerminalText.escaped(request.method)) \(TerminalText.escaped(request.path)) \(status) \(String(format: "%.1f", milliseconds)) ms\(why)\n"
+            )
         }
     }
 

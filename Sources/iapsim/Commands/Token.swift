@@ -44,7 +44,8 @@ struct Token: CLICommand {
         if let keyFile {
             guard case .privateKey(let found) = try APIKeyFile.read(keyFile, in: context, command: Self.spec.name)
             else {
-                throw UsageError("--key-file \(keyFile): a public key cannot sign; give the .p8", command: Self.spec.name)
+                throw UsageError(
+                    "--key-file \(keyFile): a public key cannot sign; give the .p8", command: Self.spec.name)
             }
             key = found
         } else {
