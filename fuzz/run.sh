@@ -33,7 +33,8 @@ build() { # build NAME MODULE SOURCES...
   local name=$1 module=$2; shift 2
   rm -f "$out/$name"
   local links=()
-  for low in $lowModules; do links+=(-l"$low"); done
+  # Static libraries link dependents first (IAPSimTLS before the IAPSimCrypto it uses).
+  for low in $lowModules; do links=(-l"$low" "${links[@]}"); done
   # (ld.gold warns about every ASan helper symbol; those lines are noise)
   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" -I "$modules" -L "$modules" \
     "${links[@]}" "$@" -o "$out/$name" 2>&1 | grep -v "Cannot export local symbol" || true

@@ -38,7 +38,9 @@ struct TLSRecordProtection {
     mutating func seal(_ content: UnsafeRawBufferPointer, type: TLSContentType, into output: inout [UInt8]) {
         let length = content.count + 1 + AESGCM.tagByteCount
         let start = output.count
-        output.reserveCapacity(start + TLSRecordLimits.headerByteCount + length)
+        let needed = start + TLSRecordLimits.headerByteCount + length
+        // Grow geometrically: an exact reservation per record would copy the output each time.
+        if output.capacity < needed { output.reserveCapacity(max(needed, 2 * output.capacity)) }
         output.append(TLSContentType.applicationData.rawValue)
         output.append(contentsOf: [0x03, 0x03])
         output.appendUInt16(UInt16(length))

@@ -17,7 +17,7 @@ public struct TLSServerConfiguration: Sendable {
     /// A configuration serving `identity` with ALPN `http/1.1`.
     public init(
         applicationProtocols: [String] = ["http/1.1"], maximumHandshakeMessageByteCount: Int = 64 * 1024,
-        randomBytes: @escaping @Sendable (Int) -> [UInt8] = TLSServerConfiguration.systemRandomBytes,
+        randomBytes: @escaping @Sendable (Int) -> [UInt8] = { TLSServerConfiguration.systemRandomBytes($0) },
         identity: @escaping @Sendable (_ serverName: String?) -> TLSIdentity?
     ) {
         self.applicationProtocols = applicationProtocols

@@ -81,6 +81,9 @@ public struct TLSServerEngine {
     }
 
     private mutating func seal(_ data: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        // Room for every record at once: sealing then appends without reallocating.
+        let records = max(1, (data.count + TLSRecordLimits.maximumPlaintext - 1) / TLSRecordLimits.maximumPlaintext)
+        output.reserveCapacity(output.count + data.count + records * (TLSRecordLimits.headerByteCount + 17))
         var offset = 0
         repeat {
             let end = min(offset + TLSRecordLimits.maximumPlaintext, data.count)
