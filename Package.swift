@@ -4,6 +4,7 @@ import PackageDescription
 // No dependencies beyond the toolchain: Foundation, Glibc/Darwin and Swift Testing.
 // Targets by what they know, every arrow pointing down:
 //   iapsim → IAPSimKit → IAPSimCrypto, IAPSimHTTP, IAPSimJSON (which import none of the others)
+//   IAPSimTLS → IAPSimCrypto (a TLS 1.3 server for `serve` to speak inside a CONNECT tunnel)
 //   StoreKit, StoreKitTest → IAPSimKit (Apple's API shapes over the library; IAPSimKit imports neither)
 
 // Where Apple's StoreKit does not exist (Linux), the API modules take Apple's names, so a file
@@ -25,6 +26,7 @@ let package = Package(
         .library(name: "IAPSimCrypto", targets: ["IAPSimCrypto"]),
         .library(name: "IAPSimHTTP", targets: ["IAPSimHTTP"]),
         .library(name: "IAPSimJSON", targets: ["IAPSimJSON"]),
+        .library(name: "IAPSimTLS", targets: ["IAPSimTLS"]),
         .library(name: storeKitModule, targets: [storeKitModule]),
         .library(name: storeKitTestModule, targets: [storeKitTestModule]),
     ],
@@ -33,6 +35,9 @@ let package = Package(
         .target(name: "IAPSimCrypto"),
         // HTTP/1.1 server and client on POSIX sockets: knows no App Store.
         .target(name: "IAPSimHTTP"),
+        // A TLS 1.3 server (record layer, handshake, a socket-free engine and a stream over
+        // caller-given I/O), hand-written for test data: knows no App Store and no HTTP.
+        .target(name: "IAPSimTLS", dependencies: ["IAPSimCrypto"]),
         // JSON values, reader, writer, ISO 8601 dates: knows no App Store.
         .target(name: "IAPSimJSON"),
         // The domain: catalog, prices, transactions, the state store. No I/O to the terminal.
@@ -52,6 +57,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "IAPSimHTTPTests", dependencies: ["IAPSimHTTP"]),
+        .testTarget(
+            name: "IAPSimTLSTests",
+            dependencies: ["IAPSimTLS", "IAPSimCrypto"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "IAPSimJSONTests", dependencies: ["IAPSimJSON"]),
         .testTarget(
             name: "IAPSimKitTests",

@@ -2,7 +2,8 @@
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
 # prints catalog text, the DER/PEM/JWS readers of signed data, the HTTP request parser, the
-# transaction index, and the app receipt's readers with /verifyReceipt; seeds them from the
+# transaction index, the app receipt's readers with /verifyReceipt, and the TLS 1.3 server
+# engine fed arbitrary client records; seeds them from the
 # fixtures and the shared .storekit corpus beside the repository, and runs each for
 # FUZZ_SECONDS (default 600), two at a time. FUZZ_TARGETS
 # picks some.
@@ -18,12 +19,12 @@ cli=$(find "$root/Sources/iapsim" -name '*.swift' ! -name main.swift)
 # The targets beneath IAPSimKit are modules of their own here too, as in Package.swift: each
 # is compiled once, instrumented, into a static library every fuzz target links.
 modules=$out/modules
-lowModules="IAPSimCrypto IAPSimHTTP IAPSimJSON"
+lowModules="IAPSimCrypto IAPSimHTTP IAPSimJSON IAPSimTLS"  # in dependency order
 module() { # module NAME: Sources/NAME as $modules/NAME.swiftmodule and libNAME.a
   local name=$1
   mkdir -p "$modules"
   rm -f "$modules/lib$name.a"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$name" -emit-module \
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$name" -I "$modules" -emit-module \
     -emit-module-path "$modules/$name.swiftmodule" -emit-library -static -o "$modules/lib$name.a" \
     "$root/Sources/$name"/*.swift
   [ -f "$modules/lib$name.a" ] || { echo "fuzz: building module $name failed" >&2; exit 1; }
@@ -32,13 +33,14 @@ build() { # build NAME MODULE SOURCES...
   local name=$1 module=$2; shift 2
   rm -f "$out/$name"
   local links=()
-  for low in $lowModules; do links+=(-l"$low"); done
+  # Static libraries link dependents first (IAPSimTLS before the IAPSimCrypto it uses).
+  for low in $lowModules; do links=(-l"$low" "${links[@]}"); done
   # (ld.gold warns about every ASan helper symbol; those lines are noise)
   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" -I "$modules" -L "$modules" \
     "${links[@]}" "$@" -o "$out/$name" 2>&1 | grep -v "Cannot export local symbol" || true
   [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index receipt}
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index receipt tls}
 for low in $lowModules; do module "$low"; done
 # Only the targets asked for are built: each but http compiles IAPSimKit with the sanitizers.
 for target in $targets; do
@@ -52,6 +54,7 @@ for target in $targets; do
     messages) build messages IAPSimKit $library $cli "$root/fuzz/FuzzFiles.swift" "$root/fuzz/MessagesTarget.swift" ;;
     signed) build signed IAPSimKit $library "$root/fuzz/SignedDataTarget.swift" ;;
     http) build http FuzzHTTP "$root/fuzz/HTTPRequestTarget.swift" ;;
+    tls) build tls FuzzTLS "$root/fuzz/TLSEngineTarget.swift" ;;
     index) build index IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/IndexTarget.swift" ;;
     receipt) build receipt IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/ReceiptTarget.swift" ;;
     *) echo "fuzz: no target $target" >&2; exit 64 ;;
@@ -73,6 +76,7 @@ seed signed "$root"/fuzz/seeds/signed/*
 seed http "$root"/fuzz/seeds/http/*
 seed index "$root"/fuzz/seeds/index/*
 seed receipt "$root"/fuzz/seeds/receipt/*
+seed tls "$root"/fuzz/seeds/tls/*
 
 run() {
   local name=$1

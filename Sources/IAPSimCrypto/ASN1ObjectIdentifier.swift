@@ -112,4 +112,10 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible 
     public static let basicConstraints = ASN1ObjectIdentifier(constant: 2, 5, 29, 19)
     /// id-ce-authorityKeyIdentifier.
     public static let authorityKeyIdentifier = ASN1ObjectIdentifier(constant: 2, 5, 29, 35)
+    /// id-ce-subjectAltName.
+    public static let subjectAlternativeName = ASN1ObjectIdentifier(constant: 2, 5, 29, 17)
+    /// id-ce-extKeyUsage.
+    public static let extendedKeyUsage = ASN1ObjectIdentifier(constant: 2, 5, 29, 37)
+    /// id-kp-serverAuth: TLS server authentication (RFC 5280 §4.2.1.12).
+    public static let serverAuthentication = ASN1ObjectIdentifier(constant: 1, 3, 6, 1, 5, 5, 7, 3, 1)
 }

@@ -52,6 +52,17 @@ public enum CryptoError: Error, Equatable, Sendable {
     case unencodableValue(String)
     /// The random source produced no acceptable value after many attempts (it is broken).
     case randomSourceFailed
+
+    /// A symmetric key or X25519 input has a length the algorithm does not take.
+    case invalidKeyLength(Int)
+    /// An AEAD nonce has a length the algorithm does not take (AES-GCM: empty).
+    case invalidNonceLength(Int)
+    /// An AEAD tag did not match: the ciphertext, the associated data or the tag was altered.
+    case authenticationFailure
+    /// A key derivation was asked for more (or fewer) bytes than it can give.
+    case invalidOutputLength(Int)
+    /// A key exchange produced a value that must be refused (all zeros, infinity): the reason says which.
+    case invalidSharedSecret(String)
 }
 
 extension CryptoError: LocalizedError {
@@ -105,6 +116,16 @@ extension CryptoError: LocalizedError {
             return "Cannot encode value: \(reason)."
         case .randomSourceFailed:
             return "The random number generator produced no usable value."
+        case .invalidKeyLength(let length):
+            return "A key of \(length) bytes has the wrong length for this algorithm."
+        case .invalidNonceLength(let length):
+            return "A nonce of \(length) bytes has the wrong length for this algorithm."
+        case .authenticationFailure:
+            return "The authentication tag does not match: the data was altered or the key is wrong."
+        case .invalidOutputLength(let length):
+            return "A key derivation cannot produce \(length) bytes."
+        case .invalidSharedSecret(let reason):
+            return "The key exchange failed: \(reason)."
         }
     }
 }

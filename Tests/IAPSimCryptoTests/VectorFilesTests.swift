@@ -7,7 +7,9 @@ struct VectorFilesTests {
     static let files = [
         "sha256-known-answers.json", "sha1-known-answers.json", "rfc6979-p256-sha256.json",
         "wycheproof/ecdsa_secp256r1_sha256_p1363_test.json", "wycheproof/ecdsa_secp256r1_sha256_test.json",
-        "wycheproof/hmac_sha256_test.json", "wycheproof/LICENSE",
+        "wycheproof/hmac_sha256_test.json", "wycheproof/LICENSE", "fips197-aes.json", "rfc7748-x25519.json",
+        "rfc5869-hkdf-sha256.json", "wycheproof/aes_gcm_test.json", "wycheproof/x25519_test.json",
+        "wycheproof/hkdf_sha256_test.json", "wycheproof/ecdh_secp256r1_ecpoint_test.json",
     ]
 
     @Test("every vector file is in the test bundle, and the fixtures' README names it")

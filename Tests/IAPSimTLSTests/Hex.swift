@@ -1,0 +1,1 @@
+../IAPSimCryptoTests/Hex.swift
