@@ -19,7 +19,8 @@ import Testing
         _ = try session.freezeClock(true)
         let identity = try SigningIdentity.loadOrCreate(in: Support.temporaryDirectory() + "/certs", lockTimeout: 5)
         return AppStoreServerAPI(
-            session: session, signer: .init(identity: identity), verifier: BearerTokenVerifier(), realNow: { Self.real })
+            session: session, signer: .init(identity: identity), verifier: BearerTokenVerifier(), realNow: { Self.real }
+        )
     }
 
     private func request(_ authorization: String?) -> APIRequest {

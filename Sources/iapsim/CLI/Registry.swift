@@ -6,7 +6,8 @@ struct Registry {
         Status.self, Transactions.self, Approve.self, Decline.self, Resolve.self, Finish.self, Refund.self,
         RequestRefund.self, Family.self, CancelSubscription.self, Expire.self, Renew.self, PriceIncrease.self,
         Clock.self, Settings.self, Accounts.self, Reset.self, JWS.self, Certs.self, Receipt.self, Notifications.self,
-        Listen.self, Trigger.self, NotifyTest.self, Serve.self, Token.self, ServerError.self, Ui.self, Completion.self, Help.self,
+        Listen.self, Trigger.self, NotifyTest.self, Serve.self, Token.self, ServerError.self, Ui.self, Completion.self,
+        Help.self,
     ]
 
     /// iapsim's own commands.
