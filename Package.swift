@@ -3,8 +3,8 @@ import PackageDescription
 
 // No dependencies beyond the toolchain: Foundation, Glibc/Darwin and Swift Testing.
 // Targets by what they know, every arrow pointing down:
-//   iapsim → IAPSimKit → IAPSimCrypto, IAPSimHTTP, IAPSimJSON (which import none of the others)
-//   IAPSimTLS → IAPSimCrypto (a TLS 1.3 server for `serve` to speak inside a CONNECT tunnel)
+//   iapsim → IAPSimKit → IAPSimCrypto, IAPSimHTTP, IAPSimJSON
+//   IAPSimHTTP → IAPSimTLS → IAPSimCrypto (a TLS 1.3 server for `serve` to speak inside a CONNECT tunnel)
 //   StoreKit, StoreKitTest → IAPSimKit (Apple's API shapes over the library; IAPSimKit imports neither)
 
 // Where Apple's StoreKit does not exist (Linux), the API modules take Apple's names, so a file
@@ -34,7 +34,7 @@ let package = Package(
         // SHA-256, HMAC, P-256/ECDSA, RFC 6979, DER, X.509, PEM, Base64: knows no App Store.
         .target(name: "IAPSimCrypto"),
         // HTTP/1.1 server and client on POSIX sockets: knows no App Store.
-        .target(name: "IAPSimHTTP"),
+        .target(name: "IAPSimHTTP", dependencies: ["IAPSimTLS"]),
         // A TLS 1.3 server (record layer, handshake, a socket-free engine and a stream over
         // caller-given I/O), hand-written for test data: knows no App Store and no HTTP.
         .target(name: "IAPSimTLS", dependencies: ["IAPSimCrypto"]),
@@ -50,16 +50,17 @@ let package = Package(
         .target(
             name: storeKitTestModule, dependencies: [.target(name: storeKitModule), "IAPSimKit"],
             path: "Sources/StoreKitTest"),
-        .executableTarget(name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),
+        .executableTarget(
+            name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON", "IAPSimTLS"]),
         .testTarget(
             name: "IAPSimCryptoTests",
             dependencies: ["IAPSimCrypto"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "IAPSimHTTPTests", dependencies: ["IAPSimHTTP"]),
+        .testTarget(name: "IAPSimHTTPTests", dependencies: ["IAPSimHTTP", "IAPSimTLS", "IAPSimCrypto"]),
         .testTarget(
             name: "IAPSimTLSTests",
-            dependencies: ["IAPSimTLS", "IAPSimCrypto"],
+            dependencies: ["IAPSimTLS", "IAPSimCrypto", "IAPSimHTTP"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "IAPSimJSONTests", dependencies: ["IAPSimJSON"]),

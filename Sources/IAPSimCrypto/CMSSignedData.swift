@@ -48,8 +48,11 @@ public struct CMSSignedData: Sendable, Equatable {
         if try tbs.readOptionalExplicit(tagNumber: 0) != nil {}
         let serial = try tbs.readElement(tag: DERTag.integer)
         let signature = key.signatureBytes(for: content)
-        // A DER SET OF is sorted by its members' encodings.
-        let sorted = certificates.map(\.derRepresentation).sorted { $0.lexicographicallyPrecedes($1) }
+        // In the order given (leaf, intermediate, root), as Apple's receipts carry them: a
+        // validator that takes the first certificate as the signer's must find the leaf. DER
+        // would sort a SET OF; Apple's receipts are BER and do not, and every reader takes
+        // them so (RFC 5652's CertificateSet order carries no meaning).
+        let sorted = certificates.map(\.derRepresentation)
         var writer = DERWriter()
         writer.writeSequence { info in
             info.writeObjectIdentifier(signedDataType)

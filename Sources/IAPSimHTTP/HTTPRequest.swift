@@ -26,6 +26,10 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The body, whether it came with `Content-Length` or chunked.
     public var body: [UInt8]
+    /// For a request that came through a `CONNECT` tunnel the server speaks TLS in: the host
+    /// the client asked to reach (`api.storekit.itunes.apple.com`), lowercased, without port.
+    /// Nil on a plain connection.
+    public var tunnelHost: String?
 
     /// A request as the parser would produce it from `method target version`.
     /// - Throws: `HTTPRequestError.badRequest` when the target is malformed.
@@ -81,6 +85,14 @@ struct RequestTarget: Sendable {
         if bytes.elementsEqual("*".utf8) {
             guard method == "OPTIONS" else { throw .badRequest("* is a target for OPTIONS only") }
             (path, pathComponents, query) = ("*", [], [])
+            return
+        }
+        if method == "CONNECT" {
+            // The authority form, `host:port` (RFC 9110 §9.3.6), and nothing else.
+            guard let authority = Authority(bytes) else {
+                throw .badRequest("a CONNECT target is host:port")
+            }
+            (path, pathComponents, query) = (authority.host + ":" + String(authority.port), [], [])
             return
         }
         var rest = bytes
@@ -163,4 +175,26 @@ struct RequestTarget: Sendable {
         guard let string = PercentDecoding.string(bytes) else { throw .badRequest("the query is not UTF-8") }
         return string
     }
+}
+
+/// `host:port` of a `CONNECT` request: a name or an address, lowercased, and a port 1…65535.
+public struct Authority: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+
+    init?(_ bytes: some Collection<UInt8>) {
+        let text = String(decoding: bytes, as: UTF8.self).lowercased()
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let digits = text[text.index(after: colon)...]
+        guard !host.isEmpty, host.count <= 253, !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCII),
+            let port = Int(digits), (1...65535).contains(port),
+            host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":") })
+        else { return nil }
+        (self.host, self.port) = (host, port)
+    }
+
+    /// The authority of a `CONNECT` request's target (`path` holds it), or nil.
+    public init?(connectTarget: String) { self.init(Array(connectTarget.utf8)) }
 }

@@ -106,6 +106,15 @@ public struct HTTPRequestParser: Sendable {
         consumed = 0
     }
 
+    /// Takes the bytes after the last complete request: what a client sent after `CONNECT`
+    /// belongs to the tunnel (a TLS handshake), not to this parser.
+    public mutating func takeUnparsedBytes() -> [UInt8] {
+        let rest = Array(buffer[min(consumed, buffer.count)...])
+        buffer = []
+        (consumed, position, lineStart, requestLineStart) = (0, 0, 0, 0)
+        return rest
+    }
+
     /// True once for a request that asked `Expect: 100-continue` and whose body has not
     /// all arrived: the server then sends `100 Continue` so the client sends it.
     public mutating func takeContinueRequest() -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimTLS
 
 #if canImport(Glibc)
     import Glibc
@@ -25,6 +26,10 @@ import Foundation
 public final class HTTPServer: Sendable {
     /// Answers one request; called on the connection's thread, concurrently with others.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    /// Which `CONNECT host:port` requests the server answers itself, over TLS: the TLS
+    /// settings for that host, or nil to refuse it (403). The server never opens a
+    /// connection onward.
+    public typealias TunnelPolicy = @Sendable (_ host: String, _ port: Int) -> TLSServerConfiguration?
 
     /// Where to listen, and the bounds on clients.
     public struct Configuration: Sendable {
@@ -80,6 +85,7 @@ public final class HTTPServer: Sendable {
     public let port: UInt16
 
     private let handler: Handler
+    private let tunnels: TunnelPolicy?
     private let listener: Int32
     private let wakeReader: Int32
     private let wakeWriter: Int32
@@ -90,12 +96,16 @@ public final class HTTPServer: Sendable {
     /// open, so a client may connect right away.
     /// - Parameters:
     ///   - configuration: where to listen and the bounds on clients.
+    ///   - tunnels: the `CONNECT` requests to end here in TLS; without it every one is refused.
     ///   - handler: answers each request; runs on the connection's thread, concurrently
     ///     with other connections'.
     /// - Throws: `HTTPServerError` when the address cannot be listened on.
-    public init(_ configuration: Configuration = Configuration(), handler: @escaping Handler) throws(HTTPServerError) {
+    public init(
+        _ configuration: Configuration = Configuration(), tunnels: TunnelPolicy? = nil, handler: @escaping Handler
+    ) throws(HTTPServerError) {
         self.configuration = configuration
         self.handler = handler
+        self.tunnels = tunnels
         self.registry = ConnectionRegistry(limit: configuration.maxConnections)
         (listener, port) = try Self.openListener(
             host: configuration.host, port: configuration.port, remote: configuration.allowsRemoteClients)
@@ -212,8 +222,10 @@ public final class HTTPServer: Sendable {
             switch registry.admit(fd) {
             case .admitted(let id):
                 let result = SocketIO.spawnThread { [self] in
-                    HTTPConnection(fd: fd, id: id, configuration: configuration, registry: registry, handler: handler)
-                        .run()
+                    HTTPConnection(
+                        fd: fd, id: id, configuration: configuration, registry: registry, handler: handler,
+                        tunnels: tunnels
+                    ).run()
                 }
                 if result != 0 { registry.close(id) }
             case .full:

@@ -27,6 +27,10 @@ public struct TLSServerStream<Transport: TLSTransport> {
         self.transport = transport
     }
 
+    /// Whether decrypted application data waits to be read: a reader need not wait on the
+    /// transport for it.
+    public var hasBufferedData: Bool { plaintextStart < plaintext.count }
+
     /// What the handshake settled, once it is complete.
     public var negotiation: TLSNegotiation? { engine.negotiation }
 

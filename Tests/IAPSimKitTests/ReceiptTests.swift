@@ -46,6 +46,16 @@ import Testing
     }
 
     /// Every field the state fills, read back from the signed DER.
+    /// Apple's receipts carry their certificates leaf, intermediate, root: a validator that
+    /// takes the first as the signer's must find the leaf (DER's sorting put the root first).
+    @Test func theCertificatesAreLeafIntermediateRoot() throws {
+        let container = try CMSSignedData(derRepresentation: try signed())
+        let chain = try #require(ServerAPIHarness.identity.receiptChain)
+        #expect(
+            container.certificates.map(\.derRepresentation)
+                == [chain.leaf, chain.intermediate, chain.root].map(\.derRepresentation))
+    }
+
     @Test func everyFieldRoundTripsThroughTheSignedContainer() throws {
         let plus = try h.buy("fx.plus.monthly")
         h.clock.advance(days: 10)

@@ -3,7 +3,7 @@
 Usage: apple_api.py path/to/iapsim   (run by Tests/e2e/apple.sh in its virtual environment)
 
 After a script of purchases, renewals, a refund and an upgrade, `iapsim serve --port 0` answers
-Apple's AppStoreServerAPIClient (Environment.LOCAL_TESTING, its base URL pointed at the
+Apple's AppStoreServerAPIClient (Environment.SANDBOX, unpatched: HTTPS_PROXY names serve, which answers Apple's host over TLS; was: its base URL pointed at the
 server) on every endpoint; each answer is checked against `iapsim transactions --json` and
 `status --json`, and every signed item decoded with SignedDataVerifier (Sandbox, iapsim's
 root; Production for Look Up Order ID, which Apple does not serve in the sandbox). Errors must
@@ -105,8 +105,14 @@ port = int(open(port_file).read().strip())
 first_line = server.stdout.readline().strip()
 check("serve prints where it listens", first_line == f"Listening on http://127.0.0.1:{port}", first_line)
 
-client = AppStoreServerAPIClient(pem, "TESTKEY123", "issuer-1", BUNDLE, Environment.LOCAL_TESTING)
-client._base_url = f"http://127.0.0.1:{port}"
+# Apple's client as production code makes it, unpatched: its own Sandbox URL, reached through
+# serve as the HTTPS proxy, trusting the TLS root that `certs export` wrote.
+os.environ["HTTPS_PROXY"] = f"http://127.0.0.1:{port}"
+os.environ["REQUESTS_CA_BUNDLE"] = work + "/trusted/tls-root.pem"
+client = AppStoreServerAPIClient(pem, "TESTKEY123", "issuer-1", BUNDLE, Environment.SANDBOX)
+production_client = AppStoreServerAPIClient(pem, "TESTKEY123", "issuer-1", BUNDLE, Environment.PRODUCTION)
+check("Production's host has none of this Sandbox state's transactions (as Apple's)",
+      api_error(lambda: production_client.get_transaction_info("1")) == (404, 4040010))
 
 # Get Transaction Info
 for tid, t in list(transactions.items())[:6]:
@@ -180,15 +186,16 @@ order = transactions[2]["orderID"]
 sandbox = client.look_up_order_id(order)
 check("order lookup: none in the sandbox", sandbox.rawStatus == 1 and sandbox.signedTransactions is None, repr(sandbox))
 run("settings", "set", "environment", "Production")
-lookup = client.look_up_order_id(order)
+# Production data now: Apple's production host answers it, as Apple's would.
+lookup = production_client.look_up_order_id(order)
 check("order lookup: valid", lookup.rawStatus == 0
       and [production.verify_and_decode_signed_transaction(s).transactionId
            for s in lookup.signedTransactions] == ["2"])
-renewal_order = client.look_up_order_id(transactions[4]["orderID"])
+renewal_order = production_client.look_up_order_id(transactions[4]["orderID"])
 check("order lookup: a renewal is an order of its own",
       [production.verify_and_decode_signed_transaction(s).transactionId
        for s in renewal_order.signedTransactions] == ["4"])
-unknown = client.look_up_order_id("MNOSUCHORD")
+unknown = production_client.look_up_order_id("MNOSUCHORD")
 check("order lookup: unknown is status 1 without signedTransactions",
       unknown.rawStatus == 1 and unknown.signedTransactions is None, repr(unknown))
 run("settings", "set", "environment", "Sandbox")
@@ -313,11 +320,13 @@ check("notification history: a startDate older than 180 days is StartDateTooFarI
 # Finish Transaction, as the app's Transaction.finish() does.
 run("settings", "set", "finish-transactions", "manual")
 run("buy", "com.example.app.gems500")
+# The renewal made by `clock advance` waits for the app too (it happened outside the app).
 unfinished = json.loads(run("transactions", "--unfinished", "--json"))["transactions"]
-client.finish_transaction(str(unfinished[0]["id"]))
-check("finish transaction", len(unfinished) == 1
+for transaction in unfinished:
+    client.finish_transaction(str(transaction["id"]))
+check("finish transaction", [t["productID"] for t in unfinished] == ["com.example.app.pro.monthly", "com.example.app.gems500"]
       and json.loads(run("transactions", "--unfinished", "--json"))["transactions"] == [], repr(unfinished))
-client.finish_transaction(str(unfinished[0]["id"]))  # again: already finished, no error
+client.finish_transaction(str(unfinished[-1]["id"]))  # again: already finished, no error
 check("finish transaction: unknown is TransactionIdNotFound",
       api_error(lambda: client.finish_transaction("999")) == (404, 4040010))
 run("settings", "set", "finish-transactions", "auto")
@@ -325,11 +334,9 @@ run("settings", "set", "finish-transactions", "auto")
 # Authentication: a token signed with another key is refused.
 other = ec.generate_private_key(ec.SECP256R1()).private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                                               serialization.NoEncryption())
-stranger = AppStoreServerAPIClient(other, "TESTKEY123", "issuer-1", BUNDLE, Environment.LOCAL_TESTING)
-stranger._base_url = client._base_url
+stranger = AppStoreServerAPIClient(other, "TESTKEY123", "issuer-1", BUNDLE, Environment.SANDBOX)
 check("a token from another key is 401", api_error(lambda: stranger.get_transaction_info("1")) == (401, None))
-wrong_app = AppStoreServerAPIClient(pem, "TESTKEY123", "issuer-1", "com.other.app", Environment.LOCAL_TESTING)
-wrong_app._base_url = client._base_url
+wrong_app = AppStoreServerAPIClient(pem, "TESTKEY123", "issuer-1", "com.other.app", Environment.SANDBOX)
 check("a token for another bundle is 401", api_error(lambda: wrong_app.get_transaction_info("1")) == (401, None))
 
 # A purchase made by the CLI while the server runs is visible to the next request.

@@ -96,8 +96,11 @@ try:
     deadline = time.time() + 30
     while time.time() < deadline and not (os.path.exists(port_file) and open(port_file).read().strip()):
         time.sleep(0.05)
-    client = AppStoreServerAPIClient(pem, "K1", "issuer-1", BUNDLE, Environment.LOCAL_TESTING)
-    client._base_url = f"http://127.0.0.1:{int(open(port_file).read().strip())}"
+    # Production data (--environment Production) at Apple's production host, through serve as
+    # the HTTPS proxy: Apple's client unpatched.
+    os.environ["HTTPS_PROXY"] = f"http://127.0.0.1:{int(open(port_file).read().strip())}"
+    os.environ["REQUESTS_CA_BUNDLE"] = work + "/trusted/tls-root.pem"
+    client = AppStoreServerAPIClient(pem, "K1", "issuer-1", BUNDLE, Environment.PRODUCTION)
 
     seen = {"transactionId": set(), "originalTransactionId": set(), "webOrderLineItemId": set(),
             "appTransactionId": {}}

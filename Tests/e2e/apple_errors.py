@@ -81,6 +81,7 @@ run("clock", "freeze")
 run("clock", "set", "2030-01-01T00:00:00Z")
 run("buy", "com.example.app.pro.monthly")  # 1
 run("buy", "com.example.app.book")         # 2
+run("certs", "export", work + "/trusted")   # tls-root.pem: serve's TLS root, for the proxy
 
 port_file = work + "/port"
 server = subprocess.Popen([iapsim, "serve", "--port", "0", "--port-file", port_file, "--key-file",
@@ -91,12 +92,12 @@ try:
     while time.time() < deadline and not (os.path.exists(port_file) and open(port_file).read().strip()):
         time.sleep(0.05)
     port = int(open(port_file).read().strip())
-    base = f"http://127.0.0.1:{port}"
+    # Apple's client unpatched, through serve as the HTTPS proxy to Apple's Sandbox host.
+    os.environ["HTTPS_PROXY"] = f"http://127.0.0.1:{port}"
+    os.environ["REQUESTS_CA_BUNDLE"] = work + "/trusted/tls-root.pem"
 
     def client(timeout=30):
-        c = Client(pem, "TESTKEY123", "issuer-1", BUNDLE, Environment.LOCAL_TESTING, timeout=timeout)
-        c._base_url = base
-        return c
+        return Client(pem, "TESTKEY123", "issuer-1", BUNDLE, Environment.SANDBOX, timeout=timeout)
 
     api = client()
     info = lambda: api.get_transaction_info("1")  # noqa: E731
@@ -166,7 +167,7 @@ try:
     # A bad token is refused with 401 first, and takes nothing from a count.
     run("server-error", "clear")
     run("server-error", "4290000", "--count", "1")
-    unauthenticated = requests.get(base + "/inApps/v1/transactions/1", headers={"Authorization": "Bearer x"},
+    unauthenticated = requests.get("https://api.storekit-sandbox.apple.com/inApps/v1/transactions/1", headers={"Authorization": "Bearer x"},
                                    timeout=30)
     check("a bad token gets 401 before an armed error", unauthenticated.status_code == 401)
     got = outcome(info)

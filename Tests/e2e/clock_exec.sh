@@ -93,5 +93,31 @@ IAPSIM_LIBFAKETIME=$work/none "$bin" clock exec -- true 2>"$work/err"; status=$?
 if [ "$status" = 69 ] && [ "$(wc -l <"$work/err")" = 1 ]; then ok
 else fail "no libfaketime: exit $status, $(cat "$work/err")"; fi
 
+# 7. A backend on iapsim's clock and network, its code unchanged: --serve-port-file routes its
+# HTTPS to a running serve, which answers Apple's Sandbox host over TLS; its tokens, minted at
+# the simulated time, stay good across a year of simulated time.
+"$bin" buy com.example.app.pro.monthly --yes >/dev/null
+"$bin" serve --port-file "$work/serve.port" >/dev/null 2>"$work/serve.log" &
+server=$!
+for _ in $(seq 100); do [ -s "$work/serve.port" ] && break; sleep 0.1; done
+cat >"$work/backend.py" <<'PY'
+import base64, json, time, urllib.request
+def b64(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+now = int(time.time())  # the simulated time, under clock exec
+claims = {"iss": "i", "bid": "com.example.app", "aud": "appstoreconnect-v1", "iat": now, "exp": now + 3000}
+token = ".".join([b64(b'{"alg":"ES256","kid":"K","typ":"JWT"}'), b64(json.dumps(claims).encode()), b64(b"sig")])
+request = urllib.request.Request("https://api.storekit-sandbox.itunes.apple.com/inApps/v1/transactions/1",
+                                 headers={"Authorization": "Bearer " + token})
+with urllib.request.urlopen(request, timeout=30) as answer:
+    print(answer.status, time.strftime("%Y", time.gmtime(now)), "signedTransactionInfo" in json.load(answer))
+PY
+for year in 2032 2033; do
+  out=$("$bin" clock exec --serve-port-file "$work/serve.port" -- python3 "$work/backend.py" 2>"$work/err")
+  if [ "$out" = "200 $year True" ]; then ok
+  else fail "a backend under clock exec in $year got '$out': $(tail -2 "$work/err") $(tail -2 "$work/serve.log")"; fi
+  "$bin" clock advance P1Y >/dev/null
+done
+kill "$server"; wait "$server"
+
 echo "clock exec: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -259,6 +259,27 @@ decoded = subprocess.run([iapsim, "receipt", "decode", "--json"], env=env, input
 check("receipt decode of another chain: exit 65, not iapsim's", decoded.returncode == 65
       and "not iapsim's" in json.loads(decoded.stdout)["chain"])
 check("the server still answers", status({"receipt-data": receipt_b64, "password": "s3cret"}) == 0)
+
+# itunes-iap as a backend ships it, unpatched: Apple's production URL first and the sandbox one
+# on 21007 (its `review` policy), reached through serve as the HTTPS proxy, trusting serve's
+# TLS root; no URL of iapsim's anywhere in its call.
+run("certs", "export", work + "/trusted")
+proxy_port = int(open(port_file).read().strip())
+with_proxy = dict(os.environ, HTTPS_PROXY=f"http://127.0.0.1:{proxy_port}",
+                  REQUESTS_CA_BUNDLE=work + "/trusted/tls-root.pem")
+saved = dict(os.environ)
+os.environ.update(with_proxy)
+try:
+    unpatched = itunesiap.verify(receipt_b64, password="s3cret", env=itunesiap.env.review)
+    check("itunes-iap unpatched, through the proxy: status 0", unpatched.status == 0)
+    try:
+        itunesiap.verify(receipt_b64, password="s3cret", env=itunesiap.env.production)
+        check("itunes-iap at Apple's production host: a sandbox receipt is refused", False)
+    except itunesiap.exc.InvalidReceipt as error:
+        check("itunes-iap at Apple's production host: a sandbox receipt is 21007", error.status == 21007)
+finally:
+    os.environ.clear()
+    os.environ.update(saved)
 server.terminate()
 check("serve exits 0", server.wait(timeout=10) == 0)
 

@@ -100,7 +100,7 @@ import Testing
         #expect(
             names == [
                 "intermediate.pem", "leaf.pem", "receipt-intermediate.pem", "receipt-leaf.pem", "receipt-root.der",
-                "receipt-root.pem", "root.der", "root.pem", "xcode.pem",
+                "receipt-root.pem", "root.der", "root.pem", "tls-root.pem", "xcode.pem",
             ])
     }
 

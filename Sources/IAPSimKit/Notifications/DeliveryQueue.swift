@@ -74,6 +74,28 @@ struct DeliveryQueue {
         return due.sorted { ($0.date, $0.number) > ($1.date, $1.number) }
     }
 
+    /// The notifications to post again now (`notifications resend`): those `uuids` names, or
+    /// every one that failed at least once when it is nil. A UUID may be given by a prefix
+    /// that names one notification only.
+    /// - Returns: what to post, dated `now`, and the UUIDs that name no undelivered notification.
+    func resendable(_ uuids: [String]?, at now: Date) -> (ready: [(date: Date, number: Int)], unknown: [String]) {
+        guard let uuids else {
+            let failed = pending.values.filter { $0.failures > 0 }.map(\.number).sorted(by: >)
+            return (failed.map { (now, $0) }, [])
+        }
+        var ready: [(date: Date, number: Int)] = []
+        var unknown: [String] = []
+        for uuid in uuids {
+            let matches = numberByUUID.filter { $0.key.hasPrefix(uuid.lowercased()) }
+            if matches.count == 1, let number = matches.first?.value {
+                if !ready.contains(where: { $0.number == number }) { ready.append((now, number)) }
+            } else {
+                unknown.append(uuid)
+            }
+        }
+        return (ready.sorted { $0.number > $1.number }, unknown)
+    }
+
     /// The earliest retry due after `now`.
     func nextRetry(after now: Date, delays: [TimeInterval], kinds: Set<ServerNotification.Kind>?) -> Date? {
         pending.values.lazy.filter { $0.failures > 0 && (kinds?.contains($0.notification.kind) ?? true) }

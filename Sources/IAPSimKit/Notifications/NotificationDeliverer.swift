@@ -74,10 +74,42 @@ public final class NotificationDeliverer {
         let (state, moment) = try session.snapshot()  // time brought up to date: renewals notify
         try queue.refresh(session.store)
         let context = session.signingContext(state, moment, signer)
-        var known: [UInt64: String] = [:]
         let delays = StoreSession.retryDelays(context.environment)
         schedule = (state.simulation.clock, moment.settings.timeRate, delays)
-        var ready = queue.due(at: moment.now, delays: delays, kinds: kinds)
+        let ready = queue.due(at: moment.now, delays: delays, kinds: kinds)
+        return try post(ready, state: state, moment: moment, context: context, retrying: true, shouldStop, report)
+    }
+
+    /// `notifications resend`: posts again, now, the notifications `uuids` names (each by its
+    /// UUID or a prefix naming one), or every one not delivered that failed when it is nil —
+    /// whatever Apple's schedule says, in the sandbox too, where Apple never retries (as
+    /// `stripe events resend` does for Stripe's). Each attempt is recorded as any other.
+    /// - Returns: how many POSTs were made, and the UUIDs that name no notification waiting for
+    ///   delivery (unknown, or delivered already).
+    public func resend(
+        _ uuids: [String]?, shouldStop: () -> Bool = { false },
+        report: (StoreSession.Delivery, DeliveryAttempt, Duration) -> Void
+    ) throws -> (made: Int, unknown: [String]) {
+        try session.bringOtherAccountsUpToDate()
+        let (state, moment) = try session.snapshot()
+        try queue.refresh(session.store)
+        let context = session.signingContext(state, moment, signer)
+        schedule = (state.simulation.clock, moment.settings.timeRate, StoreSession.retryDelays(context.environment))
+        let (ready, unknown) = queue.resendable(uuids, at: moment.now)
+        let made = try post(ready, state: state, moment: moment, context: context, retrying: false, shouldStop, report)
+        return (made, unknown)
+    }
+
+    /// Posts `ready` in order (the next is the last), recording each attempt; with
+    /// `retrying`, a failure whose retry falls due by now is posted again in this pass.
+    private func post(
+        _ ready: [(date: Date, number: Int)], state: PurchaseState, moment: StoreSession.Moment,
+        context: SigningContext, retrying: Bool, _ shouldStop: () -> Bool,
+        _ report: (StoreSession.Delivery, DeliveryAttempt, Duration) -> Void
+    ) throws -> Int {
+        var ready = ready
+        var known: [UInt64: String] = [:]
+        let delays = StoreSession.retryDelays(context.environment)
         var made = 0
         let clock = ContinuousClock()
         while !shouldStop(), let (date, number) = ready.popLast(), let entry = queue.pending[number] {
@@ -106,7 +138,9 @@ public final class NotificationDeliverer {
             report(
                 StoreSession.Delivery(notification: entry.notification, body: body, attempt: entry.failures + 1),
                 attempt, elapsed)
-            if let retry = queue.pending[number]?.dueDate(delays: delays, now: moment.now), retry <= moment.now {
+            if retrying, let retry = queue.pending[number]?.dueDate(delays: delays, now: moment.now),
+                retry <= moment.now
+            {
                 let place = ready.firstIndex { ($0.date, $0.number) < (retry, number) } ?? ready.endIndex
                 ready.insert((retry, number), at: place)
             }

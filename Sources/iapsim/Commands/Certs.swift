@@ -15,10 +15,14 @@ struct Certs: CLICommand {
             pin one set across CI jobs), keys mode 0600. The RSA chain joins a set the first
             time a receipt is signed, or at 'export' or 'rotate'. Every subject says iapsim TEST ONLY:
             they protect nothing. 'export DIR' writes root.pem, root.der, intermediate.pem,
-            leaf.pem, xcode.pem, receipt-root.pem, receipt-root.der, receipt-intermediate.pem
-            and receipt-leaf.pem for a backend's tests to trust, each through a new file
-            renamed into place: a symlink at DIR or at one of them is refused (exit 73), never
-            written through; 'rotate' makes a new set.
+            leaf.pem, xcode.pem, receipt-root.pem, receipt-root.der, receipt-intermediate.pem,
+            receipt-leaf.pem and tls-root.pem for a backend's tests to trust, each through a new
+            file renamed into place: a symlink at DIR or at one of them is refused (exit 73),
+            never written through; 'rotate' makes a new set. tls-root.pem is the TLS root that
+            issues the certificate 'serve' answers Apple's host names with inside a CONNECT
+            tunnel (tls-root.pem, tls-server.pem and their keys in the certs folder, valid
+            2000–9999, not rotated): trust it with REQUESTS_CA_BUNDLE, SSL_CERT_FILE,
+            NODE_EXTRA_CA_CERTS or curl --cacert.
             """,
         arguments: [.init("action", kind: .word(["export", "rotate"]))],
         options: [
@@ -77,7 +81,10 @@ struct Certs: CLICommand {
             let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: lockTimeout)
                 .withReceiptChain(lockTimeout: lockTimeout)
             let folder = context.absolutePath(target)
-            let written = try identity.export(to: folder)
+            var written = try identity.export(to: folder)
+            // The root a backend's HTTPS client trusts to reach serve's tunnel (REQUESTS_CA_BUNDLE).
+            written.append(
+                try TLSServerChain.loadOrCreate(in: directory, lockTimeout: lockTimeout).exportRoot(to: folder))
             return Report(
                 json: .object([("directory", .string(folder)), ("files", .array(written.map(JSON.string)))]),
                 lines: written.map { "Wrote \($0)" })

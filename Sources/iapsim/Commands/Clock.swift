@@ -24,17 +24,27 @@ struct Clock: CLICommand {
             not statically linked ones (Go). Its standard input, output and error are the
             terminal's, the signals iapsim receives are passed on, and iapsim exits with its
             status (127: no such program, 126: it cannot run, 69: no libfaketime).
+            With --serve-port-file FILE (the --port-file of a running 'iapsim serve') the program
+            also reaches that serve for Apple's hosts, with its code unchanged: HTTPS_PROXY and
+            https_proxy name it, and REQUESTS_CA_BUNDLE, SSL_CERT_FILE, CURL_CA_BUNDLE and
+            NODE_EXTRA_CA_CERTS its TLS root (the certs folder's tls-root.pem), so one command
+            starts a backend on iapsim's clock and network.
             """,
         arguments: [
             .init("action", kind: .word(["advance", "set", "freeze", "run", "reset", "exec"])),
             .init("duration", kind: .duration),
         ],
         options: [
-            OptionSpec(name: "to", valueName: "DATE", help: "With advance: move to this ISO 8601 date.")
+            OptionSpec(name: "to", valueName: "DATE", help: "With advance: move to this ISO 8601 date."),
+            OptionSpec(
+                name: "serve-port-file", valueName: "FILE",
+                help:
+                    "With exec: route the program's HTTPS to the serve whose port file this is, trusting its TLS root."),
         ],
         examples: [
             "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2099-01-01T00:00:00Z",
             "iapsim clock freeze", "iapsim clock exec -- date",
+            "iapsim clock exec --serve-port-file /tmp/iapsim.port -- python3 app.py",
         ])
 
     let action: Action
@@ -45,8 +55,9 @@ struct Clock: CLICommand {
         case advance(DateComponents)
         case set(Date)
         case freeze, run, reset
-        /// Runs a program on the simulated clock.
-        case exec([String])
+        /// Runs a program on the simulated clock; with the port file of a `serve`, its HTTPS
+        /// goes there.
+        case exec([String], servePortFile: String?)
     }
 
     init(_ words: ParsedWords) throws(UsageError) {
@@ -60,6 +71,10 @@ struct Clock: CLICommand {
         let verb = arguments.first
         let date = words.value("to")
         if date != nil, verb != "advance" { throw words.error("--to goes with 'iapsim clock advance --to DATE'") }
+        let servePortFile = words.value("serve-port-file")
+        if servePortFile != nil, verb != "exec" {
+            throw words.error("--serve-port-file goes with 'iapsim clock exec --serve-port-file FILE -- COMMAND'")
+        }
         switch verb {
         case nil:
             action = .show
@@ -83,7 +98,7 @@ struct Clock: CLICommand {
             guard arguments.count >= 2, !arguments[1].isEmpty else {
                 throw words.error("usage: iapsim clock exec -- COMMAND [ARG...]")
             }
-            action = .exec(Array(arguments.dropFirst()))
+            action = .exec(Array(arguments.dropFirst()), servePortFile: servePortFile)
         case "freeze", "run", "reset":
             try words.expect(count: 1)
             action = verb == "freeze" ? .freeze : verb == "run" ? .run : .reset
@@ -93,7 +108,7 @@ struct Clock: CLICommand {
     }
 
     func run(in context: CommandContext) throws -> Report {
-        if case .exec(let command) = action { return try exec(command, in: context) }
+        if case .exec(let command, let portFile) = action { return try exec(command, portFile, in: context) }
         let (_, session) = try context.catalogAndSession()
         switch action {
         case .show: break
@@ -116,8 +131,31 @@ struct Clock: CLICommand {
 }
 
 extension Clock {
+    /// The variables that send a program's HTTPS to a running `serve` (its port file) and make
+    /// it trust the TLS root `serve` answers Apple's hosts with: Python (requests, urllib),
+    /// curl, Node, Ruby and Go read them.
+    static func proxyEnvironment(_ portFile: String, in context: CommandContext) throws -> [String: String] {
+        let path = context.absolutePath(portFile)
+        guard let data = FileManager().contents(atPath: path),
+            let port = UInt16(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            port > 0
+        else {
+            throw UsageError(
+                "--serve-port-file \(portFile): no port there; start 'iapsim serve --port-file \(portFile)' first",
+                command: spec.name)
+        }
+        let directory = try context.certsDirectory()
+        _ = try TLSServerChain.loadOrCreate(in: directory, lockTimeout: try context.stateStore().location.lockTimeout)
+        let root = directory + "/" + TLSServerChain.fileNames[0]
+        let proxy = "http://127.0.0.1:\(port)"
+        return [
+            "HTTPS_PROXY": proxy, "https_proxy": proxy, "REQUESTS_CA_BUNDLE": root, "SSL_CERT_FILE": root,
+            "CURL_CA_BUNDLE": root, "NODE_EXTRA_CA_CERTS": root,
+        ]
+    }
+
     /// Runs `command` with libfaketime preloaded and pointed at the state's timestamp file.
-    private func exec(_ command: [String], in context: CommandContext) throws -> Report {
+    private func exec(_ command: [String], _ servePortFile: String?, in context: CommandContext) throws -> Report {
         let base = context.base
         func failed(_ status: ExitCode, _ message: String) -> Report {
             var report = Report(status: status)
@@ -141,8 +179,11 @@ extension Clock {
         }
         let (_, session) = try context.catalogAndSession()
         let file = try session.clockFile()
-        let environment = Faketime.environment(
+        var environment = Faketime.environment(
             base.environment, library: library, timestampFile: file, platform: base.platform)
+        if let servePortFile {
+            environment.merge(try Self.proxyEnvironment(servePortFile, in: context)) { _, new in new }
+        }
         do {
             var report = Report()
             report.programStatus = try ChildProcess.run(command, environment: environment)

@@ -18,9 +18,11 @@ struct Receipt: CLICommand {
             PKCS #7 SignedData in DER over the ASN.1 set of receipt fields (bundle id, app
             version, opaque value, SHA-1 hash, creation date, original application version) and
             one in-app purchase receipt per transaction: consumables until the app finishes
-            them, everything else for good. It is signed with the test chain's leaf ('iapsim
-            certs'), ECDSA P-256 with SHA-256 where Apple uses RSA: 'openssl cms -verify
-            -CAfile root.pem' accepts it. It goes to standard output (refused on a terminal:
+            them, everything else for good. It is signed as Apple signs receipts, RSA with
+            SHA-256 (sha256WithRSAEncryption), by the receipt leaf of the certs set ('iapsim
+            certs': receipt-root.pem, receipt-intermediate.pem, receipt-leaf.pem), carrying its
+            certificates leaf, intermediate, root as Apple's do: 'openssl cms -verify -CAfile
+            receipt-root.pem' accepts it. It goes to standard output (refused on a terminal:
             use --out FILE or --base64, the text apps post to /verifyReceipt). --device-id
             is the identifierForVendor the SHA-1 hash binds it to (default
             00000000-0000-4000-8000-000000000000). --json prints the decoded fields as
@@ -40,7 +42,8 @@ struct Receipt: CLICommand {
         ],
         examples: [
             "iapsim receipt --out receipt.der", "iapsim receipt --base64",
-            "iapsim receipt --out r.der && openssl cms -verify -inform DER -in r.der -CAfile root.pem -out payload.der",
+            "iapsim certs export certs && iapsim receipt --out r.der && openssl cms -verify -inform DER -in r.der "
+                + "-CAfile certs/receipt-root.pem -out payload.der",
             "iapsim receipt --base64 | iapsim receipt decode",
         ])
 

@@ -2,6 +2,7 @@ import Foundation
 import IAPSimCrypto
 import IAPSimHTTP
 import IAPSimKit
+import IAPSimTLS
 
 struct Serve: CLICommand {
     static let spec = CommandSpec(
@@ -118,19 +119,39 @@ struct Serve: CLICommand {
         // Room for a /verifyReceipt body with a long history in Base64; past it, 413.
         configuration.limits.maxBodyBytes = Self.maximumBodyBytes
         let log = RequestLog(console: context.console, quiet: context.options.quiet)
+        let tunnels = try Self.tunnelPolicy(context)
+        let dataEnvironment: @Sendable () -> AppStoreEnvironment = { [signer, session] in
+            signer.environment ?? (try? session.settings().environment) ?? .sandbox
+        }
         do {
-            server = try HTTPServer(configuration) { [api, legacy] http in
+            server = try HTTPServer(configuration, tunnels: tunnels) { [api, legacy] http in
                 let started = ContinuousClock.now
+                // Through a tunnel the host names the service and the environment (Apple's hosts);
+                // data of the other environment is answered as Apple answers it.
+                let host = http.tunnelHost.flatMap { AppleHost(rawValue: $0) }
+                if let host, host.servesServerAPI == (http.pathComponents == ["verifyReceipt"]) {
+                    log.record(http, status: 404, since: started, reason: "not a path of \(host.rawValue)")
+                    return .status(.notFound)
+                }
                 // Apple's legacy endpoint: no bearer token, every answer 200 with a status.
                 if http.pathComponents == ["verifyReceipt"] {
-                    let answer = HTTPResponse.json(legacy.respond(method: http.method, body: http.body), status: .ok)
+                    let body: [UInt8]
+                    if let status = host?.verifyReceiptStatus(for: dataEnvironment()) {
+                        body = Array(#"{"status":\#(status)}"#.utf8)
+                    } else {
+                        body = legacy.respond(method: http.method, body: http.body)
+                    }
                     log.record(http, status: 200, since: started)
-                    return answer
+                    return HTTPResponse.json(body, status: .ok)
                 }
-                let response = api.respond(
+                var response = api.respond(
                     APIRequest(
                         method: http.method, pathComponents: http.pathComponents, query: http.query,
                         authorization: http.headers["Authorization"], body: http.body))
+                if let host, response.status != 401, !host.holds(dataEnvironment()) {
+                    response = .error(.transactionIdNotFound)
+                    response.reason = "\(host.rawValue) holds \(host.environment.rawValue) data; this state's is not"
+                }
                 // An armed delay (`iapsim server-error delay`) holds this connection's answer.
                 if response.delay > 0 { Self.sleep(seconds: response.delay) }
                 var answer =
@@ -188,6 +209,20 @@ struct Serve: CLICommand {
                 "\(TerminalText.escaped(request.method)) \(TerminalText.escaped(request.path)) \(status) \(String(format: "%.1f", milliseconds)) ms\(why)\n"
             )
         }
+    }
+
+    /// `CONNECT` to Apple's hosts at port 443 ends here, in TLS with the certs folder's TLS
+    /// chain (made on first use); any other is refused (403): iapsim never opens a tunnel to
+    /// the network, nor to another local port.
+    static func tunnelPolicy(_ context: CommandContext) throws -> HTTPServer.TunnelPolicy {
+        let chain = try TLSServerChain.loadOrCreate(
+            in: try context.certsDirectory(), lockTimeout: try context.stateStore().location.lockTimeout)
+        let identity = TLSIdentity(certificateChain: chain.certificateChain, privateKey: chain.serverKey)
+        // A client that sends no name (SNI) still gets the certificate; one naming another host is refused.
+        let tls = TLSServerConfiguration { name in
+            name.map { AppleHost(rawValue: $0.lowercased()) != nil } ?? true ? identity : nil
+        }
+        return { host, port in AppleHost(host: host, port: port) == nil ? nil : tls }
     }
 
     /// The largest request body: a receipt of some 10^5 transactions, in Base64 inside JSON.

@@ -8,8 +8,12 @@ struct Settings: CLICommand {
         discussion: """
             The settings persist in the state folder. Defaults come from the .storekit file's
             settings block (_askToBuyEnabled, _storeKitErrors, _timeRate, …) where it has them.
-            'iapsim help settings-keys' lists the keys and values; 'settings reset' is
-            SKTestSession.resetToDefaultState().
+            'iapsim help settings-keys' lists the keys and values, and whose each is: the
+            app's (environment, bundle-id, app-apple-id, shared-secret, time-rate, grace-period,
+            one-time-charge-notifications), shared by every customer, or a customer's (the rest,
+            as a device's or an account's are), which applies to the customer --account names
+            (IAPSIM_ACCOUNT, else default): 'settings set' says which it changed. 'settings
+            reset' is SKTestSession.resetToDefaultState().
             """,
         arguments: [
             .init("action", kind: .word(["set", "reset"])), .init("key", kind: .settingKey),
@@ -61,7 +65,11 @@ struct Settings: CLICommand {
         ])
         switch action {
         case .set(let key, _):
-            return Report(json: json, lines: ["\(key.rawValue) = \(settings[key])"])
+            let whose =
+                key.isAppWide
+                ? "the app's, for every customer"
+                : "customer \(try context.stateStore().location.account); --account picks another"
+            return Report(json: json, lines: ["\(key.rawValue) = \(settings[key]) (\(whose))"])
         case .reset(let key?):
             return Report(
                 json: json, lines: ["\(key.rawValue) = \(settings[key]) (\(settings.source(of: key).rawValue))"])

@@ -103,9 +103,15 @@ enum HelpText {
     /// into its key.
     static var settingKeys: String {
         let width = (SettingKey.allCases.map(\.rawValue.count).max() ?? 0) + 2
-        return "SETTINGS (iapsim settings set KEY VALUE):\n"
-            + SettingKey.allCases.map { "  " + TerminalText.padded($0.rawValue, to: width) + $0.summary }
+        return "SETTINGS (iapsim settings set KEY VALUE), each the app's or each customer's:\n"
+            + SettingKey.allCases.map {
+                "  " + TerminalText.padded($0.rawValue, to: width)
+                    + TerminalText.padded($0.isAppWide ? "app" : "customer", to: 10)
+                    + $0.summary
+            }
             .joined(separator: "\n")
+            + "\nA customer's setting applies to the customer --account names (IAPSIM_ACCOUNT, else default);"
+            + "\nthe app's apply to every customer."
             + "\nDefaults come from the .storekit file's settings block where it has one."
     }
 
