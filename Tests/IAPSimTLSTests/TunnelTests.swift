@@ -13,10 +13,11 @@ struct TunnelTests {
 
     static func server(_ pki: TestPKI) throws -> HTTPServer {
         let configuration = pki.configuration()
-        return try HTTPServer(tunnels: { host, port in host == Self.host && port == 443 ? configuration : nil }) {
-            request in
+        let tunnels: HTTPServer.TunnelPolicy = { host, port in host == Self.host && port == 443 ? configuration : nil }
+        let handler: HTTPServer.Handler = { request in
             .text("\(request.tunnelHost ?? "plain") \(request.method) \(request.path)\n")
         }
+        return try HTTPServer(tunnels: tunnels, handler: handler)
     }
 
     @Test func curlThroughTheProxyReachesTheHandlerOverTLS() throws {
