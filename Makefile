@@ -42,6 +42,7 @@ test:
 	Tests/e2e/ui.sh .build/debug/iapsim
 	Tests/e2e/receipts.sh .build/debug/iapsim
 	Tests/e2e/clock_exec.sh .build/debug/iapsim
+	Tests/e2e/readme.sh .build/debug/iapsim
 
 # Medians of iapsim against a floor program built the same way (bench/bench.py).
 bench: release

@@ -69,7 +69,7 @@ import Testing
         #expect(
             refused == [
                 "clock exec", "accounts remove", "transactions delete", "jws renewal", "jws app-transaction",
-                "jws decode",
+                "jws decode", "notifications resend",
             ])
     }
 

@@ -26,8 +26,12 @@ struct Listen: CLICommand {
             listen delivers a state's notifications: another waits up to IAPSIM_LOCK_TIMEOUT, then
             exits 75. Without --drain it runs until SIGINT or SIGTERM, picking up what other
             iapsim processes append and waking when a retry falls due; with --drain it delivers
-            what is due and exits, for scripts and CI. Plain http:// only: the static build has
-            no TLS. Payloads are signed at delivery with the test certificates ('iapsim certs').
+            what is due and exits, for scripts and CI, with status 7 when any attempt failed (0
+            when all went through), so a script that posts to a webhook not yet up notices. A
+            refused connection says so and asks whether the webhook runs there. What failed is
+            never lost: 'iapsim notifications resend --failed --forward-to URL' posts it again,
+            recorded as attempts like any other. Plain http:// only. Payloads are signed at
+            delivery with the test certificates ('iapsim certs').
             """,
         arguments: [],
         options: [
@@ -115,7 +119,7 @@ struct Listen: CLICommand {
             let made = try deliverer.deliverDue(shouldStop: stop) {
                 delivery, attempt, elapsed in
                 if attempt.result == .success { delivered += 1 } else { failed += 1 }
-                show(delivery, attempt, elapsed, in: context)
+                Self.show(delivery, attempt, elapsed, endpoint: endpoint, in: context)
             }
             if made == 0 {
                 if drain { break }
@@ -125,12 +129,25 @@ struct Listen: CLICommand {
             }
         }
         try deliverer.finish()
-        return Report(notes: context.options.json ? [] : ["Delivered \(delivered), failed \(failed)."])
+        var report = Report(notes: context.options.json ? [] : ["Delivered \(delivered), failed \(failed)."])
+        if drain, failed > 0 {
+            report.status = .undelivered
+            if !context.options.json { report.notes.append(Self.resendHint(endpoint)) }
+        }
+        return report
     }
 
-    /// One line per attempt: the attempt's date on the simulated clock, the notification, the answer.
-    private func show(
-        _ delivery: StoreSession.Delivery, _ attempt: DeliveryAttempt, _ elapsed: Duration, in context: CommandContext
+    /// How to post again what failed.
+    static func resendHint(_ endpoint: HTTPEndpoint) -> String {
+        "Note: nothing is lost: 'iapsim notifications resend --failed --forward-to "
+            + "http://\(endpoint.host):\(endpoint.port)\(endpoint.path)' posts the failed ones again"
+    }
+
+    /// One line per attempt: the attempt's date on the simulated clock, the notification, the
+    /// answer; a refused connection asks whether the webhook runs there.
+    static func show(
+        _ delivery: StoreSession.Delivery, _ attempt: DeliveryAttempt, _ elapsed: Duration, endpoint: HTTPEndpoint,
+        in context: CommandContext
     ) {
         let milliseconds = Int(
             elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
@@ -148,9 +165,12 @@ struct Listen: CLICommand {
         } else {
             let answer = attempt.httpStatus.map(String.init) ?? attempt.result.rawValue
             let retry = delivery.attempt > 1 ? ", attempt \(delivery.attempt)" : ""
+            let refused =
+                attempt.result == .socketIssue && attempt.httpStatus == nil
+                ? ": could not connect; is your webhook running on \(endpoint.host):\(endpoint.port)?" : ""
             context.console.out(
                 "\(ISO8601Date.string(attempt.date))  \(notification.name)  [\(notification.uuid)]  --> \(answer) "
-                    + "(\(milliseconds) ms\(retry))")
+                    + "(\(milliseconds) ms\(retry))\(refused)")
         }
     }
 }

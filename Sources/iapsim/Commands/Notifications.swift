@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimHTTP
 import IAPSimJSON
 import IAPSimKit
 
@@ -7,7 +8,8 @@ struct Notifications: CLICommand {
         name: "notifications",
         abstract: "List the App Store Server Notifications the customer raised, and their deliveries.",
         synopsis:
-            "[--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--all-accounts] [--since DATE] [--until DATE] | show <uuid>",
+            "[--type TYPE[/SUBTYPE]] [--transaction ID] [--only-failures] [--all-accounts] [--since DATE] [--until DATE]\n"
+            + "show <uuid>\nresend (<uuid>... | --failed) --forward-to URL [--timeout S]",
         discussion: """
             Every event the App Store notifies a backend of is recorded as it happens, on the
             simulated clock and in the same locked write as the change: SUBSCRIBED (INITIAL_BUY,
@@ -25,9 +27,15 @@ struct Notifications: CLICommand {
             them); 'show' prints the signed payload as it is POSTed and its decoded form.
             The outbox is the app's: the list shows the customer's notifications (--account)
             and the app's own (TEST, a mass extension's summary); --all-accounts shows every
-            customer's.
+            customer's. A UUID may be given by a prefix that names one notification.
+            'resend UUID... --forward-to URL' posts those notifications again now, and
+            'resend --failed' every one whose deliveries failed, whatever Apple's retry schedule
+            says (in the sandbox Apple never retries), as 'stripe events resend' does: each
+            attempt is recorded with Apple's sendAttemptResult like any 'listen' makes, one line
+            each; exit 7 when one fails again, 64 for a UUID that names no notification
+            waiting for delivery.
             """,
-        arguments: [.init("action", kind: .word(["show"]))],
+        arguments: [.init("action", kind: .word(["show", "resend"]))],
         options: [
             .certs,
             .environment,
@@ -42,11 +50,19 @@ struct Notifications: CLICommand {
             OptionSpec(name: "all-accounts", help: "Every customer's notifications: the app's whole outbox."),
             OptionSpec(name: "since", valueName: "DATE", help: "Only notifications from this date on."),
             OptionSpec(name: "until", valueName: "DATE", help: "Only notifications before this date."),
+            OptionSpec(name: "failed", help: "With resend: every notification whose deliveries failed."),
+            OptionSpec(
+                name: "forward-to", valueName: "URL",
+                help: "With resend: the webhook to POST to, an http:// URL, as 'listen' posts."),
+            OptionSpec(
+                name: "timeout", valueName: "SECONDS",
+                help: "With resend: give up on a delivery after this long (default 10)."),
         ],
         examples: [
             "iapsim buy com.example.app.pro.monthly && iapsim clock advance P1M && iapsim notifications",
             "iapsim notifications --type DID_RENEW --json",
             "iapsim notifications show \"$(iapsim notifications --json | jq -r '.notifications[0].notificationUUID')\"",
+            "iapsim notifications resend --failed --forward-to http://127.0.0.1:8080/hook",
         ])
 
     let action: Action
@@ -54,6 +70,8 @@ struct Notifications: CLICommand {
     enum Action: Equatable {
         case list(NotificationFilter, allAccounts: Bool)
         case show(uuid: String)
+        /// Nil: every notification whose deliveries failed.
+        case resend(uuids: [String]?, endpoint: HTTPEndpoint, timeout: Double)
     }
 
     init(_ words: ParsedWords) throws(UsageError) {
@@ -65,8 +83,34 @@ struct Notifications: CLICommand {
                 throw words.error("usage: iapsim notifications show <notification-uuid>")
             }
             action = .show(uuid: words.arguments[1].lowercased())
+        case "resend":
+            let uuids = Array(words.arguments.dropFirst())
+            guard !uuids.isEmpty != words.flag("failed") else {
+                throw words.error("usage: iapsim notifications resend (<uuid>... | --failed) --forward-to URL")
+            }
+            guard let url = words.value("forward-to") else {
+                throw words.error("missing --forward-to URL: where to POST the notifications again")
+            }
+            let endpoint: HTTPEndpoint
+            do {
+                endpoint = try HTTPEndpoint(url)
+            } catch {
+                throw words.error("--forward-to \(url): \(error.message)")
+            }
+            var timeout = 10.0
+            if let text = words.value("timeout") {
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
+                    throw words.error("--timeout \(text): expected seconds from 0 to 600, such as 5 or 0.5")
+                }
+                timeout = seconds
+            }
+            action = .resend(uuids: uuids.isEmpty ? nil : uuids, endpoint: endpoint, timeout: timeout)
+            return
         case let other?:
-            throw words.error("unknown notifications action '\(other)'; use show")
+            throw words.error("unknown notifications action '\(other)'; use show or resend")
+        }
+        for option in ["failed", "forward-to", "timeout"] where words.has(option) {
+            throw words.error("--\(option) goes with 'iapsim notifications resend'")
         }
     }
 
@@ -90,6 +134,8 @@ struct Notifications: CLICommand {
                         }
                     return [.table(rows: rows, header: true, shrinking: [2])]
                 })
+        case .resend(let uuids, let endpoint, let timeout):
+            return try resend(uuids, to: endpoint, timeout: timeout, session: session, in: context)
         case .show(let uuid):
             let (entry, signed) = try session.notification(uuid, signer: try context.signer())
             return Report(
@@ -135,5 +181,36 @@ extension Notifications {
             }
         }
         return filter
+    }
+}
+
+extension Notifications {
+    /// `resend`: the deliverer posts them again now and records each attempt.
+    private func resend(
+        _ uuids: [String]?, to endpoint: HTTPEndpoint, timeout: Double, session: StoreSession,
+        in context: CommandContext
+    ) throws -> Report {
+        let deliverer = try NotificationDeliverer(
+            session: session, endpoint: endpoint, timeout: timeout, signer: try context.signer())
+        var delivered = 0
+        var failed = 0
+        let (_, unknown) = try deliverer.resend(uuids) { delivery, attempt, elapsed in
+            if attempt.result == .success { delivered += 1 } else { failed += 1 }
+            Listen.show(delivery, attempt, elapsed, endpoint: endpoint, in: context)
+        }
+        try deliverer.finish()
+        var report = Report()
+        if !unknown.isEmpty {
+            report.status = .usage
+            report.errors = unknown.map { "Error: \($0): no notification waiting for delivery has this UUID" }
+        } else if failed > 0 {
+            report.status = .undelivered
+        }
+        if !context.options.json, unknown.isEmpty {
+            report.notes = [
+                delivered + failed == 0 ? "Nothing to resend." : "Resent: delivered \(delivered), failed \(failed)."
+            ]
+        }
+        return report
     }
 }

@@ -16,6 +16,9 @@ enum ExitCode: Int32, CaseIterable {
     /// An interrupted purchase: it ended unsuccessfully and is kept until its issue is
     /// resolved, when a new transaction arrives through `Transaction.updates`.
     case interrupted = 6
+    /// `listen --drain`, `notifications resend`: an attempt failed (the webhook did not answer
+    /// 200–206); each is recorded, and `notifications resend` posts it again.
+    case undelivered = 7
     case usage = 64
     case dataError = 65
     case noInput = 66
@@ -41,6 +44,9 @@ enum ExitCode: Int32, CaseIterable {
         case .notAvailable: "product not available (with --as-family-member: not family shareable)"
         case .interrupted:
             "interrupted: the purchase failed until the buyer resolves its issue ('iapsim resolve ID' makes a new transaction)"
+        case .undelivered:
+            "listen --drain, notifications resend: a delivery failed (recorded; 'notifications resend --failed' "
+                + "posts again)"
         case .usage:
             "usage error (unknown command, option or setting; bad value; a transaction not in the needed state)"
         case .dataError: "bad data: a catalog file or the state file cannot be used"
