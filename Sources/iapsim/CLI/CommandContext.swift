@@ -18,13 +18,46 @@ struct CommandContext {
         self.console = console
     }
 
-    /// Runs `command` and adds the notes and warnings of what happened meanwhile.
+    /// Runs `command` and adds the notes and warnings of what happened meanwhile, and of the
+    /// customer it acted for: one it added, or one the store does not have.
     func run(_ command: any CLICommand) throws -> Report {
         for warning in command.warnings { console.notice(warning) }
-        var report = try command.run(in: self)
+        let customer = try? stateStore()
+        let existed = customer?.accountExists ?? true
+        var report: Report
+        do {
+            report = try command.run(in: self)
+        } catch SimulationError.unknownTransaction(let id) {
+            throw try Self.otherCustomersTransaction(id, customer) ?? SimulationError.unknownTransaction(id: id)
+        }
         report.notes = events.notes + report.notes
         report.warnings = events.warnings + report.warnings
+        if let customer, !existed, !(command is Accounts) {
+            if customer.accountExists {
+                report.notes.append("Added customer \(customer.location.account) ('iapsim accounts' lists them).")
+            } else {
+                report.warnings.append(Self.unknownCustomerWarning(customer))
+            }
+        }
         return report
+    }
+
+    /// A read for a customer the store does not have answers empty: say so, and which name was meant.
+    private static func unknownCustomerWarning(_ store: StateStore) -> String {
+        let name = store.location.account
+        let known = [StateLocation.defaultAccount] + ((try? store.accountNames()) ?? [])
+        let hint = Suggestion.nearest(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        return "Warning: the store has no customer '\(name)' (nothing to show)\(hint) 'iapsim accounts' lists them"
+    }
+
+    /// An identifier names its customer: one of another customer's is refused with the
+    /// owner's name, not as unknown.
+    private static func otherCustomersTransaction(_ id: UInt64, _ store: StateStore?) throws -> UsageError? {
+        guard let store, let owner = try store.account(ofTransaction: id), owner != store.location.account else {
+            return nil
+        }
+        return UsageError(
+            "transaction \(id) is customer \(owner)'s, not \(store.location.account)'s: add --account \(owner)")
     }
 
     /// The simulated clock's reading source: the real clock, or the tests' fixed one.

@@ -44,6 +44,9 @@ enum ArgumentParser {
     /// any command that has it (a test checks that each name means the same everywhere).
     private static func commandSpec(in arguments: [String], _ registry: Registry) throws(UsageError) -> CommandSpec? {
         var index = 0
+        // An option no command has, just before the word taken for the command: the word is
+        // likely its value (`--acount alice status`), so the option is what to correct.
+        var unknownOption: String?
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -52,13 +55,20 @@ enum ArgumentParser {
                 return try named(arguments[index], registry)
             }
             if argument.hasPrefix("--") {
-                if !argument.contains("="), registry.anyOption(named: String(argument.dropFirst(2)))?.takesValue == true
-                {
+                let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+                let option = registry.anyOption(named: name)
+                unknownOption = option == nil ? argument : nil
+                if !argument.contains("="), option?.takesValue == true {
                     index += 1
                 }
             } else if argument.hasPrefix("-"), argument.count > 1 {
                 if argument.count == 2, registry.anyOption(short: argument.last!)?.takesValue == true { index += 1 }
             } else {
+                if let unknownOption, registry.command(named: argument) == nil {
+                    let known = registry.allOptions.map { "--" + $0.name }
+                    let hint = Suggestion.nearest(to: unknownOption, among: known).map { "; did you mean '\($0)'?" } ?? ""
+                    throw UsageError("unknown option '\(unknownOption)'\(hint)")
+                }
                 return try named(argument, registry)
             }
         }
