@@ -66,7 +66,8 @@ enum ArgumentParser {
             } else {
                 if let unknownOption, registry.command(named: argument) == nil {
                     let known = registry.allOptions.map { "--" + $0.name }
-                    let hint = Suggestion.nearest(to: unknownOption, among: known).map { "; did you mean '\($0)'?" } ?? ""
+                    let hint =
+                        Suggestion.nearest(to: unknownOption, among: known).map { "; did you mean '\($0)'?" } ?? ""
                     throw UsageError("unknown option '\(unknownOption)'\(hint)")
                 }
                 return try named(argument, registry)
