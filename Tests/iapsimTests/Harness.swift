@@ -14,6 +14,8 @@ final class Harness: @unchecked Sendable {
     var answers: [String] = []
     var terminal = false
     var outputTerminal = false
+    /// The real clock the run reads (fixed: 2026-01-15T12:00:00Z).
+    var now = Date(timeIntervalSince1970: 1_768_478_400)
     private let lock = NSLock()
     private var stdout = ""
     private var stderr = ""
@@ -53,7 +55,7 @@ final class Harness: @unchecked Sendable {
             inputIsTerminal: terminal, outputIsTerminal: outputTerminal, errorIsTerminal: outputTerminal)
         let context = Context(
             environment: environment, currentDirectory: stateDirectory,
-            now: { Date(timeIntervalSince1970: 1_768_478_400) },
+            now: { [now] in now },
             platform: .linux)
         let status = IAPSim.run(arguments: arguments, context: context, console: console)
         return lock.withLock { Result(status: status, stdout: stdout, stderr: stderr) }

@@ -157,6 +157,7 @@ import Testing
                   4   payments not allowed
                   5   product not available (with --as-family-member: not family shareable)
                   6   interrupted: the purchase failed until the buyer resolves its issue ('iapsim resolve ID' makes a new transaction)
+                  7   listen --drain, notifications resend: a delivery failed (recorded; 'notifications resend --failed' posts again)
                   64  usage error (unknown command, option or setting; bad value; a transaction not in the needed state)
                   65  bad data: a catalog file or the state file cannot be used
                   66  a catalog file or the state file is missing or cannot be read

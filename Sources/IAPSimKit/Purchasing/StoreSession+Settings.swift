@@ -115,7 +115,15 @@ extension StoreSession {
         let real = realNow()
         defer { try? bringOtherAccountsUpToDate() }
         return try transact { state, moment in
-            let date = try target(moment.now)
+            var date = try target(moment.now)
+            // The instant the clock shows (whole seconds) is not earlier than now: a running
+            // clock is some fraction of a second past it.
+            if date < moment.now, date >= moment.now.addingTimeInterval(-1),
+                date.timeIntervalSince1970.rounded(.down)
+                    == moment.now.timeIntervalSince1970.rounded(.down)
+            {
+                date = moment.now
+            }
             guard date >= moment.now else { throw ClockError.backwards(from: moment.now, to: date) }
             state.simulation.clock = SimulatedClock(
                 base: date, anchor: real, frozen: state.simulation.clock?.frozen ?? false)

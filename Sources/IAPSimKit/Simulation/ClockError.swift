@@ -18,7 +18,8 @@ extension ClockError: LocalizedError {
         case .backwards(let from, let to):
             "the clock only moves forward: it reads \(ISO8601Date.string(from)), \(ISO8601Date.string(to)) is earlier; 'iapsim reset' starts over"
         case .invalidDuration(let text):
-            "\(text): expected an ISO 8601 duration such as P1M, P1Y, P2W, P3D or PT12H"
+            "\(text): expected an ISO 8601 duration such as P1M, P1Y, P2W, P3D or PT12H, or 30d, 2w, 12h, 1y, 3mo "
+                + "(a bare m is minutes or months: write 5min or 5mo)"
         case .invalidDate(let text):
             "\(text): expected an existing date in ISO 8601 form such as 2027-01-01T00:00:00Z, "
                 + "from \(ISO8601Date.string(SimulatedClock.earliest)) to \(ISO8601Date.string(SimulatedClock.latest))"

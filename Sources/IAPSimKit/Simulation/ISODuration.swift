@@ -15,6 +15,7 @@ public enum ISODuration {
     }
 
     public static func components(_ text: String) -> DateComponents? {
+        if let short = shorthand(text) { return short }
         var components = DateComponents()
         var number = ""
         var inTime = false
@@ -46,5 +47,25 @@ public enum ISODuration {
             }
         }
         return number.isEmpty && sawUnit ? components : nil
+    }
+
+    /// The shorthands people type, each one number and one unit, unambiguous: `30d`, `2w`,
+    /// `12h`, `1y`, `90min`, `45s`, `3mo` (a bare `m` is refused: minutes or months?).
+    static func shorthand(_ text: String) -> DateComponents? {
+        let lowered = text.lowercased()
+        let digits = lowered.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 7, let value = Int(digits) else { return nil }
+        var components = DateComponents()
+        switch lowered.dropFirst(digits.count) {
+        case "y": components.year = value
+        case "mo": components.month = value
+        case "w": components.day = 7 * value
+        case "d": components.day = value
+        case "h": components.hour = value
+        case "min": components.minute = value
+        case "s": components.second = value
+        default: return nil
+        }
+        return components
     }
 }

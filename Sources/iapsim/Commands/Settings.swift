@@ -88,9 +88,27 @@ extension Settings {
     private static func key(_ word: String, _ words: ParsedWords) throws(UsageError) -> SettingKey {
         guard let key = SettingKey(rawValue: word) else {
             let known = SettingKey.allCases.map(\.rawValue)
-            let hint = Suggestion.nearest(to: word, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            let meant =
+                SettingKey.xcodeNames[word]
+                ?? SettingKey.xcodeNames.first { $0.key.lowercased() == word.lowercased() }?.value
+            let hint =
+                (meant?.rawValue ?? Suggestion.nearest(to: word, among: known)).map { "; did you mean '\($0)'?" } ?? ""
             throw words.error("unknown setting '\(word)'\(hint); 'iapsim help settings-keys' lists them")
         }
         return key
     }
+}
+
+extension SettingKey {
+    /// `SKTestSession`'s and the `.storekit` file's names for the settings, as a developer who
+    /// knows Xcode types them.
+    static let xcodeNames: [String: SettingKey] = [
+        "askToBuyEnabled": .askToBuy, "_askToBuyEnabled": .askToBuy,
+        "interruptedPurchasesEnabled": .interruptedPurchases, "failTransactionsEnabled": .purchaseError,
+        "failureError": .purchaseError, "_failTransactionsEnabled": .purchaseError, "timeRate": .timeRate,
+        "_timeRate": .timeRate, "billingGracePeriodIsEnabled": .gracePeriod, "_billingGracePeriodEnabled": .gracePeriod,
+        "shouldEnterBillingRetryOnRenewal": .billingRetry, "_renewalBillingIssuesEnabled": .billingRetry,
+        "_locale": .locale, "_storefront": .storefront, "canMakePayments": .paymentsAllowed,
+        "_storeKitErrors": .purchaseError,
+    ]
 }
