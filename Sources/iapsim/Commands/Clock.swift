@@ -10,9 +10,9 @@ struct Clock: CLICommand {
             The simulator keeps its own clock in the state. It runs at real speed, or fast
             under the deprecated ...IsOneDay time rates, unless frozen; under the
             monthlyRenewalEvery... rates each subscription period lasts what Apple's table
-            gives (a month 30 s at monthlyRenewalEveryThirtySeconds). 'advance P1M' or
-            'advance --to 2027-01-01T00:00:00Z' moves it forward (ISO 8601), and subscriptions
-            renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
+            gives (a month 30 s at monthlyRenewalEveryThirtySeconds). 'advance P1M' (ISO 8601,
+            or the shorthands 30d, 2w, 12h, 90min, 1y, 3mo) or 'advance --to
+            2027-01-01T00:00:00Z' moves it forward, and subscriptions renew, enter billing retry or expire on the way. 'freeze' stops it (for scripts that
             check exact dates), 'run' restarts it, 'reset' returns to real time.
 
             'exec -- COMMAND [ARG...]' runs a program (a backend, a test runner) whose wall
