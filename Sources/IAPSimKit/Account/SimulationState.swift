@@ -19,6 +19,10 @@ public struct SimulationState: Sendable, Equatable {
     public var undeliveredTransactionIDs: [UInt64]
     /// Transactions the app has not finished (`Transaction.unfinished`), by id, oldest first.
     public var unfinishedTransactionIDs: [UInt64]
+    /// Consumables bought while transactions arrived unverified: the app granted nothing.
+    /// Once verification passes, the app finishing one (`finish`) is the app granting it
+    /// at last, as an app does when `Transaction.updates` re-delivers it verified.
+    public var ungrantedTransactionIDs: [UInt64] = []
     /// Each auto-renewable subscription's renewal state, by its chain's `originalID`.
     public var renewals: [RenewalInfo]
     /// Refunds the customer asked for that the App Store has not decided, oldest first; one

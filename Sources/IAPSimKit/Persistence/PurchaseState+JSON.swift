@@ -308,6 +308,9 @@ extension SimulationState {
             ("renewals", .array(renewals.map(\.json))),
             ("refundRequests", .array(refundRequests.map(\.json))),
         ]
+        if !ungrantedTransactionIDs.isEmpty {
+            members.append(("ungrantedTransactionIDs", .array(ungrantedTransactionIDs.map { .int($0) })))
+        }
         if !usedOfferNonces.isEmpty {
             members.append(
                 (
@@ -363,6 +366,8 @@ extension SimulationState {
             try r.optional("undeliveredTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
         unfinishedTransactionIDs =
             try r.optional("unfinishedTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
+        ungrantedTransactionIDs =
+            try r.optional("ungrantedTransactionIDs")?.array { id throws(Reader.Failure) in try id.uint64() } ?? []
         renewals = try r.optional("renewals")?.array { item throws(Reader.Failure) in try RenewalInfo(item) } ?? []
         refundRequests =
             try r.optional("refundRequests")?.array { item throws(Reader.Failure) in try RefundRequest(item) } ?? []

@@ -125,8 +125,15 @@ extension StoreSession {
     }
 
     /// `Transaction.finish()`: the app is done with it; StoreKit stops re-delivering it.
-    public func finish(_ id: UInt64) throws {
-        try transact { state, _ in
+    ///
+    /// A consumable that arrived unverified was granted nothing: finishing it once verification
+    /// passes is the app granting it and finishing it, as an app that follows Apple's
+    /// "Verifying transactions" does when `Transaction.updates` re-delivers it verified at its
+    /// next launch. While verification still fails it is refused: the app would not finish it.
+    /// - Returns: the quantity granted now (0 for anything but such a consumable).
+    @discardableResult
+    public func finish(_ id: UInt64) throws -> Int {
+        try transact { state, moment in
             guard state.hasTransaction(id) else { throw SimulationError.unknownTransaction(id: id) }
             guard state.simulation.unfinishedTransactionIDs.contains(id) else {
                 // A deleted transaction left the unfinished ones too: it is no transaction now.
@@ -135,7 +142,22 @@ extension StoreSession {
                 }
                 throw SimulationError.notUnfinished(id: id)
             }
+            var granted = 0
+            if state.simulation.ungrantedTransactionIDs.contains(id) {
+                if let error = moment.settings.simulatedError(.verificationError) {
+                    throw SimulationError.wrongState(
+                        id: id,
+                        detail: "arrived unverified and still does (\(error.qualifiedName)): the app neither grants "
+                            + "nor finishes it; 'iapsim settings set error.verification none' first")
+                }
+                if let transaction = try state.account.current(id: id) ?? store.transaction(id) {
+                    try state.app.add(transaction.purchasedQuantity, of: transaction.productID)
+                    granted = transaction.purchasedQuantity
+                }
+                state.simulation.ungrantedTransactionIDs.removeAll { $0 == id }
+            }
             state.simulation.unfinishedTransactionIDs.removeAll { $0 == id }
+            return granted
         }
     }
 }

@@ -440,6 +440,8 @@ public struct StoreSession: Sendable {
             try state.app.add(quantity, of: product.id)
         } else if verified {
             state.app.deliver(product.id)
+        } else if product.type == .consumable {
+            state.simulation.ungrantedTransactionIDs.append(id)
         }
         if !moment.settings.finishesTransactions || !verified { state.simulation.unfinishedTransactionIDs.append(id) }
         return transaction

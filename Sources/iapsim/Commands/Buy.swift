@@ -153,10 +153,16 @@ struct Buy: CLICommand, Equatable {
             // not grant it (Apple, "Verifying transactions").
             report.status = .purchaseFailed
             report.addJSON("verification", JSON.unverified(error))
+            // What the app can do next depends on what it bought: a consumable is never restored.
+            let next =
+                receipt.result.transaction?.productType == .consumable
+                ? "once 'settings set error.verification none', the app's next launch gets it again through "
+                    + "Transaction.updates, verified: 'iapsim finish \(receipt.result.transaction?.id ?? 0)' grants and "
+                    + "finishes it"
+                : "'iapsim restore' grants it once 'settings set error.verification none'"
             report.errors.append(
                 "Error: the transaction arrived unverified (\(error.qualifiedName), simulated): the app grants nothing "
-                    + "and leaves it unfinished; 'iapsim restore' grants it once 'settings set error.verification none'."
-            )
+                    + "and leaves it unfinished; \(next).")
         }
         return report
     }

@@ -11,7 +11,10 @@ struct Finish: CLICommand {
             until the app finishes it, whichever front end made it; the app's own 'buy' is
             finished at once unless 'settings set finish-transactions manual'. Every launch
             (list, buy, restore, status) notes on stderr that Transaction.updates re-delivered
-            what is unfinished, until it is finished.
+            what is unfinished, until it is finished. A consumable that arrived unverified
+            (settings set error.verification) was granted nothing: once verification passes,
+            finishing it grants it, as the app does when Transaction.updates re-delivers it
+            verified; while verification still fails, finishing it is refused.
             A backend finishes one the same way through the App Store Server API's Finish
             Transaction ('iapsim serve').
             """,
@@ -30,9 +33,10 @@ struct Finish: CLICommand {
 
     func run(in context: CommandContext) throws -> Report {
         let (_, session) = try context.catalogAndSession()
-        try session.finish(id)
+        let granted = try session.finish(id)
+        let grant = granted > 0 ? " The app granted its \(granted), verified now." : ""
         return Report(
-            json: .object([("id", .int(id)), ("result", .string("finished"))]),
-            lines: ["Finished transaction \(id); StoreKit stops re-delivering it."])
+            json: .object([("id", .int(id)), ("result", .string("finished")), ("granted", .int(granted))]),
+            lines: ["Finished transaction \(id); StoreKit stops re-delivering it.\(grant)"])
     }
 }
