@@ -22,27 +22,14 @@ release:
 
 # A step that needs something outside the repository (a tool, PyPI, root, the corpus beside
 # it) is skipped, saying why, when that is missing; where CI is set it fails instead
-# (Tests/e2e/lib.sh, and External in the Swift tests).
+# (Tests/e2e/lib.sh, and External in the Swift tests). The end-to-end steps run two at a time
+# and all of them, with a summary (Tests/e2e/run-all.sh; STEPS="crash apple" picks some).
 test:
 	Tests/e2e/tools.sh
 	swift format lint --strict --recursive Sources Tests Package.swift
 	swift build --build-tests
 	swift test --skip-build
-	Tests/e2e/faults.sh .build/debug/iapsim
-	Tests/e2e/crash.sh .build/debug/iapsim
-	Tests/e2e/prompt.sh .build/debug/iapsim
-	examples/run-all.sh "$$PWD/.build/debug/iapsim"
-	examples/storekit-apps.sh "$$PWD/.build/debug/iapsim"
-	Tests/e2e/needs python3 -- python3 Tests/e2e/schemas.py .build/debug/iapsim
-	Tests/e2e/needs python3 -- python3 Tests/e2e/deliveries.py .build/debug/iapsim
-	Tests/e2e/flows.sh .build/debug/iapsim
-	Tests/e2e/examples.sh .build/debug/iapsim
-	Tests/e2e/completion.sh .build/debug/iapsim
-	Tests/e2e/apple.sh .build/debug/iapsim
-	Tests/e2e/ui.sh .build/debug/iapsim
-	Tests/e2e/receipts.sh .build/debug/iapsim
-	Tests/e2e/clock_exec.sh .build/debug/iapsim
-	Tests/e2e/readme.sh .build/debug/iapsim
+	Tests/e2e/run-all.sh .build/debug/iapsim
 
 # Medians of iapsim against a floor program built the same way (bench/bench.py).
 bench: release
