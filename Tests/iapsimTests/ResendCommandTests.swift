@@ -87,3 +87,21 @@ import Testing
         #expect(result.stderr.hasPrefix("Error: "))
     }
 }
+
+/// `notifications show` by a UUID prefix, with the signed transaction and renewal info inside
+/// decoded too.
+@Suite struct NotificationShowTests {
+    @Test func aPrefixNamesOneAndTheNestedPayloadsAreDecoded() throws {
+        let harness = Harness()
+        #expect(harness.run("buy", "com.example.app.pro.monthly", "--yes").status == 0)
+        let uuid = try #require(
+            (try harness.json("notifications")["notifications"] as? [[String: Any]])?.first?["notificationUUID"]
+                as? String)
+        let shown = try harness.json("notifications", "show", String(uuid.prefix(6)))
+        #expect((shown["transactionInfo"] as? [String: Any])?["productId"] as? String == "com.example.app.pro.monthly")
+        #expect((shown["renewalInfo"] as? [String: Any])?["autoRenewStatus"] as? Int == 1)
+        let text = harness.run("notifications", "show", String(uuid.prefix(6))).stdout
+        #expect(text.contains("signedTransactionInfo, decoded:") && text.contains("signedRenewalInfo, decoded:"))
+        #expect(harness.run("notifications", "show", "zzzz").status != 0)
+    }
+}

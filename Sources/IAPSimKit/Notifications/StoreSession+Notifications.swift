@@ -130,8 +130,13 @@ extension StoreSession {
     }
 
     /// The notification `uuid`, signed as it is delivered.
+    /// - Parameter uuid: the notification's UUID, or a prefix of it that names one alone.
     public func notification(_ uuid: String, signer: Signer) throws -> (entry: NotificationEntry, signed: SignedData) {
-        guard let entry = try allNotifications().first(where: { $0.notification.uuid == uuid }) else {
+        let all = try allNotifications()
+        let key = uuid.lowercased()
+        let matches = all.filter { $0.notification.uuid.hasPrefix(key) }
+        guard let entry = all.first(where: { $0.notification.uuid == key }) ?? (matches.count == 1 ? matches[0] : nil)
+        else {
             throw SimulationError.unknownNotification(uuid: uuid)
         }
         let (state, moment) = try snapshot()

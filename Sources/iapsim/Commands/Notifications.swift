@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimCrypto
 import IAPSimHTTP
 import IAPSimJSON
 import IAPSimKit
@@ -24,7 +25,7 @@ struct Notifications: CLICommand {
             each notification's signedDate is its event's moment, and its transaction and
             renewal info are those of that moment. appAppleId is in Production data only, as
             Apple sends it. The list shows each one's delivery attempts ('iapsim listen' makes
-            them); 'show' prints the signed payload as it is POSTed and its decoded form.
+            them); 'show' prints the signed payload as it is POSTed and its decoded form, with the signed transaction and renewal info inside decoded too.
             The outbox is the app's: the list shows the customer's notifications (--account)
             and the app's own (TEST, a mass extension's summary); --all-accounts shows every
             customer's. A UUID may be given by a prefix that names one notification.
@@ -82,7 +83,7 @@ struct Notifications: CLICommand {
             guard words.arguments.count == 2 else {
                 throw words.error("usage: iapsim notifications show <notification-uuid>")
             }
-            action = .show(uuid: words.arguments[1].lowercased())
+            action = .show(uuid: words.arguments[1].lowercased())  // a unique prefix will do
         case "resend":
             let uuids = Array(words.arguments.dropFirst())
             guard !uuids.isEmpty != words.flag("failed") else {
@@ -138,14 +139,23 @@ struct Notifications: CLICommand {
             return try resend(uuids, to: endpoint, timeout: timeout, session: session, in: context)
         case .show(let uuid):
             let (entry, signed) = try session.notification(uuid, signer: try context.signer())
+            // The transaction and renewal info inside are JWS of their own: decoded too.
+            let nested = [("signedTransactionInfo", "transactionInfo"), ("signedRenewalInfo", "renewalInfo")]
+                .compactMap { field, name -> (String, String, JSONValue)? in
+                    guard let jws = signed.payload["data"]?[field]?.stringValue, let decoded = Self.decodedPayload(jws)
+                    else { return nil }
+                    return (field, name, decoded)
+                }
             return Report(
-                json: .object([
-                    ("signedPayload", .string(signed.jws)), ("payload", signed.payload),
-                    ("sendAttempts", .array(entry.attempts.map(NotificationRendering.attemptJSON))),
-                ]),
-                lines: ["Signed payload:", signed.jws, "Decoded:"] + signed.payload.indentedLines + [
-                    "Delivery: \(NotificationRendering.deliveryText(entry))"
-                ])
+                json: .object(
+                    [
+                        ("signedPayload", .string(signed.jws)), ("payload", signed.payload),
+                        ("sendAttempts", .array(entry.attempts.map(NotificationRendering.attemptJSON))),
+                    ] + nested.map { ($0.1, $0.2) }),
+                lines: ["Signed payload:", signed.jws, "Decoded:"] + signed.payload.indentedLines
+                    + nested.flatMap { ["\($0.0), decoded:"] + $0.2.indentedLines } + [
+                        "Delivery: \(NotificationRendering.deliveryText(entry))"
+                    ])
         }
     }
 }
@@ -185,6 +195,13 @@ extension Notifications {
 }
 
 extension Notifications {
+    /// The payload of a compact JWS, decoded (its signature is the notification's business).
+    static func decodedPayload(_ jws: String) -> JSONValue? {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let bytes = try? Base64URL.decode(parts[1]) else { return nil }
+        return try? JSONValue.parse(bytes)
+    }
+
     /// `resend`: the deliverer posts them again now and records each attempt.
     private func resend(
         _ uuids: [String]?, to endpoint: HTTPEndpoint, timeout: Double, session: StoreSession,
