@@ -2,7 +2,11 @@
 # Ask to Buy: a child's purchase waits (exit 3) until a parent approves or declines it.
 set -euo pipefail
 iapsim=${IAPSIM:-iapsim}
-export IAPSIM_STATE_DIR=${IAPSIM_STATE_DIR:-$(mktemp -d)}
+# A state of its own, removed at the end, whatever IAPSIM_STATE_DIR says: never the
+# developer's own state, and nothing left behind.
+IAPSIM_STATE_DIR=$(mktemp -d)
+export IAPSIM_STATE_DIR
+trap 'rm -rf "$IAPSIM_STATE_DIR"' EXIT
 
 "$iapsim" settings set ask-to-buy true >/dev/null
 

@@ -4,7 +4,11 @@
 # Products.storekit and IAPProductIDs.plist. Fails the build on the first surprise.
 set -euo pipefail
 iapsim=${IAPSIM:-iapsim}
-export IAPSIM_STATE_DIR=${IAPSIM_STATE_DIR:-$(mktemp -d)}   # never the developer's own state
+# A state of its own, removed at the end, whatever IAPSIM_STATE_DIR says: never the
+# developer's own state, and nothing left behind.
+IAPSIM_STATE_DIR=$(mktemp -d)
+export IAPSIM_STATE_DIR
+trap 'rm -rf "$IAPSIM_STATE_DIR"' EXIT
 
 # 1. The catalog: every finding is one "file: product: problem" line; 65 when there are any.
 #    (The bundled demo catalog lists one identifier the store lacks, on purpose.)

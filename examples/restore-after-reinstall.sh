@@ -3,7 +3,11 @@
 # restore, and check that exactly the restorable purchases came back.
 set -euo pipefail
 iapsim=${IAPSIM:-iapsim}
-export IAPSIM_STATE_DIR=${IAPSIM_STATE_DIR:-$(mktemp -d)}
+# A state of its own, removed at the end, whatever IAPSIM_STATE_DIR says: never the
+# developer's own state, and nothing left behind.
+IAPSIM_STATE_DIR=$(mktemp -d)
+export IAPSIM_STATE_DIR
+trap 'rm -rf "$IAPSIM_STATE_DIR"' EXIT
 
 "$iapsim" -q buy Demo.TechoverInAppPurchase.co.Apple.Book --yes       # non-consumable: restorable
 "$iapsim" -q buy com.example.app.pro.monthly --yes                     # subscription: restorable while active
