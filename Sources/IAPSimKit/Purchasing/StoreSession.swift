@@ -183,6 +183,12 @@ public struct StoreSession: Sendable {
         defaultSettings.overriding(try store.readSnapshot().simulation.settings)
     }
 
+    /// The simulated time now, read from the snapshot without the lock (as `settings()` is):
+    /// for what only shows the time — a `Date` header, a token's window — on every request.
+    public func simulatedNow() throws -> Date {
+        moment(try store.readSnapshot(), real: realNow()).now
+    }
+
     // MARK: Buying
 
     /// How a purchase should end, overriding the settings for one call (`buy --outcome`).

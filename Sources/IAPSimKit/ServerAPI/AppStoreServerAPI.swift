@@ -105,7 +105,7 @@ public struct AppStoreServerAPI: Sendable {
         do {
             bid = try verifier.authenticate(
                 authorization: request.authorization, now: realNow(),
-                simulatedNow: { try? session.clockReading().now })
+                simulatedNow: { try? session.simulatedNow() })
         } catch {
             return .unauthorized(error)
         }
@@ -143,7 +143,7 @@ public struct AppStoreServerAPI: Sendable {
     /// the signed dates, for a backend whose own clock follows it.
     private func dated(_ response: APIResponse) -> APIResponse {
         var response = response
-        if let now = try? session.clockReading().now { response.headers["Date"] = HTTPDate.string(now) }
+        if let now = try? session.simulatedNow() { response.headers["Date"] = HTTPDate.string(now) }
         return response
     }
 
@@ -151,7 +151,7 @@ public struct AppStoreServerAPI: Sendable {
     /// milliseconds" when the next request may be sent. Here one second on, on iapsim's clock:
     /// the App Store's time in the simulation, which a backend under `iapsim clock exec` reads.
     private func retryAfter() throws -> String {
-        let now = try session.clockReading().now
+        let now = try session.simulatedNow()
         return String(Int64(((now.timeIntervalSince1970 + 1) * 1000).rounded(.down)))
     }
 
