@@ -49,3 +49,17 @@ import Testing
         #expect(result.stderr.contains("did you mean '\(meant)'?"), "\(result.stderr)")
     }
 }
+
+/// `trigger` says what it made happen on the way to the notification asked for.
+@Suite struct TriggerNoteTests {
+    @Test func aFixturePurchaseIsSaid() {
+        let harness = Harness()
+        let result = harness.run("trigger", "DID_RENEW")
+        #expect(result.status == 0)
+        #expect(
+            result.stderr.contains("to make DID_RENEW happen, trigger first made these happen on the state: SUBSCRIBED")
+        )
+        let again = harness.run("trigger", "TEST")
+        #expect(!again.stderr.contains("first made"), "nothing else happened")
+    }
+}

@@ -43,12 +43,27 @@ struct Trigger: CLICommand {
         }
         let (catalog, session) = try context.catalogAndSession()
         let raised = try session.trigger(name, productID: productID, in: catalog)
-        return Report(
+        // What it made happen on the way (a purchase to act on, a trial run out, a clock moved)
+        // is said, so nobody wonders where a SUBSCRIBED or a new transaction came from.
+        let wanted = name.uppercased()
+        let onTheWay = raised.filter {
+            $0.name != wanted && $0.name.split(separator: "/").first.map(String.init) != wanted
+        }
+        var notes: [String] = []
+        if !onTheWay.isEmpty, onTheWay.count < raised.count {
+            notes.append(
+                "Note: to make \(wanted) happen, trigger first made these happen on the state: "
+                    + onTheWay.map(\.name).joined(separator: ", ")
+                    + " (a purchase to act on, a trial or period run out, the clock moved as needed)")
+        }
+        var report = Report(
             json: .object([("notifications", .array(raised.map(NotificationRendering.notificationJSON)))]),
             lines: raised.isEmpty
                 ? ["Nothing was raised."]
                 : raised.map {
                     "\(ISO8601Date.string($0.date))  \($0.name)  [\($0.uuid)]\($0.transaction.map { "  transaction \($0.id)" } ?? "")"
                 })
+        report.notes += notes
+        return report
     }
 }
