@@ -8,11 +8,35 @@ enum IAPSim {
         do {
             invocation = try ArgumentParser.parse(arguments)
         } catch {
+            var error = error
+            if let product = error.productIDForTransaction,
+                let latest = Self.latestTransaction(of: product, arguments: arguments, context: context)
+            {
+                error.message += "; \(product)'s latest transaction is \(latest)"
+            }
             let (code, message) = ErrorReport.describe(error)
             console.error(message)
             return code.rawValue
         }
         return run(invocation, context: context, console: console)
+    }
+
+    /// The newest transaction of `productID` in the state the words name (`--state-dir`,
+    /// `--account`, else the environment's), for a usage error that got a product identifier
+    /// where a transaction identifier goes; nil when there is none or it cannot be read.
+    private static func latestTransaction(of productID: String, arguments: [String], context: Context) -> UInt64? {
+        func value(_ name: String) -> String? {
+            guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count else { return nil }
+            return arguments[index + 1]
+        }
+        guard
+            let location = try? StateLocation.resolve(
+                stateDirectory: value("state-dir"), account: value("account"), context: context)
+        else { return nil }
+        let store = StateStore(location: location)
+        guard store.exists else { return nil }
+        let session = StoreSession(store: store, now: context.now)
+        return (try? session.history(productID: productID).entries())?.last?.transaction.id
     }
 
     /// Runs a parsed invocation: what `iapsim ui` does with the words of a button, so the page

@@ -63,3 +63,15 @@ import Testing
         #expect(!again.stderr.contains("first made"), "nothing else happened")
     }
 }
+
+/// A product identifier where a transaction identifier goes: its latest transaction is named.
+@Suite struct ProductForTransactionTests {
+    @Test func theLatestTransactionIsNamed() {
+        let harness = Harness()
+        #expect(harness.run("buy", "com.example.app.coins100", "--yes").status == 0)
+        #expect(harness.run("buy", "com.example.app.coins100", "--yes").status == 0)
+        let result = harness.run("refund", "com.example.app.coins100")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("com.example.app.coins100's latest transaction is 2"), "\(result.stderr)")
+    }
+}

@@ -51,7 +51,9 @@ struct ParsedWords: Sendable {
     func transactionID(_ text: String) throws(UsageError) -> UInt64 {
         // Digits only, no leading zero: `UInt64("+1")` and "01" would both read as 1.
         guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), text.first != "0", let id = UInt64(text) else {
-            throw error("'\(text)' is not a transaction identifier (a positive whole number)")
+            var failure = error("'\(text)' is not a transaction identifier (a positive whole number)")
+            if text.contains("."), text.contains(where: \.isLetter) { failure.productIDForTransaction = text }
+            throw failure
         }
         return id
     }
