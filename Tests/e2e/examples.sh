@@ -57,7 +57,8 @@ for doc in "$root"/docs/*.md; do
     index=$((index + 1))
     home="$work/home-$(basename "$doc" .md)-$index"
     mkdir -p "$home"
-    ln -s "$root/catalog" "$home/catalog"  # docs name catalog/… as seen from the repository
+    ln -s "$root/catalog" "$home/catalog"  # docs name catalog/… and examples/… as seen from the repository
+    ln -s "$root/examples" "$home/examples"
     (cd "$home" && HOME=$home PATH="$work/bin:$PATH" IAPSIM_STATE_DIR="$home/state" IAPSIM_CATALOG="$root/catalog" \
       bash -c "trap 'status=\$?; kill \$(jobs -p) 2>/dev/null || true; wait; exit \$status' EXIT; set -e
 $block" </dev/null >"$work/out" 2>"$work/err")

@@ -44,7 +44,8 @@ struct Clock: CLICommand {
         examples: [
             "iapsim clock", "iapsim clock advance P1M", "iapsim clock advance --to 2099-01-01T00:00:00Z",
             "iapsim clock freeze", "iapsim clock exec -- date",
-            "iapsim clock exec --serve-port-file /tmp/iapsim.port -- python3 app.py",
+            "iapsim serve --port-file serve.port & sleep 1; iapsim clock exec --serve-port-file serve.port -- "
+                + "curl -s https://api.storekit-sandbox.itunes.apple.com/inApps/v1/transactions/1; kill %1",
         ])
 
     let action: Action

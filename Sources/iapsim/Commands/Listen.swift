@@ -50,7 +50,8 @@ struct Listen: CLICommand {
                 repeatable: true),
         ],
         examples: [
-            "iapsim buy com.example.app.book; iapsim listen --forward-to http://127.0.0.1:9/hook --drain --timeout 1"
+            "iapsim buy com.example.app.book; iapsim listen --forward-to http://127.0.0.1:9/hook --drain --timeout 1 "
+                + "|| iapsim notifications --only-failures"
         ])
 
     let endpoint: HTTPEndpoint

@@ -24,7 +24,8 @@ struct Token: CLICommand {
         ],
         examples: [
             "iapsim token",
-            "curl -s -H \"Authorization: Bearer $(iapsim token)\" http://127.0.0.1:8080/inApps/v1/transactions/1",
+            "iapsim serve --port-file serve.port & sleep 1; curl -s -H \"Authorization: Bearer $(iapsim token)\" "
+                + "\"http://127.0.0.1:$(cat serve.port)/inApps/v1/transactions/1\"; kill %1",
         ])
 
     let keyFile: String?
