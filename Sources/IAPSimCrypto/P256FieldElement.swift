@@ -66,9 +66,10 @@ struct P256FieldElement: Equatable, Sendable {
         return UInt256.select(0 &- finalBorrow, value, reduced)
     }
 
-    /// Montgomery reduction of a 512-bit product t, t·2^-256 mod p, specialised to p's limbs:
-    /// since -p^-1 ≡ 1 (mod 2^64) the quotient digit is the low limb itself, q·p0 + x0 is
-    /// exactly q·2^64, and p2 = 0, so each round needs two multiplications instead of four.
+    /// Montgomery reduction of a 512-bit product t, t·2^-256 mod p, specialised to p's form
+    /// 2^256 - 2^224 + 2^192 + 2^96 - 1: since -p^-1 ≡ 1 (mod 2^64) the quotient digit q is
+    /// the low limb itself, and q·p is shifts, additions and subtractions, with no
+    /// multiplication at all (each round used two).
     @inline(__always)
     private static func montgomeryReduce(_ t: UInt512) -> UInt256 {
         var x0 = t.w0
@@ -79,12 +80,17 @@ struct P256FieldElement: Equatable, Sendable {
         @inline(__always)
         func round() {
             let q = x0
-            var carry: UInt64
-            (carry, x0) = UInt256.multiplyAdd(q, 0x0000_0000_ffff_ffff, x1, q)
-            (carry, x1) = UInt256.addCarry(x2, carry, 0)
-            (carry, x2) = UInt256.multiplyAdd(q, 0xffff_ffff_0000_0001, x3, carry)
-            // (x + q·p)/2^64 < 2^256, so the carry fits the vacated top limb.
-            x3 = carry
+            // (x + q·p)/2^64: -q cancels x0, q·2^96 adds q<<32 and q>>32 to the next two
+            // limbs, q·2^192 and q·2^256 add q to the top two, and -q·2^224 takes q<<32 and
+            // q>>32 from them. The result fits four limbs, so the top may wrap freely.
+            let (carry0, sum0) = UInt256.addCarry(x1, q << 32, 0)
+            let (carry1, sum1) = UInt256.addCarry(x2, q >> 32, carry0)
+            let (carry2, sum2) = UInt256.addCarry(x3, q, carry1)
+            let (borrow, difference2) = UInt256.subtractBorrow(sum2, q << 32, 0)
+            x0 = sum0
+            x1 = sum1
+            x2 = difference2
+            x3 = q &+ carry2 &- (q >> 32) &- borrow
         }
         round()
         round()

@@ -64,7 +64,51 @@ struct P256Scalar: Equatable, Sendable {
     /// a·b·R^-1 mod n.
     @inline(__always)
     private static func montgomeryProduct(_ a: UInt256, _ b: UInt256) -> UInt256 {
-        UInt256.montgomeryReduce(a.multipliedFullWidth(by: b), order, orderInverse)
+        montgomeryReduce(a.multipliedFullWidth(by: b))
+    }
+
+    /// Montgomery reduction t·2^-256 mod n, specialised to n's top limbs (2^64 - 1 and
+    /// 2^64 - 2^32): q·(n2·2^128 + n3·2^192) is q·2^192 + q·2^256 - q·2^128 - q·2^224, shifts
+    /// and subtractions instead of two of each round's four multiplications.
+    @inline(__always)
+    private static func montgomeryReduce(_ t: UInt512) -> UInt256 {
+        var x0 = t.w0
+        var x1 = t.w1
+        var x2 = t.w2
+        var x3 = t.w3
+
+        @inline(__always)
+        func round() {
+            let q = x0 &* orderInverse
+            // (x + q·n)/2^64, whose low limb q·n0 + x0 clears; the result fits four limbs
+            // (n < 2^256 - 2^192), so the upper three may be computed modulo 2^192.
+            var carry: UInt64
+            (carry, _) = UInt256.multiplyAdd(q, order.w0, x0, 0)
+            (carry, x0) = UInt256.multiplyAdd(q, order.w1, x1, carry)
+            // Limbs 1-3 of the result: x2 + carry + (x3 + q)·2^64 + q·2^128 - (q + q·2^96).
+            let (carry0, sum0) = UInt256.addCarry(x2, carry, 0)
+            let (carry1, sum1) = UInt256.addCarry(x3, q, carry0)
+            let sum2 = q &+ carry1
+            let (borrow0, difference0) = UInt256.subtractBorrow(sum0, q, 0)
+            let (borrow1, difference1) = UInt256.subtractBorrow(sum1, q << 32, borrow0)
+            x1 = difference0
+            x2 = difference1
+            x3 = sum2 &- (q >> 32) &- borrow1
+        }
+        round()
+        round()
+        round()
+        round()
+        var carry: UInt64
+        (carry, x0) = UInt256.addCarry(x0, t.w4, 0)
+        (carry, x1) = UInt256.addCarry(x1, t.w5, carry)
+        (carry, x2) = UInt256.addCarry(x2, t.w6, carry)
+        (carry, x3) = UInt256.addCarry(x3, t.w7, carry)
+        // (t + Q·n)/2^256 < 2n: subtract n once unless that borrows past the carry.
+        let value = UInt256(x0, x1, x2, x3)
+        let (borrow, reduced) = UInt256.subtract(value, order)
+        let (finalBorrow, _) = UInt256.subtractBorrow(carry, 0, borrow)
+        return UInt256.select(0 &- finalBorrow, value, reduced)
     }
 
     /// a^(2^count)·R^-(2^count - 1) mod n: `count` Montgomery squarings.
@@ -72,7 +116,7 @@ struct P256Scalar: Equatable, Sendable {
     private static func montgomerySquare(_ a: UInt256, times count: Int) -> UInt256 {
         var result = a
         for _ in 0..<count {
-            result = UInt256.montgomeryReduce(result.squaredFullWidth, order, orderInverse)
+            result = montgomeryReduce(result.squaredFullWidth)
         }
         return result
     }
@@ -120,8 +164,7 @@ struct P256Scalar: Equatable, Sendable {
             return t
         }
         return P256Scalar(
-            unchecked: UInt256.montgomeryReduce(
-                UInt512(w0: result.w0, w1: result.w1, w2: result.w2, w3: result.w3, w4: 0, w5: 0, w6: 0, w7: 0),
-                Self.order, Self.orderInverse))
+            unchecked: Self.montgomeryReduce(
+                UInt512(w0: result.w0, w1: result.w1, w2: result.w2, w3: result.w3, w4: 0, w5: 0, w6: 0, w7: 0)))
     }
 }
