@@ -9,14 +9,21 @@ public struct HMACSHA256: Sendable {
     private var outer = SHA256()
 
     /// Starts a MAC computation under `key` (any length; keys over 64 bytes are hashed first).
+    ///
+    /// Both padded key blocks are hashed here, so a keyed value copied for each message (as
+    /// RFC 6979's HMAC-DRBG does) pays for them once per key rather than once per code.
     public init(key: some Sequence<UInt8>) {
-        var keyBlock = Array(key)
-        if keyBlock.count > SHA256.blockByteCount {
-            keyBlock = SHA256.hash(keyBlock)
+        var keyBytes = Array(key)
+        if keyBytes.count > SHA256.blockByteCount {
+            keyBytes = SHA256.hash(keyBytes)
         }
-        keyBlock.append(contentsOf: repeatElement(0, count: SHA256.blockByteCount - keyBlock.count))
-        inner.update(keyBlock.map { $0 ^ 0x36 })
-        outer.update(keyBlock.map { $0 ^ 0x5c })
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256.blockByteCount) { pad in
+            pad.initialize(repeating: 0x36)
+            for (index, byte) in keyBytes.enumerated() { pad[index] ^= byte }
+            inner.update(bufferPointer: UnsafeRawBufferPointer(pad))
+            for index in pad.indices { pad[index] ^= 0x36 ^ 0x5c }
+            outer.update(bufferPointer: UnsafeRawBufferPointer(pad))
+        }
     }
 
     /// Feeds more message bytes.

@@ -1,9 +1,9 @@
 /// An element of the P-256 base field GF(p), p = 2^256 - 2^224 + 2^192 + 2^96 - 1, held in
 /// Montgomery form (value·2^256 mod p) and always fully reduced.
 ///
-/// Montgomery form turns every multiplication into one pass with no division. `*` and
-/// `squared` are specialised to p's limbs (-p^-1 ≡ 1 mod 2^64, a zero limb, all-ones limbs),
-/// which halves the reduction work; conversions in and out use the generic routine.
+/// Montgomery form turns every multiplication into a product and a reduction with no
+/// division. The reduction in `*` and `squared` is specialised to p's limbs (-p^-1 ≡ 1 mod
+/// 2^64, a zero limb), which halves its work; conversions in and out use the generic routine.
 struct P256FieldElement: Equatable, Sendable {
     /// The Montgomery representative value·R mod p.
     var limbs: UInt256
@@ -49,40 +49,10 @@ struct P256FieldElement: Equatable, Sendable {
 
     var isZero: Bool { limbs.isZero }
 
-    /// Montgomery product, CIOS specialised to p's limbs: since -p^-1 ≡ 1 (mod 2^64) the
-    /// quotient digit is the low limb itself, q·p0 + t0 is exactly q·2^64, and p2 = 0, so each
-    /// reduction round needs two multiplications instead of four.
+    /// Montgomery product: the full 512-bit product, then the reduction specialised to p.
     @inline(__always)
     static func * (lhs: P256FieldElement, rhs: P256FieldElement) -> P256FieldElement {
-        let a = lhs.limbs
-        var t0: UInt64 = 0
-        var t1: UInt64 = 0
-        var t2: UInt64 = 0
-        var t3: UInt64 = 0
-        var t4: UInt64 = 0
-
-        @inline(__always)
-        func round(_ bi: UInt64) {
-            var carry: UInt64
-            (carry, t0) = UInt256.multiplyAdd(a.w0, bi, t0, 0)
-            (carry, t1) = UInt256.multiplyAdd(a.w1, bi, t1, carry)
-            (carry, t2) = UInt256.multiplyAdd(a.w2, bi, t2, carry)
-            (carry, t3) = UInt256.multiplyAdd(a.w3, bi, t3, carry)
-            let (t5, t4Sum) = UInt256.addCarry(t4, carry, 0)
-            let q = t0
-            (carry, t0) = UInt256.multiplyAdd(q, 0x0000_0000_ffff_ffff, t1, q)
-            (carry, t1) = UInt256.addCarry(t2, carry, 0)
-            (carry, t2) = UInt256.multiplyAdd(q, 0xffff_ffff_0000_0001, t3, carry)
-            let (top, t3Sum) = UInt256.addCarry(t4Sum, carry, 0)
-            t3 = t3Sum
-            t4 = t5 &+ top
-        }
-        let b = rhs.limbs
-        round(b.w0)
-        round(b.w1)
-        round(b.w2)
-        round(b.w3)
-        return P256FieldElement(montgomery: reduceOnce(t0, t1, t2, t3, carry: t4))
+        P256FieldElement(montgomery: montgomeryReduce(lhs.limbs.multipliedFullWidth(by: rhs.limbs)))
     }
 
     /// The value (carry·2^256 + t), known to be below 2p, reduced below p without branching.
@@ -96,37 +66,41 @@ struct P256FieldElement: Equatable, Sendable {
         return UInt256.select(0 &- finalBorrow, value, reduced)
     }
 
-    /// Montgomery reduction of a 512-bit product t: (t + m·p)/2^256 with the same special
-    /// form of p as in `*`. Each round folds the lowest limb into the next three.
+    /// Montgomery reduction of a 512-bit product t, t·2^-256 mod p, specialised to p's form
+    /// 2^256 - 2^224 + 2^192 + 2^96 - 1: since -p^-1 ≡ 1 (mod 2^64) the quotient digit q is
+    /// the low limb itself, and q·p is shifts, additions and subtractions, with no
+    /// multiplication at all (each round used two).
     @inline(__always)
-    private static func montgomeryReduce(
-        _ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64,
-        _ t4: UInt64, _ t5: UInt64, _ t6: UInt64, _ t7: UInt64
-    ) -> UInt256 {
-        var x0 = t0
-        var x1 = t1
-        var x2 = t2
-        var x3 = t3
+    private static func montgomeryReduce(_ t: UInt512) -> UInt256 {
+        var x0 = t.w0
+        var x1 = t.w1
+        var x2 = t.w2
+        var x3 = t.w3
 
         @inline(__always)
         func round() {
             let q = x0
-            var carry: UInt64
-            (carry, x0) = UInt256.multiplyAdd(q, 0x0000_0000_ffff_ffff, x1, q)
-            (carry, x1) = UInt256.addCarry(x2, carry, 0)
-            (carry, x2) = UInt256.multiplyAdd(q, 0xffff_ffff_0000_0001, x3, carry)
-            // (x + q·p)/2^64 < 2^256, so the carry fits the vacated top limb.
-            x3 = carry
+            // (x + q·p)/2^64: -q cancels x0, q·2^96 adds q<<32 and q>>32 to the next two
+            // limbs, q·2^192 and q·2^256 add q to the top two, and -q·2^224 takes q<<32 and
+            // q>>32 from them. The result fits four limbs, so the top may wrap freely.
+            let (carry0, sum0) = UInt256.addCarry(x1, q << 32, 0)
+            let (carry1, sum1) = UInt256.addCarry(x2, q >> 32, carry0)
+            let (carry2, sum2) = UInt256.addCarry(x3, q, carry1)
+            let (borrow, difference2) = UInt256.subtractBorrow(sum2, q << 32, 0)
+            x0 = sum0
+            x1 = sum1
+            x2 = difference2
+            x3 = q &+ carry2 &- (q >> 32) &- borrow
         }
         round()
         round()
         round()
         round()
         var carry: UInt64
-        (carry, x0) = UInt256.addCarry(x0, t4, 0)
-        (carry, x1) = UInt256.addCarry(x1, t5, carry)
-        (carry, x2) = UInt256.addCarry(x2, t6, carry)
-        (carry, x3) = UInt256.addCarry(x3, t7, carry)
+        (carry, x0) = UInt256.addCarry(x0, t.w4, 0)
+        (carry, x1) = UInt256.addCarry(x1, t.w5, carry)
+        (carry, x2) = UInt256.addCarry(x2, t.w6, carry)
+        (carry, x3) = UInt256.addCarry(x3, t.w7, carry)
         return reduceOnce(x0, x1, x2, x3, carry: carry)
     }
 
@@ -140,45 +114,10 @@ struct P256FieldElement: Equatable, Sendable {
         P256FieldElement(montgomery: UInt256.subtractModulo(lhs.limbs, rhs.limbs, modulus))
     }
 
-    /// self², with each cross product a_i·a_j computed once and doubled (10 limb
-    /// multiplications instead of 16), then reduced.
+    /// self²: the full square (10 limb multiplications instead of 16), then reduced.
     @inline(__always)
     var squared: P256FieldElement {
-        let a = limbs
-        var high: UInt64
-        var r1: UInt64
-        var r2: UInt64
-        var r3: UInt64
-        var r4: UInt64
-        var r5: UInt64
-        var r6: UInt64
-        var r7: UInt64
-        (high, r1) = a.w0.multipliedFullWidth(by: a.w1)
-        (high, r2) = UInt256.multiplyAdd(a.w0, a.w2, high, 0)
-        (r4, r3) = UInt256.multiplyAdd(a.w0, a.w3, high, 0)
-        (high, r3) = UInt256.multiplyAdd(a.w1, a.w2, r3, 0)
-        (r5, r4) = UInt256.multiplyAdd(a.w1, a.w3, r4, high)
-        (r6, r5) = UInt256.multiplyAdd(a.w2, a.w3, r5, 0)
-        r7 = r6 >> 63
-        r6 = r6 << 1 | r5 >> 63
-        r5 = r5 << 1 | r4 >> 63
-        r4 = r4 << 1 | r3 >> 63
-        r3 = r3 << 1 | r2 >> 63
-        r2 = r2 << 1 | r1 >> 63
-        r1 <<= 1
-        let s0 = a.w0.multipliedFullWidth(by: a.w0)
-        let s1 = a.w1.multipliedFullWidth(by: a.w1)
-        let s2 = a.w2.multipliedFullWidth(by: a.w2)
-        let s3 = a.w3.multipliedFullWidth(by: a.w3)
-        var carry: UInt64
-        (carry, r1) = UInt256.addCarry(r1, s0.high, 0)
-        (carry, r2) = UInt256.addCarry(r2, s1.low, carry)
-        (carry, r3) = UInt256.addCarry(r3, s1.high, carry)
-        (carry, r4) = UInt256.addCarry(r4, s2.low, carry)
-        (carry, r5) = UInt256.addCarry(r5, s2.high, carry)
-        (carry, r6) = UInt256.addCarry(r6, s3.low, carry)
-        (_, r7) = UInt256.addCarry(r7, s3.high, carry)
-        return P256FieldElement(montgomery: Self.montgomeryReduce(s0.low, r1, r2, r3, r4, r5, r6, r7))
+        P256FieldElement(montgomery: Self.montgomeryReduce(limbs.squaredFullWidth))
     }
 
     @inline(__always)

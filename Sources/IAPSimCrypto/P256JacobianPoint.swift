@@ -29,6 +29,13 @@ struct P256JacobianPoint: Sendable {
         return P256AffinePoint(x: x * zInverse2, y: y * zInverse2 * zInverse)
     }
 
+    /// The affine x coordinate X/Z², or nil for infinity: all that ECDSA signing needs, two
+    /// multiplications fewer than `affine`.
+    var affineX: P256FieldElement? {
+        guard !isInfinity else { return nil }
+        return x * z.inverted.squared
+    }
+
     /// 2·self ("dbl-2001-b", 3M + 5S). Infinity stays infinity (Z3 = 0); P-256 has no point of
     /// order 2, so no other input needs special care.
     @inline(__always)

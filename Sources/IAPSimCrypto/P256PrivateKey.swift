@@ -81,8 +81,8 @@ public struct P256PrivateKey: Sendable {
         var nonces = RFC6979Nonce(privateKey: scalar, digest: digest)
         while true {
             let k = nonces.next()
-            guard let point = P256BasePointTable.shared.multiply(k).affine else { continue }
-            let r = P256Scalar(reducing: point.x.integer)
+            guard let x = P256BasePointTable.shared.multiply(k).affineX else { continue }
+            let r = P256Scalar(reducing: x.integer)
             guard !r.isZero else { continue }
             let s = k.inverted * (e + r * scalar)
             guard !s.isZero else { continue }

@@ -2,10 +2,18 @@
 ///
 /// The nonce depends only on the key and the digest, so signing needs no random source and
 /// a broken one cannot leak the key; the known answers of RFC 6979 A.2.5 pin it down.
+///
+/// The DRBG's key K is held as an HMAC already keyed with it (both padded key blocks
+/// hashed), copied for every code computed under that K: each K is used twice, and the
+/// initial all-zero K is the same for every signature, so this hashes 16 blocks per
+/// signature instead of 24.
 struct RFC6979Nonce {
-    private var key: [UInt8]
+    private var keyed: HMACSHA256
     private var value: [UInt8]
     private var hasProducedCandidate = false
+
+    /// HMAC keyed with the initial K = 0x00 0x00 … 0x00 (step c).
+    private static let initialKey = HMACSHA256(key: [UInt8](repeating: 0x00, count: 32))
 
     /// Seeds the HMAC-DRBG with int2octets(x) and bits2octets(h1) (steps b–g).
     init(privateKey: P256Scalar, digest: [UInt8]) {
@@ -13,11 +21,18 @@ struct RFC6979Nonce {
         // With a 256-bit hash and a 256-bit order, bits2octets(h1) is just h1 mod n.
         let h = P256Scalar(digest: digest).bigEndianBytes
         value = [UInt8](repeating: 0x01, count: 32)
-        key = [UInt8](repeating: 0x00, count: 32)
-        key = HMACSHA256.authenticationCode(for: value + [0x00] + x + h, key: key)
-        value = HMACSHA256.authenticationCode(for: value, key: key)
-        key = HMACSHA256.authenticationCode(for: value + [0x01] + x + h, key: key)
-        value = HMACSHA256.authenticationCode(for: value, key: key)
+        keyed = Self.initialKey
+        keyed = HMACSHA256(key: Self.code(keyed, value, [0x00], x, h))
+        value = Self.code(keyed, value)
+        keyed = HMACSHA256(key: Self.code(keyed, value, [0x01], x, h))
+        value = Self.code(keyed, value)
+    }
+
+    /// HMAC_K(parts concatenated), for the K that `keyed` holds.
+    private static func code(_ keyed: HMACSHA256, _ parts: [UInt8]...) -> [UInt8] {
+        var mac = keyed
+        for part in parts { mac.update(part) }
+        return mac.finalize()
     }
 
     /// The next candidate k in [1, n-1] (step h). A call after the first also performs the
@@ -26,11 +41,11 @@ struct RFC6979Nonce {
     mutating func next() -> P256Scalar {
         while true {
             if hasProducedCandidate {
-                key = HMACSHA256.authenticationCode(for: value + [0x00], key: key)
-                value = HMACSHA256.authenticationCode(for: value, key: key)
+                keyed = HMACSHA256(key: Self.code(keyed, value, [0x00]))
+                value = Self.code(keyed, value)
             }
             hasProducedCandidate = true
-            value = HMACSHA256.authenticationCode(for: value, key: key)
+            value = Self.code(keyed, value)
             if let candidate = P256Scalar(bigEndianBytes: value), !candidate.isZero {
                 return candidate
             }

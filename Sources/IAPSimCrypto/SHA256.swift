@@ -78,34 +78,34 @@ public struct SHA256: Sendable {
     }
 
     /// Returns the digest of everything fed so far; the hasher itself is left unchanged.
+    ///
+    /// The padding is written straight into the pending block (no temporary arrays): HMAC and
+    /// RFC 6979 finalize several short messages per signature.
     public func finalize() -> [UInt8] {
-        var copy = self
+        var state = self.state
+        var block = pending
         let bitLength = totalByteCount &* 8
-        // Padding: 0x80, zeros up to 56 mod 64, then the 64-bit big-endian bit length.
-        var padding = [UInt8](repeating: 0, count: 72)
-        padding[0] = 0x80
-        let padLength = pendingCount < 56 ? 56 - pendingCount : 120 - pendingCount
-        for index in 0..<8 {
-            padding[padLength + index] = UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))
+        withUnsafeMutableBytes(of: &block) { bytes in
+            // Padding: 0x80, zeros up to 56 mod 64, then the 64-bit big-endian bit length.
+            bytes[pendingCount] = 0x80
+            for index in (pendingCount + 1)..<Self.blockByteCount { bytes[index] = 0 }
+            if pendingCount >= 56 {
+                Self.compress(&state, UnsafeRawPointer(bytes.baseAddress!))
+                for index in 0..<56 { bytes[index] = 0 }
+            }
+            bytes.storeBytes(of: bitLength.bigEndian, toByteOffset: 56, as: UInt64.self)
+            Self.compress(&state, UnsafeRawPointer(bytes.baseAddress!))
         }
-        let keptTotal = copy.totalByteCount
-        padding.withUnsafeBytes { raw in
-            copy.update(bufferPointer: UnsafeRawBufferPointer(rebasing: raw[0..<(padLength + 8)]))
+        return [UInt8](unsafeUninitializedCapacity: Self.byteCount) { digest, count in
+            let output = UnsafeMutableRawPointer(digest.baseAddress!)
+            withUnsafeBytes(of: &state) { words in
+                for index in 0..<8 {
+                    let word = words.load(fromByteOffset: 4 * index, as: UInt32.self)
+                    output.storeBytes(of: word.bigEndian, toByteOffset: 4 * index, as: UInt32.self)
+                }
+            }
+            count = Self.byteCount
         }
-        copy.totalByteCount = keptTotal
-        let words = [
-            copy.state.0, copy.state.1, copy.state.2, copy.state.3,
-            copy.state.4, copy.state.5, copy.state.6, copy.state.7,
-        ]
-        var digest = [UInt8]()
-        digest.reserveCapacity(Self.byteCount)
-        for word in words {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return digest
     }
 
     private static let roundConstants: [UInt32] = [
@@ -124,7 +124,26 @@ public struct SHA256: Sendable {
         (x >> n) | (x << (32 - n))
     }
 
+    /// One round of the compression: d += T1, h = T1 + T2. Callers rotate the roles of the
+    /// eight working variables instead of shifting them, so no round copies a register.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32
+    ) {
+        // Σ1(e) = rotr(e,6)^rotr(e,11)^rotr(e,25) and Σ0(a) = rotr(a,2)^rotr(a,13)^rotr(a,22),
+        // nested so that each needs one copy of its input instead of three.
+        let sigma1 = rotr(rotr(rotr(e, 14) ^ e, 5) ^ e, 6)
+        let t1 = h &+ sigma1 &+ (g ^ (e & (f ^ g))) &+ kw
+        d &+= t1
+        let sigma0 = rotr(rotr(rotr(a, 9) ^ a, 11) ^ a, 2)
+        h = t1 &+ sigma0 &+ ((a & b) | (c & (a | b)))
+    }
+
     /// Runs the compression function over one 64-byte block at `block`.
+    ///
+    /// The 64 rounds run eight at a time with the working variables' roles rotated by hand,
+    /// which lets them stay in registers (the shifting form spilled them on every round).
     private static func compress(_ state: inout State, _ block: UnsafeRawPointer) {
         roundConstants.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
@@ -138,6 +157,10 @@ public struct SHA256: Sendable {
                     let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
                     w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
                 }
+                // Each round needs only K[t] + W[t]: adding them here frees a register there.
+                for t in 0..<64 {
+                    w[t] &+= k[t]
+                }
                 var a = state.0
                 var b = state.1
                 var c = state.2
@@ -146,21 +169,15 @@ public struct SHA256: Sendable {
                 var f = state.5
                 var g = state.6
                 var h = state.7
-                for t in 0..<64 {
-                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let choose = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choose &+ k[t] &+ w[t]
-                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    h = g
-                    g = f
-                    f = e
-                    e = d &+ t1
-                    d = c
-                    c = b
-                    b = a
-                    a = t1 &+ t2
+                for t in stride(from: 0, to: 64, by: 8) {
+                    round(a, b, c, &d, e, f, g, &h, w[t])
+                    round(h, a, b, &c, d, e, f, &g, w[t + 1])
+                    round(g, h, a, &b, c, d, e, &f, w[t + 2])
+                    round(f, g, h, &a, b, c, d, &e, w[t + 3])
+                    round(e, f, g, &h, a, b, c, &d, w[t + 4])
+                    round(d, e, f, &g, h, a, b, &c, w[t + 5])
+                    round(c, d, e, &f, g, h, a, &b, w[t + 6])
+                    round(b, c, d, &e, f, g, h, &a, w[t + 7])
                 }
                 state.0 &+= a
                 state.1 &+= b

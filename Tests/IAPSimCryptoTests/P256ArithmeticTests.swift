@@ -79,6 +79,72 @@ struct P256ArithmeticTests {
                 == reference(UInt256(14, 0, 0, 0), g).affine)
     }
 
+    /// (digit·2^exponent mod n)·G as an affine point, by the reference double-and-add.
+    private func powerOfTwoMultiple(_ digit: UInt64, shiftedBy exponent: Int) -> P256AffinePoint? {
+        var k = P256Scalar(unchecked: UInt256(digit, 0, 0, 0))
+        let two = P256Scalar(unchecked: UInt256(2, 0, 0, 0))
+        for _ in 0..<exponent { k = k * two }
+        return reference(k.value, .generator).affine
+    }
+
+    @Test("base-point table entries are d·2^(6w)·G", arguments: [0, 1, 10, 21, 41, 42])
+    func tableEntries(window: Int) {
+        for digit in [1, 2, 3, 16, 17, 31, 32] {
+            #expect(
+                P256BasePointTable.shared.entry(window: window, digit: digit)
+                    == powerOfTwoMultiple(UInt64(digit), shiftedBy: 6 * window))
+        }
+    }
+
+    @Test("Booth digits of the base-point table reconstruct the scalar")
+    func boothDigits() {
+        var generator = SeededGenerator(seed: SeededGenerator.testSeed("P256ArithmeticTests.boothDigits"))
+        var scalars = (0..<50).map { _ in randomScalar(&generator) }
+        scalars += [0, 1, 31, 32, 33, 63, 64].map { P256Scalar(unchecked: UInt256($0, 0, 0, 0)) }
+        scalars.append(P256Scalar(unchecked: UInt256.subtract(P256Scalar.order, UInt256(1, 0, 0, 0)).1))
+        let sixtyFour = P256Scalar(unchecked: UInt256(64, 0, 0, 0))
+        for k in scalars {
+            var total = P256Scalar.zero
+            var power = P256Scalar(unchecked: UInt256(1, 0, 0, 0))
+            for window in 0..<P256BasePointTable.windowCount {
+                let (magnitude, negative) = P256BasePointTable.digit(k.value, window: window)
+                #expect(magnitude <= 32 && (negative == 0 || negative == .max))
+                if window == P256BasePointTable.windowCount - 1 { #expect(negative == 0) }
+                let term = P256Scalar(unchecked: UInt256(magnitude, 0, 0, 0)) * power
+                total =
+                    negative == 0
+                    ? total + term
+                    : total + P256Scalar(unchecked: UInt256.subtractModulo(.zero, term.value, P256Scalar.order))
+                power = power * sixtyFour
+            }
+            #expect(total == k)
+        }
+    }
+
+    /// k = 30·2^252 - n is the one scalar for which the last window could have asked the
+    /// incomplete addition to double (P256BasePointTable.multiply explains why it does not);
+    /// the others sit on window and limb boundaries.
+    @Test("constant-time k·G at the edges of the signed windows")
+    func baseMultiplicationEdges() {
+        let thirtyTimes2To252 = UInt256(0, 0, 0, 30 << 60)
+        let edges: [UInt256] = [
+            UInt256.subtract(thirtyTimes2To252, P256Scalar.order).1,
+            UInt256(0, 0, 0, 1 << 60), UInt256(0, 0, 0, 15 << 60), UInt256(0, 0, 0, 0x8000_0000_0000_0000),
+            UInt256(0, 0, 0, 0x7fff_ffff_ffff_ffff), UInt256(UInt64.max, UInt64.max, UInt64.max, 0x0fff_ffff_ffff_ffff),
+            UInt256(0x20, 0, 0, 0), UInt256(0x1f, 0, 0, 0), UInt256(0, 1, 0, 0), UInt256(0, 0, 1, 0),
+            UInt256.subtract(P256Scalar.order, UInt256(32, 0, 0, 0)).1,
+        ]
+        for value in edges {
+            guard let k = P256Scalar(integer: value), !k.isZero else {
+                Issue.record("edge scalar out of range")
+                continue
+            }
+            let expected = reference(value, .generator).affine
+            #expect(P256BasePointTable.shared.multiply(k).affine == expected)
+            #expect(P256BasePointTable.shared.multiply(publicScalar: k).affine == expected)
+        }
+    }
+
     @Test("wNAF digits reconstruct the scalar")
     func recoding() {
         var generator = SeededGenerator(seed: 99)
