@@ -52,6 +52,10 @@ public final class HTTPServer: Sendable {
         public var shutdownGrace: Duration
         /// The largest request head and body accepted.
         public var limits: HTTPRequestParser.Limits
+        /// The request bytes all connections together may hold (heads and bodies, until
+        /// each is answered); past it, 503 with `Retry-After`. 64 MiB unless set; share one
+        /// instance between servers to bound them together.
+        public var bufferBudget: BufferBudget
 
         /// A configuration: the loopback address, any free port and the bounds above by default.
         public init(
@@ -59,7 +63,7 @@ public final class HTTPServer: Sendable {
             requestTimeout: Duration = .seconds(10), headTimeout: Duration = .seconds(3),
             idleTimeout: Duration = .seconds(30), writeTimeout: Duration = .seconds(10),
             shutdownGrace: Duration = .seconds(5), limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
-            allowsRemoteClients: Bool = false
+            allowsRemoteClients: Bool = false, bufferBudget: BufferBudget = BufferBudget(capacity: 64 << 20)
         ) {
             self.host = host
             self.allowsRemoteClients = allowsRemoteClients
@@ -71,6 +75,7 @@ public final class HTTPServer: Sendable {
             self.writeTimeout = writeTimeout
             self.shutdownGrace = shutdownGrace
             self.limits = limits
+            self.bufferBudget = bufferBudget
         }
     }
 
@@ -80,6 +85,7 @@ public final class HTTPServer: Sendable {
     public let port: UInt16
 
     private let handler: Handler
+    private let admission: HTTPAdmission.Decider?
     private let listener: Int32
     private let wakeReader: Int32
     private let wakeWriter: Int32
@@ -90,12 +96,19 @@ public final class HTTPServer: Sendable {
     /// open, so a client may connect right away.
     /// - Parameters:
     ///   - configuration: where to listen and the bounds on clients.
+    ///   - admission: decides from each request's head, before its body is read, whether to
+    ///     read it and up to what size, or what to answer at once; nil reads every body up to
+    ///     `configuration.limits.maxBodyBytes`.
     ///   - handler: answers each request; runs on the connection's thread, concurrently
     ///     with other connections'.
     /// - Throws: `HTTPServerError` when the address cannot be listened on.
-    public init(_ configuration: Configuration = Configuration(), handler: @escaping Handler) throws(HTTPServerError) {
+    public init(
+        _ configuration: Configuration = Configuration(), admission: HTTPAdmission.Decider? = nil,
+        handler: @escaping Handler
+    ) throws(HTTPServerError) {
         self.configuration = configuration
         self.handler = handler
+        self.admission = admission
         self.registry = ConnectionRegistry(limit: configuration.maxConnections)
         (listener, port) = try Self.openListener(
             host: configuration.host, port: configuration.port, remote: configuration.allowsRemoteClients)
@@ -212,8 +225,11 @@ public final class HTTPServer: Sendable {
             switch registry.admit(fd) {
             case .admitted(let id):
                 let result = SocketIO.spawnThread { [self] in
-                    HTTPConnection(fd: fd, id: id, configuration: configuration, registry: registry, handler: handler)
-                        .run()
+                    HTTPConnection(
+                        fd: fd, id: id, configuration: configuration, registry: registry, handler: handler,
+                        admission: admission, budget: configuration.bufferBudget
+                    )
+                    .run()
                 }
                 if result != 0 { registry.close(id) }
             case .full:
