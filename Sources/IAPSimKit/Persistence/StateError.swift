@@ -28,6 +28,9 @@ public enum StateError: Error, Equatable, Sendable {
     case unknownAccount(name: String)
     /// `accounts remove default`: the customer `default` is always there.
     case permanentAccount(name: String)
+    /// A new customer's name differs only in case from one the store has (`existing`): on a
+    /// case-insensitive file system the two would share a folder and a history.
+    case accountNameTaken(name: String, existing: String)
 }
 
 extension StateError: LocalizedError {
@@ -56,6 +59,10 @@ extension StateError: LocalizedError {
             "\(origin) \(value): not a customer name; use \(AccountName.rule)"
         case .unknownAccount(let name):
             "no customer named \(name) in this store; 'iapsim accounts' lists them"
+        case .accountNameTaken(let name, let existing):
+            "the store has the customer \(existing), and \(name) differs only in case: names are compared without"
+                + " case (a case-insensitive file system would give both one folder); use --account \(existing)"
+                + " or another name"
         case .permanentAccount(let name):
             "the customer \(name) cannot be removed: it is the one commands act for without --account;"
                 + " 'iapsim --account \(name) reset --transactions' clears its history"

@@ -258,7 +258,7 @@ public struct StateStore: Sendable {
             var state = change(before)
             // The outbox is the app's: it goes with the history only when no other customer
             // has notifications in it.
-            let alone = try accountNames().isEmpty
+            let alone = try accountEntries().isEmpty
             if !alone { state.outbox.journalLength = before.outbox.journalLength }
             let files = [location.journalPath, location.indexPath] + (alone ? [location.notificationsPath] : [])
             var removed = files.filter(FileSystem.entryExists)

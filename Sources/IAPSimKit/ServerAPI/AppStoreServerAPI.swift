@@ -163,7 +163,7 @@ public struct AppStoreServerAPI: Sendable {
                 throw APIError.invalidAppAccountToken
             }
             try refuseAppTransactionID(id)
-            guard let original = UInt64(id), original > 0 else { throw APIError.invalidOriginalTransactionId }
+            guard let original = Self.transactionNumber(id) else { throw APIError.invalidOriginalTransactionId }
             do {
                 try session.setAppAccountToken(token.lowercased(), originalID: original)
             } catch StoreSession.AppAccountTokenRefusal.notFound {
@@ -184,7 +184,7 @@ public struct AppStoreServerAPI: Sendable {
             try expect("GET")
             // The signer finds the transaction itself (in the snapshot, else through the index).
             try refuseAppTransactionID(id)
-            guard let number = UInt64(id), number > 0, id.allSatisfy(\.isASCII) else {
+            guard let number = Self.transactionNumber(id) else {
                 throw APIError.invalidTransactionId
             }
             let signed: SignedData

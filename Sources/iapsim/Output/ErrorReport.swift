@@ -20,7 +20,7 @@ enum ErrorReport {
             case .unreadable: return (.noInput, line(error))
             case .io: return (.ioError, line(error))
             case .busy: return (.busy, line(error))
-            case .invalidLockTimeout, .invalidAccountName, .unknownAccount, .permanentAccount:
+            case .invalidLockTimeout, .invalidAccountName, .unknownAccount, .permanentAccount, .accountNameTaken:
                 return (.usage, line(error))
             }
         case let error as DeliveryError:
