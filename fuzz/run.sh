@@ -2,7 +2,8 @@
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
 # prints catalog text, the DER/PEM/JWS readers of signed data, the HTTP request parser, the
-# transaction index, and the app receipt's readers with /verifyReceipt; seeds them from the
+# transaction index, the app receipt's readers with /verifyReceipt, and the recovery of a
+# commit intent a crash left; seeds them from the
 # fixtures and the shared .storekit corpus beside the repository, and runs each for
 # FUZZ_SECONDS (default 600), two at a time. FUZZ_TARGETS
 # picks some.
@@ -38,7 +39,7 @@ build() { # build NAME MODULE SOURCES...
     "${links[@]}" "$@" -o "$out/$name" 2>&1 | grep -v "Cannot export local symbol" || true
   [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index receipt}
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index receipt intent}
 for low in $lowModules; do module "$low"; done
 # Only the targets asked for are built: each but http compiles IAPSimKit with the sanitizers.
 for target in $targets; do
@@ -54,6 +55,7 @@ for target in $targets; do
     http) build http FuzzHTTP "$root/fuzz/HTTPRequestTarget.swift" ;;
     index) build index IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/IndexTarget.swift" ;;
     receipt) build receipt IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/ReceiptTarget.swift" ;;
+    intent) build intent IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/IntentTarget.swift" ;;
     *) echo "fuzz: no target $target" >&2; exit 64 ;;
   esac
 done
@@ -73,6 +75,7 @@ seed signed "$root"/fuzz/seeds/signed/*
 seed http "$root"/fuzz/seeds/http/*
 seed index "$root"/fuzz/seeds/index/*
 seed receipt "$root"/fuzz/seeds/receipt/*
+seed intent "$root"/fuzz/seeds/intent/*
 
 run() {
   local name=$1

@@ -113,6 +113,27 @@ import Testing
         #expect(try store.accountNames() == ["Bob"])
     }
 
+    /// `serve` answered nobody while `default`'s snapshot was unreadable: it read the settings
+    /// through it. The app's settings come from `store.json`; every other customer is answered.
+    @Test func everyOtherCustomerIsAnsweredWhileDefaultsSnapshotIsUnreadable() throws {
+        try h.buy("fx.coins")
+        let bobs = try buy("fx.plus.monthly", for: "bob")
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: h.session.store.location.statePath))
+        let answer = h.call("GET", "inApps/v1/transactions/\(bobs.id)")
+        #expect(answer.status == 200, "\(String(describing: answer.body))")
+        #expect(h.call("GET", "inApps/v1/subscriptions/\(bobs.id)").status == 200)
+        let bob = h.session.forAccount("bob")
+        let receipt = try bob.appReceipt(
+            StoreSession.ReceiptRequest(
+                deviceIdentifier: StoreSession.ReceiptRequest.defaultDeviceIdentifier, environment: nil))
+        let body = JSONValue.object([
+            ("receipt-data", .string(Data(try ServerAPIHarness.identity.signReceipt(receipt)).base64EncodedString()))
+        ])
+        let endpoint = VerifyReceiptEndpoint(
+            session: h.session, signer: StoreSession.Signer(identity: ServerAPIHarness.identity))
+        #expect(endpoint.response(method: "POST", body: body.bytes(compact: true))["status"] == .int(0))
+    }
+
     /// A registry whose numbers would overflow their identifiers trapped: refused on read,
     /// naming the file.
     @Test(arguments: [

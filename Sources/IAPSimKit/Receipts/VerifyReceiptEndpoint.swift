@@ -56,7 +56,7 @@ public struct VerifyReceiptEndpoint: Sendable {
         else { return Self.status(.malformedReceiptData, environment: nil) }
         let settings: SessionSettings
         do {
-            settings = try session.settings()
+            settings = try session.appSettings()  // the app's: no customer's snapshot read
         } catch {
             internalError(error)
             return Self.status(.internalDataAccessError, environment: nil)

@@ -96,7 +96,9 @@ public struct AppStoreServerAPI: Sendable {
             return APIResponse(status: 401, body: [])
         }
         do {
-            let settings = try session.settings()
+            // The app's settings only: a customer's request is answered while another
+            // customer's snapshot (`default`'s included) is unreadable.
+            let settings = try session.appSettings()
             guard bid == settings.bundleID else { return APIResponse(status: 401, body: []) }
             // Armed errors are the app's (`server-errors.json` at the top of the folder): a
             // request meets them whichever customer it names.

@@ -14,7 +14,7 @@ enum ErrorReport {
             }
         case let error as StateError:
             switch error {
-            case .corrupt, .newerSchema: return (.dataError, line(error))
+            case .corrupt, .newerSchema, .rejectedIntent: return (.dataError, line(error))
             case .unwritable: return (.internalError, line(error))
             case .cannotCreate, .noStateDirectory: return (.cannotCreate, line(error))
             case .unreadable: return (.noInput, line(error))
