@@ -532,6 +532,8 @@ extension PageSource {
               const answer = await api('/api/version?since=' + encodeURIComponent(view.version || ''), controller.signal);
               failures = 0;
               if (answer.version !== view.version) { view.version = answer.version; await refresh(); }
+              // Too many polls wait on the server (other tabs): ask again a little later.
+              if (answer.busy) await new Promise((resolve) => setTimeout(resolve, 2000));
             } catch (error) {
               if (controller.signal.aborted) continue;
               failures += 1;
