@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import IAPSimHTTP
@@ -20,5 +21,26 @@ import Testing
     ])
     func aHostThatIsNotANameOrAnAddressIsRefused(text: String) {
         #expect(throws: HTTPEndpoint.Failure.self) { try HTTPEndpoint(text) }
+    }
+}
+
+/// A POST a signal asks to stop is abandoned at once, not at its timeout.
+@Suite struct HTTPClientCancellationTests {
+    @Test func aCancelledPostEndsWithinATenthOfASecond() throws {
+        // A listener that never accepts: the connection completes in its backlog, and no
+        // answer ever comes.
+        let server = try HTTPServer(.init(maxConnections: 1)) { _ in
+            Thread.sleep(forTimeInterval: 3)
+            return .text("late")
+        }
+        defer { server.stop() }
+        let endpoint = try HTTPEndpoint("http://127.0.0.1:\(server.port)/hook")
+        let started = Date()
+        let outcome = HTTPClient.post(endpoint, body: Array("{}".utf8), timeout: 10) {
+            Date().timeIntervalSince(started) > 0.3
+        }
+        let took = Date().timeIntervalSince(started)
+        #expect(outcome == .cancelled)
+        #expect(took < 1, "abandoned at once, not after the 10 s timeout: \(took) s")
     }
 }
