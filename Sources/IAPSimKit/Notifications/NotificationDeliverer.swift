@@ -91,7 +91,8 @@ public final class NotificationDeliverer {
             let start = clock.now
             // A stop asked for (SIGTERM, SIGINT) abandons the POST within a tenth of a second:
             // not an attempt, so nothing is recorded and the notification stays due.
-            let outcome = HTTPClient.post(endpoint, body: body, headers: headers, timeout: timeout, isCancelled: shouldStop)
+            let outcome = HTTPClient.post(
+                endpoint, body: body, headers: headers, timeout: timeout, isCancelled: shouldStop)
             let elapsed = clock.now - start
             let attempt: DeliveryAttempt
             switch outcome {
