@@ -55,9 +55,14 @@ import Testing
 
     /// A kill inside `accounts remove` (the files gone, the name left), then a purchase under
     /// that name, gave the old transaction identifiers again: a number is never given twice.
+    /// (A removal marks the name before its files go: that mark and no files is what a kill
+    /// leaves now.)
     @Test func aNumberIsNeverGivenTwiceAfterAnInterruptedRemoval() throws {
         let first = try buy("fx.coins", for: "bob")
         let bob = h.session.store.forAccount("bob").location
+        var registry = try CustomerRegistry.read(bob.customersPath)
+        registry.entries[0].removing = true
+        try registry.write(to: bob.customersPath)
         for path in [bob.statePath, bob.journalPath, bob.indexPath] { unlink(path) }
         let again = try buy("fx.coins", for: "bob")
         #expect(again.id != first.id)
@@ -88,12 +93,17 @@ import Testing
                 > PurchaseState.Account.customerNumber(ofTransaction: first.id))
     }
 
-    /// A customer whose number is there and snapshot not is listed as half-added.
+    /// A customer whose number is there and snapshot not is listed as half-added; the next
+    /// command for it takes that number, which gave no identifier yet.
     @Test func aHalfAddedCustomerIsListedAsSuch() throws {
-        try buy("fx.coins", for: "bob")
-        unlink(h.session.store.forAccount("bob").location.statePath)
+        let store = h.session.store.forAccount("bob")
+        try store.addAccount()
+        unlink(store.location.statePath)
         #expect(try h.session.store.accountEntries().map(\.condition) == [.adding])
         #expect(try h.session.accountSummaries().map(\.condition) == [.complete, .adding])
+        let bought = try buy("fx.coins", for: "bob")
+        #expect(PurchaseState.Account.customerNumber(ofTransaction: bought.id) == 1)
+        #expect(try h.session.store.accountEntries().map(\.condition) == [.complete])
     }
 
     /// On a case-insensitive file system `Bob` and `bob` are one folder: `accounts remove

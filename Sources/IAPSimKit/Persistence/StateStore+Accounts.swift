@@ -5,8 +5,8 @@ import IAPSimJSON
 /// state folder: each name with its number, from which its transaction identifiers start
 /// (`PurchaseState.Account.customerNumber`). Numbers are never given twice, so a removed
 /// customer's identifiers never come back: not even to the same name after a crash, since a
-/// customer being removed is marked so here before its files go, and a name whose snapshot
-/// is missing gets a new number. Names compare without case, as a case-insensitive file
+/// customer being removed is marked so here before its files go, and that name, added again,
+/// gets a new number. Names compare without case, as a case-insensitive file
 /// system compares their folders. A command for one customer reads this file only when it
 /// adds the customer; `serve` reads it to find whose a transaction is.
 struct CustomerRegistry: Equatable, Sendable {
@@ -182,22 +182,29 @@ extension StateStore {
             if let other = registry.caseVariant(of: location.account) {
                 throw StateError.accountNameTaken(name: location.account, existing: other.name)
             }
-            if let stale = registry.entry(location.account) {
-                // A name without a snapshot: an add a crash interrupted, whose number gave no
-                // identifier yet, or a removal one interrupted, whose number did. Either way the
-                // number is dropped, never given again, and a removal's remains are cleared.
-                if stale.removing { _ = try removeCustomerFiles() }
-                registry.entries.removeAll { $0.name == location.account }
+            let number: UInt64
+            if let stale = registry.entry(location.account), !stale.removing {
+                // An add a crash interrupted before the snapshot: no identifier came from its
+                // number (a transaction needs the snapshot), so this attempt takes it, and a
+                // retry leaves exactly what one whole run leaves.
+                number = stale.number
+            } else {
+                // A removal a crash interrupted: its number gave identifiers, so it is dropped,
+                // never given again, and the removal's remains are cleared first.
+                if registry.entry(location.account) != nil {
+                    _ = try removeCustomerFiles()
+                    registry.entries.removeAll { $0.name == location.account }
+                }
+                guard registry.nextNumber <= CustomerRegistry.maximumNumber else {
+                    throw StateError.unwritable(
+                        path: location.customersPath,
+                        detail: "every customer number up to \(CustomerRegistry.maximumNumber) is taken")
+                }
+                number = registry.nextNumber
+                registry.nextNumber += 1
+                registry.entries.append(.init(name: location.account, number: number))
+                try registry.write(to: location.customersPath)
             }
-            guard registry.nextNumber <= CustomerRegistry.maximumNumber else {
-                throw StateError.unwritable(
-                    path: location.customersPath,
-                    detail: "every customer number up to \(CustomerRegistry.maximumNumber) is taken")
-            }
-            let number = registry.nextNumber
-            registry.nextNumber += 1
-            registry.entries.append(.init(name: location.account, number: number))
-            try registry.write(to: location.customersPath)
             do throws(POSIXFile.Failure) {
                 try POSIXFile.makeDirectory(location.accountDirectory)
             } catch {
