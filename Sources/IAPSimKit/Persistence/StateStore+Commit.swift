@@ -255,9 +255,14 @@ extension StateStore {
     /// (0 without a snapshot), `store.json`'s outbox mark (in a folder before customers,
     /// `default`'s snapshot's); nil when the file that says cannot be read.
     func committedMark(of file: String) -> UInt64? {
+        /// The file's bytes (nil data: no such file); nil when it cannot be read.
         func read(_ relative: String) -> (found: Bool, data: Data?)? {
-            guard let data = try? POSIXFile.readIfPresent(path(of: relative)) else { return nil }
-            return (data != nil, data)
+            do {
+                let data = try POSIXFile.readIfPresent(path(of: relative))
+                return (data != nil, data)
+            } catch {
+                return nil
+            }
         }
         if file == StateLocation.notificationsFileName {
             guard let store = read(StateLocation.appStateFileName) else { return nil }
