@@ -2,8 +2,9 @@
 # make fuzz: builds libFuzzer targets (swiftc -sanitize=fuzzer,address) for the .storekit
 # reader, the identifier plist, the state loader, the argument parser and every message that
 # prints catalog text, the DER/PEM/JWS readers of signed data, the HTTP request parser, the
-# transaction index, the app receipt's readers with /verifyReceipt, and the TLS 1.3 server
-# engine fed arbitrary client records; seeds them from the
+# transaction index, the app receipt's readers with /verifyReceipt, the TLS 1.3 server
+# engine fed arbitrary client records, and the recovery of a commit intent a crash left;
+# seeds them from the
 # fixtures and the shared .storekit corpus beside the repository, and runs each for
 # FUZZ_SECONDS (default 600), two at a time. FUZZ_TARGETS
 # picks some.
@@ -40,7 +41,7 @@ build() { # build NAME MODULE SOURCES...
     "${links[@]}" "$@" -o "$out/$name" 2>&1 | grep -v "Cannot export local symbol" || true
   [ -x "$out/$name" ] || { echo "fuzz: building $name failed" >&2; exit 1; }
 }
-targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index receipt tls}
+targets=${FUZZ_TARGETS:-storekit plist state arguments messages signed http index receipt tls intent}
 for low in $lowModules; do module "$low"; done
 # Only the targets asked for are built: each but http compiles IAPSimKit with the sanitizers.
 for target in $targets; do
@@ -57,6 +58,7 @@ for target in $targets; do
     tls) build tls FuzzTLS "$root/fuzz/TLSEngineTarget.swift" ;;
     index) build index IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/IndexTarget.swift" ;;
     receipt) build receipt IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/ReceiptTarget.swift" ;;
+    intent) build intent IAPSimKit $library "$root/fuzz/FuzzFiles.swift" "$root/fuzz/IntentTarget.swift" ;;
     *) echo "fuzz: no target $target" >&2; exit 64 ;;
   esac
 done
@@ -77,6 +79,7 @@ seed http "$root"/fuzz/seeds/http/*
 seed index "$root"/fuzz/seeds/index/*
 seed receipt "$root"/fuzz/seeds/receipt/*
 seed tls "$root"/fuzz/seeds/tls/*
+seed intent "$root"/fuzz/seeds/intent/*
 
 run() {
   local name=$1

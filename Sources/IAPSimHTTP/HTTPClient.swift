@@ -16,6 +16,9 @@ public enum HTTPClient {
         case response(status: Int)
         /// No usable answer: which step failed, and the system's words for it.
         case failed(Failure, detail: String)
+        /// `isCancelled` said to stop (a signal asked the program to end): the request was
+        /// abandoned where it was, within a tenth of a second.
+        case cancelled
     }
 
     /// Why a request got no usable answer.
@@ -48,12 +51,15 @@ public enum HTTPClient {
 
     /// POSTs `body` to `endpoint` as `application/json`, with `headers` added; a header the
     /// client writes itself (`reservedHeaderNames`) is left out.
+    /// - Parameter isCancelled: asked at least every tenth of a second while the request
+    ///   waits (connecting, sending, receiving); true abandons it (`.cancelled`).
     public static func post(
-        _ endpoint: HTTPEndpoint, body: [UInt8], headers: [(String, String)] = [], timeout: Double
+        _ endpoint: HTTPEndpoint, body: [UInt8], headers: [(String, String)] = [], timeout: Double,
+        isCancelled: () -> Bool = { false }
     ) -> Outcome {
         let deadline = Date().addingTimeInterval(timeout)
         let fd: Int32
-        switch connect(endpoint, deadline: deadline) {
+        switch connect(endpoint, deadline: deadline, isCancelled: isCancelled) {
         case .success(let socket): fd = socket
         case .failure(let failure): return failure.outcome
         }
@@ -63,15 +69,34 @@ public enum HTTPClient {
         request += "User-Agent: iapsim\r\n"
         for (name, value) in headers where !isReserved(headerName: name) { request += "\(name): \(value)\r\n" }
         request += "\r\n"
-        if let failure = send(fd, Array(request.utf8) + body, deadline: deadline) { return failure }
-        return receiveStatus(fd, deadline: deadline)
+        if let failure = send(fd, Array(request.utf8) + body, deadline: deadline, isCancelled: isCancelled) {
+            return failure
+        }
+        return receiveStatus(fd, deadline: deadline, isCancelled: isCancelled)
     }
 
     private static func remainingMilliseconds(_ deadline: Date) -> Int32 {
         Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000)))
     }
 
-    private static func connect(_ endpoint: HTTPEndpoint, deadline: Date) -> Result<Int32, ConnectFailure> {
+    /// Waits for `events` on `fd` until `deadline`, a tenth of a second at a time, asking
+    /// `isCancelled` between: poll's answer (> 0 ready, 0 the deadline passed), or nil once
+    /// cancelled.
+    private static func wait(_ fd: Int32, for events: Int32, deadline: Date, isCancelled: () -> Bool) -> Int32? {
+        while true {
+            if isCancelled() { return nil }
+            let remaining = remainingMilliseconds(deadline)
+            var poller = pollfd(fd: fd, events: Int16(events), revents: 0)
+            let ready = poll(&poller, 1, min(remaining, 100))
+            if ready > 0 { return ready }
+            if ready < 0, errno != EINTR { return ready }
+            if remaining <= 100, ready == 0 { return 0 }
+        }
+    }
+
+    private static func connect(_ endpoint: HTTPEndpoint, deadline: Date, isCancelled: () -> Bool) -> Result<
+        Int32, ConnectFailure
+    > {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -101,8 +126,10 @@ public enum HTTPClient {
                 close(fd)
                 continue
             }
-            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&poller, 1, remainingMilliseconds(deadline))
+            guard let ready = wait(fd, for: Int32(POLLOUT), deadline: deadline, isCancelled: isCancelled) else {
+                close(fd)
+                return .failure(ConnectFailure(.cancelled))
+            }
             if ready == 0 {
                 close(fd)
                 return .failure(ConnectFailure(.failed(.timedOut, detail: "connecting timed out")))
@@ -122,7 +149,7 @@ public enum HTTPClient {
         init(_ outcome: Outcome) { self.outcome = outcome }
     }
 
-    private static func send(_ fd: Int32, _ bytes: [UInt8], deadline: Date) -> Outcome? {
+    private static func send(_ fd: Int32, _ bytes: [UInt8], deadline: Date, isCancelled: () -> Bool) -> Outcome? {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { buffer -> Int in
@@ -137,10 +164,10 @@ public enum HTTPClient {
                 continue
             }
             if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                if poll(&poller, 1, remainingMilliseconds(deadline)) == 0 {
-                    return .failed(.timedOut, detail: "sending timed out")
+                guard let ready = wait(fd, for: Int32(POLLOUT), deadline: deadline, isCancelled: isCancelled) else {
+                    return .cancelled
                 }
+                if ready == 0 { return .failed(.timedOut, detail: "sending timed out") }
                 continue
             }
             return .failed(.socketError, detail: "sending failed: \(String(cString: strerror(errno)))")
@@ -149,12 +176,13 @@ public enum HTTPClient {
     }
 
     /// Reads the response to its end and takes its status line.
-    private static func receiveStatus(_ fd: Int32, deadline: Date) -> Outcome {
+    private static func receiveStatus(_ fd: Int32, deadline: Date, isCancelled: () -> Bool) -> Outcome {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while received.count < 1 << 20 {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, remainingMilliseconds(deadline))
+            guard let ready = wait(fd, for: Int32(POLLIN), deadline: deadline, isCancelled: isCancelled) else {
+                return .cancelled
+            }
             if ready == 0 {
                 return statusLine(received) != nil
                     ? .response(status: statusLine(received)!)

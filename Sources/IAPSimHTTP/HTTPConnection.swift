@@ -22,11 +22,17 @@ struct HTTPConnection {
     let registry: ConnectionRegistry
     let handler: HTTPServer.Handler
     let tunnels: HTTPServer.TunnelPolicy?
+    let admission: HTTPAdmission.Decider?
+    let budget: BufferBudget
 
     /// How long a closing connection keeps reading (and dropping) after its last response.
     static let drainTime: Duration = .seconds(1)
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     private static let established = Array("HTTP/1.1 200 Connection Established\r\n\r\n".utf8)
+    /// The answer when the server's budget of buffered bytes has no room for a request.
+    static let overBudget = HTTPResponse.text(
+        "the server holds as many request bytes as it may; try again shortly\n", status: .serviceUnavailable
+    ).with(header: "Retry-After", "1")
 
     func run() {
         defer { registry.close(id) }
@@ -57,7 +63,9 @@ struct HTTPConnection {
     /// Serves requests over `io` until the connection ends, or until a `CONNECT` the policy
     /// accepts (on a plain connection), which it returns.
     private func serve<IO: ConnectionIO>(_ io: inout IO, tunnelHost: String?) -> AcceptedTunnel? {
-        var parser = HTTPRequestParser(limits: configuration.limits)
+        var parser = HTTPRequestParser(limits: configuration.limits, admitsBodies: admission != nil)
+        let reservation = BufferBudget.Reservation(budget)
+        defer { reservation.releaseAll() }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var clock = HTTPDate()
         var first = tunnelHost == nil
@@ -80,24 +88,49 @@ struct HTTPConnection {
                 do {
                     request = try parser.nextRequest()
                 } catch {
-                    finish(&io, with: .error(error), clock: &clock)
+                    finish(&io, with: .error(error), clock: &clock, releasing: reservation)
                     return nil
                 }
                 if request != nil { break }
+                if var head = parser.pendingHead, let admission {
+                    head.tunnelHost = tunnelHost
+                    switch admission(head) {
+                    case .answer(let response):
+                        finish(&io, with: response, clock: &clock, releasing: reservation)
+                        return nil
+                    case .readBody(let limit):
+                        do {
+                            try parser.admitBody(limit: limit)
+                        } catch {
+                            finish(&io, with: .error(error), clock: &clock, releasing: reservation)
+                            return nil
+                        }
+                    }
+                    continue
+                }
+                // Room for the whole declared body before a byte of it is read.
+                guard reservation.grow(to: parser.heldBytes + (parser.remainingDeclaredBodyBytes ?? 0)) else {
+                    finish(&io, with: Self.overBudget, clock: &clock, releasing: reservation)
+                    return nil
+                }
                 if parser.takeContinueRequest(), !io.send(Self.continueLine, until: deadline) { return nil }
                 switch io.receive(into: &buffer, until: deadline) {
                 case .bytes(let count):
                     parser.append(buffer[0..<count])
+                    guard reservation.grow(to: parser.heldBytes) else {
+                        finish(&io, with: Self.overBudget, clock: &clock, releasing: reservation)
+                        return nil
+                    }
                 case .closed:
                     // A client that half-closes mid-request can still read why it failed.
                     guard parser.hasPartialRequest else { return nil }
                     finish(
                         &io, with: .text("the request ended before it was complete\n", status: .badRequest),
-                        clock: &clock)
+                        clock: &clock, releasing: reservation)
                     return nil
                 case .timedOut:
                     guard parser.hasPartialRequest else { return nil }
-                    finish(&io, with: .status(.requestTimeout), clock: &clock)
+                    finish(&io, with: .status(.requestTimeout), clock: &clock, releasing: reservation)
                     return nil
                 case .failed:
                     return nil
@@ -110,13 +143,16 @@ struct HTTPConnection {
                 else {
                     finish(
                         &io, with: .text("this server opens no tunnel to \(request.path)\n", status: .forbidden),
-                        clock: &clock)
+                        clock: &clock, releasing: reservation)
                     return nil
                 }
                 return AcceptedTunnel(configuration: tunnel, host: authority.host, pending: parser.takeUnparsedBytes())
             }
             request.tunnelHost = tunnelHost
             var response = handler(request)
+            // The request's bytes are the handler's no longer: what stays is a pipelined one.
+            reservation.releaseAll()
+            _ = reservation.grow(to: parser.heldBytes)
             let keepAlive = request.keepAlive && !response.closesConnection && !registry.isStopping
             if !response.headers.contains("Date") { response.headers.add(name: "Date", value: clock.now()) }
             let bytes = response.serialized(
@@ -124,14 +160,20 @@ struct HTTPConnection {
                 headOnly: request.method == "HEAD")
             guard io.send(bytes, until: .now + configuration.writeTimeout) else { return nil }
             if !keepAlive {
+                reservation.releaseAll()
                 drain(&io)
                 return nil
             }
         }
     }
 
-    /// Sends a last response (`Connection: close`) and drains the connection for closing.
-    private func finish<IO: ConnectionIO>(_ io: inout IO, with response: HTTPResponse, clock: inout HTTPDate) {
+    /// Sends a last response (`Connection: close`) and drains the connection for closing,
+    /// having given back what the request held of the budget: a drain reads and drops.
+    private func finish<IO: ConnectionIO>(
+        _ io: inout IO, with response: HTTPResponse, clock: inout HTTPDate,
+        releasing reservation: BufferBudget.Reservation
+    ) {
+        reservation.releaseAll()
         var response = response
         response.headers.add(name: "Date", value: clock.now())
         guard registry.enter(id, .handling),

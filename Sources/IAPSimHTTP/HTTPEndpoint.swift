@@ -56,6 +56,17 @@ public struct HTTPEndpoint: Sendable, Equatable {
         guard !host.isEmpty, path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .malformed("bad host or path in \(text)")
         }
+        // A name or an IPv4 address: RFC 3986's reg-name characters, no colon left (`h:1:2`
+        // would connect to `h:1`, a host no resolver gives the same meaning twice), nor
+        // percent-encoding, which no resolver reads. An IPv6 address came in brackets.
+        if !authority.hasPrefix("[") {
+            guard
+                host.utf8.allSatisfy({ byte in
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                        || "-._~".utf8.contains(byte)
+                })
+            else { throw .malformed("bad host in \(text): a name or an address, an IPv6 one in brackets") }
+        }
         self.host = host
         self.port = port
         self.path = path

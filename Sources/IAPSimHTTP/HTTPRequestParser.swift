@@ -39,6 +39,11 @@ public struct HTTPRequestParser: Sendable {
 
     /// The sizes beyond which a request is refused.
     public let limits: Limits
+    /// Whether each head waits for `admitBody(limit:)` before its body is read
+    /// (`pendingHead`), so a server chooses the limit, or answers at once, from the head.
+    public let admitsBodies: Bool
+    /// The body limit of the request being read: `limits.maxBodyBytes`, or the one admitted.
+    private var bodyLimit: Int
 
     private var buffer: [UInt8] = []
     /// Bytes before this index are parsed and no longer needed.
@@ -64,6 +69,8 @@ public struct HTTPRequestParser: Sendable {
         case chunkData(remaining: Int)
         case chunkDataEnd
         case trailers
+        /// The head is parsed; the body waits for `admitBody(limit:)`.
+        case awaitingAdmission
     }
 
     private struct Head {
@@ -75,7 +82,50 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// A parser with no bytes yet.
-    public init(limits: Limits = Limits()) { self.limits = limits }
+    /// - Parameters:
+    ///   - limits: the sizes beyond which a request is refused.
+    ///   - admitsBodies: stop after each head until `admitBody(limit:)` is called; the body
+    ///     limit is then the one given there, else `limits.maxBodyBytes`.
+    public init(limits: Limits = Limits(), admitsBodies: Bool = false) {
+        self.limits = limits
+        self.admitsBodies = admitsBodies
+        self.bodyLimit = limits.maxBodyBytes
+    }
+
+    /// The request whose head has arrived and whose body waits to be admitted (its `body` is
+    /// empty): the server reads its method, target and fields and calls `admitBody(limit:)`,
+    /// or answers without reading the body and closes. Nil unless `admitsBodies`.
+    public var pendingHead: HTTPRequest? {
+        guard stage == .awaitingAdmission, let head else { return nil }
+        return HTTPRequest(
+            method: head.method, target: head.target, parsed: head.parsedTarget, version: head.version,
+            headers: head.headers, body: [])
+    }
+
+    /// Lets the pending head's body be read, up to `limit` bytes (at most `limits.maxBodyBytes`),
+    /// and frames it. A declared length that fits is reserved whole, once: the caller admitted
+    /// it, so growing the body by doubling would only cost a copy.
+    /// - Throws: `HTTPRequestError` for a framing this parser refuses or a declared length
+    ///   over the limit (413); `nextRequest()` throws it again.
+    public mutating func admitBody(limit: Int) throws(HTTPRequestError) {
+        guard stage == .awaitingAdmission, let head else { return }
+        bodyLimit = max(0, min(limit, limits.maxBodyBytes))
+        do {
+            try startBody(head, reserving: true)
+        } catch {
+            failure = error
+            buffer = []
+            body = []
+            throw error
+        }
+    }
+
+    /// Bytes the body still needs when its length was declared: what the server should have
+    /// room for before reading on. Nil for a chunked body, or between requests.
+    public var remainingDeclaredBodyBytes: Int? {
+        if case .fixedBody(let remaining) = stage { return remaining }
+        return nil
+    }
 
     /// Adds bytes received from the client.
     public mutating func append(_ bytes: some Collection<UInt8>) {
@@ -94,8 +144,9 @@ public struct HTTPRequestParser: Sendable {
     /// false while a body is read.
     public var isReadingHead: Bool { stage == .head }
 
-    /// How many bytes the parser holds: the buffer and the body so far (for tests of the bounds).
-    var heldBytes: Int { buffer.count + body.count }
+    /// How many bytes the parser holds: the buffer and the body so far (what a server counts
+    /// against its budget of buffered bytes).
+    public var heldBytes: Int { buffer.count + body.count }
 
     private mutating func discardConsumed() {
         guard consumed > 0 else { return }
@@ -142,6 +193,8 @@ public struct HTTPRequestParser: Sendable {
             switch stage {
             case .head:
                 guard try scanHead() else { return nil }
+            case .awaitingAdmission:
+                return nil
             case .fixedBody(let remaining):
                 let taken = take(upTo: remaining)
                 guard taken == remaining else {
@@ -199,9 +252,16 @@ public struct HTTPRequestParser: Sendable {
                 continue
             }
             if position - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
-            try startBody(parseHead(buffer[requestLineStart..<lineStart]))
+            let head = try parseHead(buffer[requestLineStart..<lineStart])
+            try Self.checkHost(head)
             consumed = position
             requestLineStart = position
+            if admitsBodies {
+                self.head = head
+                stage = .awaitingAdmission
+                return false
+            }
+            try startBody(head, reserving: false)
             return true
         }
         if buffer.count - consumed > limits.maxHeadBytes { throw .headerFieldsTooLarge(limit: limits.maxHeadBytes) }
@@ -285,13 +345,17 @@ public struct HTTPRequestParser: Sendable {
 
     // MARK: Framing
 
-    /// Decides how the body is framed (RFC 9112 §6.3) and moves to that stage.
-    private mutating func startBody(_ head: Head) throws(HTTPRequestError) {
-        let headers = head.headers
-        let hosts = headers.values(for: "Host").count
+    /// RFC 9112 §3.2: exactly one `Host` in HTTP/1.1, at most one in HTTP/1.0.
+    private static func checkHost(_ head: Head) throws(HTTPRequestError) {
+        let hosts = head.headers.values(for: "Host").count
         if hosts > 1 || (head.version == .http11 && hosts == 0) {
             throw .badRequest("an HTTP/1.1 request needs exactly one Host header")
         }
+    }
+
+    /// Decides how the body is framed (RFC 9112 §6.3) and moves to that stage.
+    private mutating func startBody(_ head: Head, reserving: Bool) throws(HTTPRequestError) {
+        let headers = head.headers
         self.head = head
         body = []
         if headers.contains("Transfer-Encoding") {
@@ -315,8 +379,9 @@ public struct HTTPRequestParser: Sendable {
         } else if headers.contains("Content-Length") {
             let length = try contentLength(headers)
             stage = .fixedBody(remaining: length)
-            // Only a little ahead of the data: a declared length costs nothing until it arrives.
-            if length > 0 { body.reserveCapacity(min(length, Self.compactionThreshold * 16)) }
+            // Only a little ahead of the data, unless admitted: a declared length costs nothing
+            // until it arrives.
+            if length > 0 { body.reserveCapacity(reserving ? length : min(length, Self.compactionThreshold * 16)) }
         } else {
             stage = .fixedBody(remaining: 0)
         }
@@ -336,8 +401,8 @@ public struct HTTPRequestParser: Sendable {
             throw .badRequest("Content-Length values disagree")
         }
         guard digits.count <= 15, let length = Int(digits.isEmpty ? "0" : String(digits)),
-            length <= limits.maxBodyBytes
-        else { throw .contentTooLarge(limit: limits.maxBodyBytes) }
+            length <= bodyLimit
+        else { throw .contentTooLarge(limit: bodyLimit) }
         return length
     }
 
@@ -374,7 +439,7 @@ public struct HTTPRequestParser: Sendable {
         var size = 0
         for digit in digits {
             size = size * 16 + Int(PercentDecoding.hexValue(digit) ?? 0)
-            if size > limits.maxBodyBytes - body.count { throw .contentTooLarge(limit: limits.maxBodyBytes) }
+            if size > bodyLimit - body.count { throw .contentTooLarge(limit: bodyLimit) }
         }
         guard digits.count <= Self.maxChunkSizeDigits else {
             throw .badRequest("a chunk size has more than \(Self.maxChunkSizeDigits) digits")
@@ -421,6 +486,7 @@ public struct HTTPRequestParser: Sendable {
         trailerBytes = 0
         extensionBytes = 0
         continuePending = false
+        bodyLimit = limits.maxBodyBytes
         stage = .head
         // Keep only what follows this request (a pipelined one, usually nothing).
         buffer.removeFirst(consumed)

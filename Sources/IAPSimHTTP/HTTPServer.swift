@@ -57,6 +57,10 @@ public final class HTTPServer: Sendable {
         public var shutdownGrace: Duration
         /// The largest request head and body accepted.
         public var limits: HTTPRequestParser.Limits
+        /// The request bytes all connections together may hold (heads and bodies, until
+        /// each is answered); past it, 503 with `Retry-After`. 64 MiB unless set; share one
+        /// instance between servers to bound them together.
+        public var bufferBudget: BufferBudget
 
         /// A configuration: the loopback address, any free port and the bounds above by default.
         public init(
@@ -64,7 +68,7 @@ public final class HTTPServer: Sendable {
             requestTimeout: Duration = .seconds(10), headTimeout: Duration = .seconds(3),
             idleTimeout: Duration = .seconds(30), writeTimeout: Duration = .seconds(10),
             shutdownGrace: Duration = .seconds(5), limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
-            allowsRemoteClients: Bool = false
+            allowsRemoteClients: Bool = false, bufferBudget: BufferBudget = BufferBudget(capacity: 64 << 20)
         ) {
             self.host = host
             self.allowsRemoteClients = allowsRemoteClients
@@ -76,6 +80,7 @@ public final class HTTPServer: Sendable {
             self.writeTimeout = writeTimeout
             self.shutdownGrace = shutdownGrace
             self.limits = limits
+            self.bufferBudget = bufferBudget
         }
     }
 
@@ -86,6 +91,7 @@ public final class HTTPServer: Sendable {
 
     private let handler: Handler
     private let tunnels: TunnelPolicy?
+    private let admission: HTTPAdmission.Decider?
     private let listener: Int32
     private let wakeReader: Int32
     private let wakeWriter: Int32
@@ -97,15 +103,20 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - configuration: where to listen and the bounds on clients.
     ///   - tunnels: the `CONNECT` requests to end here in TLS; without it every one is refused.
+    ///   - admission: decides from each request's head, before its body is read, whether to
+    ///     read it and up to what size, or what to answer at once; nil reads every body up to
+    ///     `configuration.limits.maxBodyBytes`.
     ///   - handler: answers each request; runs on the connection's thread, concurrently
     ///     with other connections'.
     /// - Throws: `HTTPServerError` when the address cannot be listened on.
     public init(
-        _ configuration: Configuration = Configuration(), tunnels: TunnelPolicy? = nil, handler: @escaping Handler
+        _ configuration: Configuration = Configuration(), tunnels: TunnelPolicy? = nil,
+        admission: HTTPAdmission.Decider? = nil, handler: @escaping Handler
     ) throws(HTTPServerError) {
         self.configuration = configuration
         self.handler = handler
         self.tunnels = tunnels
+        self.admission = admission
         self.registry = ConnectionRegistry(limit: configuration.maxConnections)
         (listener, port) = try Self.openListener(
             host: configuration.host, port: configuration.port, remote: configuration.allowsRemoteClients)
@@ -224,7 +235,7 @@ public final class HTTPServer: Sendable {
                 let result = SocketIO.spawnThread { [self] in
                     HTTPConnection(
                         fd: fd, id: id, configuration: configuration, registry: registry, handler: handler,
-                        tunnels: tunnels
+                        tunnels: tunnels, admission: admission, budget: configuration.bufferBudget
                     ).run()
                 }
                 if result != 0 { registry.close(id) }

@@ -96,6 +96,35 @@ public enum JSONValue: Equatable, Sendable {
         return try result.get()
     }
 
+    /// Parses a whole document, leaving undecoded the string value of the top-level object's
+    /// member named `key` (the last, as the subscript reads it, when it repeats): its bytes
+    /// between the quotes, escapes as sent, are returned as a range of `bytes`, and the
+    /// member's value is the empty string. For a large member
+    /// (a receipt in Base64) this spares a copy of it: the caller reads it where it lies.
+    /// - Returns: the document, and the range (nil when there is no such member, or it is not
+    ///   a string).
+    /// - Throws: `SyntaxError` with the byte offset of the first problem.
+    public static func parse(_ bytes: [UInt8], deferringString key: String) throws(SyntaxError) -> (
+        value: JSONValue, deferred: Range<Int>?
+    ) {
+        let result: Result<(JSONValue, Range<Int>?), SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer)
+            parser.deferredKey = key
+            do throws(SyntaxError) {
+                parser.skipWhitespace()
+                let value = try parser.value(depth: 0)
+                parser.skipWhitespace()
+                guard parser.position == buffer.count else {
+                    throw parser.error("unexpected text after the JSON value")
+                }
+                return .success((value, parser.deferred))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// "an object", "a string", …: for error messages.
     var kind: String {
         switch self {
@@ -112,6 +141,9 @@ public enum JSONValue: Equatable, Sendable {
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
+        /// The top-level member whose string value is left undecoded (`deferred`).
+        var deferredKey: String?
+        var deferred: Range<Int>?
 
         func error(_ message: String) -> SyntaxError { SyntaxError(offset: position, message: message) }
 
@@ -170,7 +202,14 @@ public enum JSONValue: Equatable, Sendable {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
                 position += 1
                 skipWhitespace()
-                members.append((key, try value(depth: depth + 1)))
+                if depth == 0, key == deferredKey, position < bytes.count,
+                    bytes[position] == UInt8(ascii: "\"")
+                {
+                    deferred = try skipString()
+                    members.append((key, .string("")))
+                } else {
+                    members.append((key, try value(depth: depth + 1)))
+                }
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end of file in an object") }
                 if bytes[position] == UInt8(ascii: ",") {
@@ -223,6 +262,44 @@ public enum JSONValue: Equatable, Sendable {
             }
             guard digits > 0 else { throw error("malformed number") }
             return .number(String(decoding: bytes[start..<position], as: UTF8.self))
+        }
+
+        /// Steps over a string, checking its escapes and that it holds no control character;
+        /// returns the range between its quotes.
+        mutating func skipString() throws(SyntaxError) -> Range<Int> {
+            position += 1
+            let start = position
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return start..<(position - 1)
+                case UInt8(ascii: "\\"):
+                    guard position + 1 < bytes.count else { throw error("unterminated string") }
+                    let escaped = bytes[position + 1]
+                    if escaped == UInt8(ascii: "u") {
+                        guard position + 6 <= bytes.count,
+                            bytes[(position + 2)..<(position + 6)].allSatisfy({ Self.isHexDigit($0) })
+                        else { throw error("invalid \\u escape") }
+                        position += 6
+                    } else {
+                        guard "\"\\/bfnrt".utf8.contains(escaped) else { throw error("invalid escape") }
+                        position += 2
+                    }
+                case 0x00..<0x20: throw error("a control character in a string")
+                default: position += 1
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        static func isHexDigit(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                UInt8(ascii: "A")...UInt8(ascii: "F"):
+                true
+            default: false
+            }
         }
 
         mutating func string() throws(SyntaxError) -> String {

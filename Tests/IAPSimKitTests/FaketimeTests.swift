@@ -75,3 +75,34 @@ import Testing
         #expect(try file() == "+0\n")
     }
 }
+
+/// A library the loader would skip (and so leave the program on the real clock) is told apart
+/// from one it preloads, by its header alone.
+@Suite struct FaketimeLibraryTests {
+    /// An ELF header: 64-bit little-endian, of `type` and `machine`.
+    private func elf(type: UInt16 = 3, machine: UInt16 = Faketime.elfMachine) -> [UInt8] {
+        var header = [UInt8](repeating: 0, count: 64)
+        header[0...3] = [0x7F, 0x45, 0x4C, 0x46]
+        header[4] = 2
+        header[5] = 1
+        header[16] = UInt8(type & 0xFF)
+        header[18] = UInt8(machine & 0xFF)
+        header[19] = UInt8(machine >> 8)
+        return header
+    }
+
+    @Test func aSharedObjectOfThisMachineLoads() {
+        #expect(Faketime.whyNotLoadable(header: elf(), platform: .linux) == nil)
+    }
+
+    @Test func anythingElseIsSaidWhy() {
+        #expect(Faketime.whyNotLoadable(header: Array("not a library\n".utf8), platform: .linux) != nil)
+        #expect(Faketime.whyNotLoadable(header: [], platform: .linux) != nil)
+        #expect(
+            Faketime.whyNotLoadable(header: elf(type: 2), platform: .linux)?.contains("not a shared library") == true)
+        let other: UInt16 = Faketime.elfMachine == 62 ? 183 : 62
+        #expect(
+            Faketime.whyNotLoadable(header: elf(machine: other), platform: .linux)?.contains("architecture") == true)
+        #expect(Faketime.whyNotLoadable(header: elf(), platform: .macOS) != nil)
+    }
+}

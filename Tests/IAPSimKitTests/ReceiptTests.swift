@@ -264,6 +264,43 @@ import Testing
             ])
     }
 
+    /// A removed customer's receipt was answered 0 with `default`'s purchases: Apple answers
+    /// 21010 for an account that is gone.
+    @Test func aRemovedCustomersReceiptIs21010() throws {
+        _ = try h.buy("fx.plus.monthly")
+        let bob = h.session.forAccount("bob")
+        let request = try PurchaseRequest(productID: "fx.plus.monthly")
+        _ = try bob.purchase(try bob.quote(request, in: h.catalog), in: h.catalog)
+        let receipt = try bob.appReceipt(StoreSession.ReceiptRequest(deviceIdentifier: device, environment: nil))
+        let body = [("receipt-data", base64(try ServerAPIHarness.identity.signReceipt(receipt)))]
+        #expect(verify(body)["status"] == .int(0))
+        _ = try bob.store.removeAccount()
+        let answer = verify(body)
+        #expect(answer["status"] == .int(21010))
+        #expect(answer["latest_receipt_info"] == nil && answer["receipt"] == nil)
+    }
+
+    /// The Base64 text is read where it lies in the body: JSON's `\/` escape (PHP's
+    /// json_encode writes it), line breaks (`base64 -w 76`, escaped or not) and a `\u`
+    /// escape all read as the text they stand for.
+    @Test func receiptDataIsReadInPlaceWithItsEscapes() throws {
+        try h.buy("fx.plus.monthly")
+        let text = Data(try signed()).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
+        let slashes = text.replacingOccurrences(of: "/", with: "\\/")
+        for encoded in [
+            text.replacingOccurrences(of: "\n", with: "\\n"), slashes.replacingOccurrences(of: "\n", with: ""),
+            slashes.replacingOccurrences(of: "\n", with: "\\r\\n"),
+            slashes.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "A", with: "\\u0041"),
+        ] {
+            let body = Array(("{\"password\":null,\"receipt-data\":\"" + encoded + "\"}").utf8)
+            #expect(endpoint.response(method: "POST", body: body)["status"] == .int(0), "\(encoded.prefix(80))")
+        }
+        for bad in ["AAA", "A===", "AB=C", "\\x41AA"] {
+            let body = Array(("{\"receipt-data\":\"" + bad + "\"}").utf8)
+            #expect(endpoint.response(method: "POST", body: body)["status"] == .int(21002), "\(bad)")
+        }
+    }
+
     /// 2026-03-08 is the start of daylight saving time in Los Angeles: 10:00Z is 03:00 PDT.
     @Test func pacificTimeFollowsDaylightSaving() {
         let winter = LegacyReceiptJSON.date("x", Date(timeIntervalSince1970: 1_772_956_800))  // 2026-03-08T08:00:00Z

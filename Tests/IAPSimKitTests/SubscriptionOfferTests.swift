@@ -62,6 +62,39 @@ import Testing
         #expect(try kinds().contains("SUBSCRIBED/RESUBSCRIBE") && !kinds().contains("OFFER_REDEEMED/RESUBSCRIBE"))
     }
 
+    /// A nonce was one-time per customer: the signature one customer redeemed, another could
+    /// redeem again. Nonces are the app server's, used once for the app.
+    @Test func aNonceIsSpentForTheWholeApp() throws {
+        var catalog = self.catalog
+        let key = OfferSigningKey(
+            id: "TESTONLY", privateKey: Data(try P256PrivateKey.generate().derRepresentation).base64EncodedString())
+        catalog.store.offerSigningKey = key
+        let bob = session.forAccount("bob")
+        for customer in [session, bob] {
+            _ = try customer.purchase(
+                try customer.quote(try PurchaseRequest(productID: monthly), in: catalog), in: catalog)
+            _ = try customer.cancelSubscription(monthly)
+        }
+        clock.advance(days: 10)
+        let signature = try PromotionalOfferSignature.sign(
+            with: key, bundleID: "com.example.app", productID: monthly, offerID: "pro.monthly.comeback",
+            appAccountToken: nil, nonce: UUID(),
+            timestamp: Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down)))
+        func redeem(_ customer: StoreSession) throws -> StoreSession.PurchaseResult {
+            let offer = OfferRequest.offer(id: "pro.monthly.comeback", signature: signature)
+            return try customer.purchase(
+                try customer.quote(PurchaseRequest(productID: monthly, offer: offer), in: catalog), in: catalog
+            ).result
+        }
+        let redeemed = try redeem(session)
+        guard case .purchased = redeemed else {
+            Issue.record("expected default to redeem the offer, got \(redeemed)")
+            return
+        }
+        #expect(try redeem(bob) == .failed(.purchase("invalidOfferSignature")), "another customer, the same nonce")
+        #expect(try bob.store.read().simulation.usedOfferNonces.map(\.nonce) == [signature.nonce])
+    }
+
     /// A signature could be redeemed again and again, and one dated up to 24 hours ahead was
     /// accepted. Apple: a nonce is used once, and the timestamp is when the server signed.
     @Test func aSignatureIsRedeemedOnceAndNotFromTheFuture() throws {

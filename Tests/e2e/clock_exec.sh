@@ -93,7 +93,31 @@ IAPSIM_LIBFAKETIME=$work/none "$bin" clock exec -- true 2>"$work/err"; status=$?
 if [ "$status" = 69 ] && [ "$(wc -l <"$work/err")" = 1 ]; then ok
 else fail "no libfaketime: exit $status, $(cat "$work/err")"; fi
 
-# 7. A backend on iapsim's clock and network, its code unchanged: --serve-port-file routes its
+# 7. A libfaketime that does not load (not a library, another architecture's) is refused
+# with 69: the loader would skip it with a warning, and the program read the real clock.
+printf 'not a library\n' >"$work/fake.so"
+IAPSIM_LIBFAKETIME=$work/fake.so "$bin" clock exec -- sh -c 'echo ran' >"$work/out" 2>"$work/err"; status=$?
+if [ "$status" = 69 ] && grep -q "cannot be preloaded" "$work/err" && [ ! -s "$work/out" ]; then ok
+else fail "an unloadable libfaketime: exit $status, $(cat "$work/out" "$work/err")"; fi
+python3 -c 'import sys; h=bytearray(open(sys.argv[1],"rb").read(64)); h[18:20]=(183 if h[18]==62 else 62).to_bytes(2,"little"); open(sys.argv[2],"wb").write(h)' "$library" "$work/other-arch.so"
+IAPSIM_LIBFAKETIME=$work/other-arch.so "$bin" clock exec -- true 2>"$work/err"; status=$?
+if [ "$status" = 69 ] && grep -q "another architecture" "$work/err"; then ok
+else fail "another architecture's libfaketime: exit $status, $(cat "$work/err")"; fi
+
+# 8. Signals reach the program's whole process group: what it started goes with it.
+"$bin" clock exec -- sh -c 'sleep 300 & echo $! >"$0"; wait' "$work/grandchild" &
+child=$!
+for _ in $(seq 50); do [ -s "$work/grandchild" ] && break; sleep 0.1; done
+kill -TERM "$child"; wait "$child"; child=
+grandchild=$(cat "$work/grandchild" 2>/dev/null)
+gone=no
+for _ in $(seq 30); do
+  if [ -n "$grandchild" ] && ! kill -0 "$grandchild" 2>/dev/null; then gone=yes; break; fi
+  sleep 0.1
+done
+if [ "$gone" = yes ]; then ok; else fail "SIGTERM left the program's own child $grandchild running"; kill "$grandchild" 2>/dev/null; fi
+
+# 9. A backend on iapsim's clock and network, its code unchanged: --serve-port-file routes its
 # HTTPS to a running serve, which answers Apple's Sandbox host over TLS; its tokens, minted at
 # the simulated time, stay good across a year of simulated time.
 "$bin" buy com.example.app.pro.monthly --yes >/dev/null

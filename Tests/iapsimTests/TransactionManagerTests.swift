@@ -501,6 +501,35 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
         #expect(rows["total"] == .int(1))
     }
 
+    /// Version polls wait up to 15 s each: enough of them held all 256 connection slots. Past
+    /// the bound, one is answered at once and told the server is busy; places are given back.
+    @Test func longPollsCannotTakeEveryConnection() throws {
+        var manager = try Self.manager(Harness())
+        manager.longestWait = 1.5
+        manager.longPolls = LongPolls(limit: 2)
+        let polled = manager
+        let first = try Self.json(manager.respond(try Self.request("/api/version")))["version"]?.stringValue ?? ""
+        let waiting = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: waiting) {
+                _ = polled.respond(try! Self.request("/api/version?since=\(first)"))
+            }
+        }
+        var deadline = 0
+        while manager.longPolls.count < 2, deadline < 100 {
+            usleep(10_000)
+            deadline += 1
+        }
+        #expect(manager.longPolls.count == 2)
+        let started = Date()
+        let busy = try Self.json(manager.respond(try Self.request("/api/version?since=\(first)")))
+        #expect(Date().timeIntervalSince(started) < 0.5, "answered at once")
+        #expect(busy["busy"] == .bool(true) && busy["version"] == .string(first))
+        #expect(waiting.wait(timeout: .now() + 5) == .success)
+        #expect(manager.longPolls.count == 0)
+        #expect(PageSource.script.contains("answer.busy"), "the page waits before it asks again")
+    }
+
     @Test func uiRefusesABadPortAndArguments() {
         let harness = Harness()
         #expect(harness.run("ui", "--port", "70000").status == 64)

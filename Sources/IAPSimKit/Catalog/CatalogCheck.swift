@@ -19,6 +19,8 @@ public enum CatalogCheck {
             case invalidProductIdentifier, notRequested, unknownPricedProduct, unknownStorefront, unknownLocale
             case unknownType, misplacedType, missingPrice, fractionalPrice, malformedPrice, missingLocalization
             case emptyDisplayName, malformedPeriod, missingGroupLevel, clashingLevels
+            /// What the loader every other command uses refuses and the lenient reading did not find.
+            case refusedByLoader
         }
 
         public var description: String { "\(file): \(productID): \(problem)" }
@@ -103,6 +105,19 @@ public enum CatalogCheck {
             report(
                 pricesPath, "-",
                 .unreadableFile, error.errorDescription.map { Self.strip($0, pricesPath) } ?? "\(error)")
+        }
+        // Then the loader itself, as every other command runs it (and with the pricing file, as
+        // a command for another storefront reads it): a catalog `check` passes is one they load.
+        // A problem found above that the loader stops at is not said twice.
+        do throws(CatalogError) {
+            _ = try Catalog.load(source)
+            _ = try StorefrontPrices.loadIfPresent(path: pricesPath)
+        } catch {
+            let message = error.errorDescription.map { Self.strip($0, storePath) } ?? "\(error)"
+            let said = findings.contains { $0.productID != "-" && message.contains($0.productID + ":") }
+            if !said, !findings.contains(where: { $0.code == .unreadableFile || $0.code == .notStoreKitFile }) {
+                report(storePath, "-", .refusedByLoader, message)
+            }
         }
         return findings
     }

@@ -112,7 +112,7 @@ public final class NotificationDeliverer {
         let delays = StoreSession.retryDelays(context.environment)
         var made = 0
         let clock = ContinuousClock()
-        while !shouldStop(), let (date, number) = ready.popLast(), let entry = queue.pending[number] {
+        deliveries: while !shouldStop(), let (date, number) = ready.popLast(), let entry = queue.pending[number] {
             if let oldest = oldestUnsynced, clock.now - oldest >= Self.syncDelay { try sync() }
             let signed = NotificationPayload.signedPayload(
                 entry.notification,
@@ -121,10 +121,15 @@ public final class NotificationDeliverer {
                 identity: signer.identity)
             let body = JSONValue.object([("signedPayload", .string(signed.jws))]).bytes(compact: true)
             let start = clock.now
-            let outcome = HTTPClient.post(endpoint, body: body, headers: headers, timeout: timeout)
+            // A stop asked for (SIGTERM, SIGINT) abandons the POST within a tenth of a second:
+            // not an attempt, so nothing is recorded and the notification stays due.
+            let outcome = HTTPClient.post(
+                endpoint, body: body, headers: headers, timeout: timeout, isCancelled: shouldStop)
             let elapsed = clock.now - start
             let attempt: DeliveryAttempt
             switch outcome {
+            case .cancelled:
+                break deliveries
             case .response(let status):
                 let result: DeliveryAttempt.Result =
                     (200...206).contains(status) ? .success : .unsuccessfulHTTPResponseCode

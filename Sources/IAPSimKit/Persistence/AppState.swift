@@ -18,6 +18,10 @@ struct AppState: Equatable, Sendable {
     var settings = SettingOverrides()
     var notificationCount = 0
     var notificationsLength: UInt64 = 0
+    /// The nonces of the promotional offer signatures redeemed, by any customer: a nonce is
+    /// the app server's, used once for the app (Apple, "Generating a signature for
+    /// promotional offers"), so another customer cannot redeem a signature again.
+    var usedOfferNonces: [SimulationState.OfferNonce] = []
 
     init() {}
 
@@ -29,6 +33,7 @@ struct AppState: Equatable, Sendable {
         }
         notificationCount = state.outbox.count
         notificationsLength = state.outbox.journalLength
+        usedOfferNonces = state.simulation.usedOfferNonces
     }
 
     /// Lays the app-wide values over a customer's state.
@@ -43,14 +48,19 @@ struct AppState: Equatable, Sendable {
         }
         state.outbox.count = notificationCount
         state.outbox.journalLength = notificationsLength
+        // A customer's snapshot written before nonces were the app's may still hold some: they
+        // stay refused, and move here with the next write.
+        let own = state.simulation.usedOfferNonces.filter { nonce in !usedOfferNonces.contains(nonce) }
+        state.simulation.usedOfferNonces = usedOfferNonces + own
     }
 
     var json: JSONValue {
         var simulation = SimulationState()
         simulation.clock = clock
         simulation.settings = settings
+        simulation.usedOfferNonces = usedOfferNonces
         guard case .object(let members) = simulation.json else { return .null }
-        let kept = members.filter { $0.0 == "settings" || $0.0 == "clock" }
+        let kept = members.filter { $0.0 == "settings" || $0.0 == "clock" || $0.0 == "usedOfferNonces" }
         return .object([
             ("storeVersion", .int(Self.currentVersion)),
             ("simulation", .object(kept)),
@@ -64,6 +74,7 @@ struct AppState: Equatable, Sendable {
     init(_ r: Reader) throws(Reader.Failure) {
         let simulation = try r.optional("simulation").map { s throws(Reader.Failure) in try SimulationState(s) }
         clock = simulation?.clock
+        usedOfferNonces = simulation?.usedOfferNonces ?? []
         for key in simulation?.settings.keys ?? [] {
             guard key.isAppWide else {
                 throw Reader.Failure(
@@ -124,6 +135,7 @@ extension PurchaseState {
     var customerPart: PurchaseState {
         var part = self
         AppState().apply(to: &part)
+        part.simulation.usedOfferNonces = []
         return part
     }
 }

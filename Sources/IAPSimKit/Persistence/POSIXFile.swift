@@ -141,34 +141,52 @@ enum POSIXFile {
     /// the lock that every writer takes, so that none of them is in use.
     /// - Returns: the paths removed.
     static func removeTemporaries(of path: String) throws(Failure) -> [String] {
-        let target = resolvedSymlink(path)
-        let folder = (target as NSString).deletingLastPathComponent
-        let prefix = "." + (target as NSString).lastPathComponent + "."
-        // readdir, not FileManager: this runs on every change, and FileManager's listing costs
-        // 300,000 instructions of a purchase.
-        guard let directory = opendir(folder.isEmpty ? "." : folder) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
-            if name.hasPrefix(prefix) { names.append(name) }
+        try removeTemporaries(ofAll: [path])
+    }
+
+    /// `removeTemporaries(of:)` for several files, with one listing of each folder they are in.
+    static func removeTemporaries(ofAll paths: [String]) throws(Failure) -> [String] {
+        var prefixes: [String: [String]] = [:]
+        for path in paths {
+            let target = resolvedSymlink(path)
+            prefixes[(target as NSString).deletingLastPathComponent, default: []].append(
+                "." + (target as NSString).lastPathComponent + ".")
         }
-        closedir(directory)
         var removed: [String] = []
-        for name in names.sorted() {
-            let suffix = name.utf8.dropFirst(prefix.utf8.count)
-            guard suffix.count == 6,
-                suffix.allSatisfy({
-                    (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
-                })
-            else { continue }
-            let stale = folder + "/" + name
-            if unlink(stale) != 0, errno != ENOENT { throw Failure(path: stale, code: errno) }
-            removed.append(stale)
+        for (folder, folderPrefixes) in prefixes.sorted(by: { $0.key < $1.key }) {
+            // readdir, not FileManager: this runs on every change, and FileManager's listing
+            // costs 300,000 instructions of a purchase.
+            guard let directory = opendir(folder.isEmpty ? "." : folder) else { continue }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                    String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+                }
+                if name.hasPrefix("."), folderPrefixes.contains(where: { Self.isTemporary(name, of: $0) }) {
+                    names.append(name)
+                }
+            }
+            closedir(directory)
+            var removedHere = false
+            for name in names.sorted() {
+                let stale = folder + "/" + name
+                if unlink(stale) != 0, errno != ENOENT { throw Failure(path: stale, code: errno) }
+                removed.append(stale)
+                removedHere = true
+            }
+            if removedHere { syncDirectory(folder) }
         }
-        if !removed.isEmpty { syncDirectory(folder) }
         return removed
+    }
+
+    /// Whether `name` is `prefix` and mkstemp's six letters and digits.
+    private static func isTemporary(_ name: String, of prefix: String) -> Bool {
+        guard name.hasPrefix(prefix) else { return false }
+        let suffix = name.utf8.dropFirst(prefix.utf8.count)
+        return suffix.count == 6
+            && suffix.allSatisfy({
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            })
     }
 
     /// Appends `data` to `path` (mode 0600, created if absent) and fsyncs it. The file is

@@ -28,6 +28,12 @@ public enum StateError: Error, Equatable, Sendable {
     case unknownAccount(name: String)
     /// `accounts remove default`: the customer `default` is always there.
     case permanentAccount(name: String)
+    /// A new customer's name differs only in case from one the store has (`existing`): on a
+    /// case-insensitive file system the two would share a folder and a history.
+    case accountNameTaken(name: String, existing: String)
+    /// A commit intent a crash left reads, but is not one iapsim could have written (`reason`):
+    /// nothing of it was done, and it was moved to `keptAt`. The state is as it was committed.
+    case rejectedIntent(path: String, keptAt: String, reason: String)
 }
 
 extension StateError: LocalizedError {
@@ -56,6 +62,13 @@ extension StateError: LocalizedError {
             "\(origin) \(value): not a customer name; use \(AccountName.rule)"
         case .unknownAccount(let name):
             "no customer named \(name) in this store; 'iapsim accounts' lists them"
+        case .rejectedIntent(let path, let kept, let reason):
+            "\(path): a commit intent left by an interrupted change is not one iapsim writes (\(reason)); nothing of"
+                + " it was done, the state is as last committed, and the intent was moved to \(kept)"
+        case .accountNameTaken(let name, let existing):
+            "the store has the customer \(existing), and \(name) differs only in case: names are compared without"
+                + " case (a case-insensitive file system would give both one folder); use --account \(existing)"
+                + " or another name"
         case .permanentAccount(let name):
             "the customer \(name) cannot be removed: it is the one commands act for without --account;"
                 + " 'iapsim --account \(name) reset --transactions' clears its history"

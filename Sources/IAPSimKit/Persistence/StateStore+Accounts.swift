@@ -4,18 +4,38 @@ import IAPSimJSON
 /// The customers of the store other than `default`, in `customers.json` at the top of the
 /// state folder: each name with its number, from which its transaction identifiers start
 /// (`PurchaseState.Account.customerNumber`). Numbers are never given twice, so a removed
-/// customer's identifiers never come back. A command for one customer reads this file only
-/// when it adds the customer; `serve` reads it to find whose a transaction is.
+/// customer's identifiers never come back: not even to the same name after a crash, since a
+/// customer being removed is marked so here before its files go, and that name, added again,
+/// gets a new number. Names compare without case, as a case-insensitive file
+/// system compares their folders. A command for one customer reads this file only when it
+/// adds the customer; `serve` reads it to find whose a transaction is.
 struct CustomerRegistry: Equatable, Sendable {
     struct Entry: Equatable, Sendable {
         var name: String
         var number: UInt64
+        /// Set before a removal deletes the customer's files, cleared with the entry: a crash
+        /// in between leaves a customer listed as being removed, whom no request reaches.
+        var removing = false
     }
 
     var entries: [Entry] = []
     var nextNumber: UInt64 = 1
 
-    func number(of name: String) -> UInt64? { entries.first { $0.name == name }?.number }
+    /// The largest customer number: its identifiers, up to `(number + 1) × idsPerCustomer`,
+    /// still fit in 64 bits.
+    static let maximumNumber = UInt64.max / PurchaseState.Account.idsPerCustomer - 1
+
+    /// The entry named exactly `name`.
+    func entry(_ name: String) -> Entry? { entries.first { $0.name == name } }
+
+    /// An entry whose name is `name` but for case (`Bob` for `bob`): on a case-insensitive
+    /// file system the two would share a folder.
+    func caseVariant(of name: String) -> Entry? {
+        let lowered = name.lowercased()
+        return entries.first { $0.name != name && $0.name.lowercased() == lowered }
+    }
+
+    func number(of name: String) -> UInt64? { entries.first { $0.name == name && !$0.removing }?.number }
 
     func name(of number: UInt64) -> String? {
         if number == 0 { return StateLocation.defaultAccount }
@@ -25,13 +45,22 @@ struct CustomerRegistry: Equatable, Sendable {
             let middle = (low + high) / 2
             if entries[middle].number < number { low = middle + 1 } else { high = middle }
         }
-        return low < entries.count && entries[low].number == number ? entries[low].name : nil
+        guard low < entries.count, entries[low].number == number, !entries[low].removing else { return nil }
+        return entries[low].name
     }
 
     var json: JSONValue {
         .object([
             ("nextNumber", .int(nextNumber)),
-            ("customers", .array(entries.map { .object([("name", .string($0.name)), ("number", .int($0.number))]) })),
+            (
+                "customers",
+                .array(
+                    entries.map {
+                        .object(
+                            [("name", .string($0.name)), ("number", .int($0.number))]
+                                + ($0.removing ? [("removing", .bool(true))] : []))
+                    })
+            ),
         ])
     }
 
@@ -44,14 +73,21 @@ struct CustomerRegistry: Equatable, Sendable {
             guard AccountName.isValid(name), name != StateLocation.defaultAccount else {
                 throw Reader.Failure(message: "customers: \(name) is not a customer name")
             }
-            return Entry(name: name, number: try item.required("number").uint64())
+            return Entry(
+                name: name, number: try item.required("number").uint64(),
+                removing: try item.optional("removing")?.bool() ?? false)
+        }
+        // A number past this would overflow its identifiers (a trap, not an error).
+        guard nextNumber >= 1, nextNumber <= Self.maximumNumber + 1 else {
+            throw Reader.Failure(message: "nextNumber \(nextNumber) is not from 1 to \(Self.maximumNumber + 1)")
         }
         guard entries.allSatisfy({ $0.number > 0 && $0.number < nextNumber }) else {
             throw Reader.Failure(message: "a customer's number is not below nextNumber")
         }
         entries.sort { $0.number < $1.number }  // as iapsim writes them; a hand edit may not
-        guard Set(entries.map(\.name)).count == entries.count, Set(entries.map(\.number)).count == entries.count
-        else { throw Reader.Failure(message: "two customers share a name or a number") }
+        guard Set(entries.map { $0.name.lowercased() }).count == entries.count,
+            Set(entries.map(\.number)).count == entries.count
+        else { throw Reader.Failure(message: "two customers share a name (case aside) or a number") }
     }
 
     static func read(_ path: String) throws(StateError) -> CustomerRegistry {
@@ -86,9 +122,33 @@ extension StateStore {
         name == location.account ? self : StateStore(location: location.forAccount(name))
     }
 
-    /// The store's customers other than `default`, in the order they were added.
+    /// The store's customers other than `default`, in the order they were added: those whole,
+    /// not one half-added or half-removed (`accountEntries()`), which no operation should bring
+    /// up to date or answer for.
     public func accountNames() throws(StateError) -> [String] {
-        try CustomerRegistry.read(location.customersPath).entries.map(\.name)
+        try accountEntries().filter { $0.condition == .complete }.map(\.name)
+    }
+
+    /// Where a customer stands in `customers.json`.
+    public enum AccountCondition: String, Sendable, Equatable {
+        /// Its number and its snapshot are there.
+        case complete
+        /// Its number is there and its snapshot not yet: an `accounts add` (or a first
+        /// command for it) a crash interrupted. The next command for it adds it anew.
+        case adding
+        /// A removal began and a crash interrupted it: `accounts remove NAME` finishes it.
+        case removing
+    }
+
+    /// Every customer `customers.json` names other than `default`, in the order they were
+    /// added, each with its condition.
+    public func accountEntries() throws(StateError) -> [(name: String, number: UInt64, condition: AccountCondition)] {
+        try CustomerRegistry.read(location.customersPath).entries.map { entry in
+            let condition: AccountCondition =
+                entry.removing
+                ? .removing : FileSystem.exists(location.forAccount(entry.name).statePath) ? .complete : .adding
+            return (entry.name, entry.number, condition)
+        }
     }
 
     /// Whose the transaction `id` is: the customer its number range belongs to, if the store
@@ -119,10 +179,27 @@ extension StateStore {
         return try holdingLock {
             guard !FileSystem.exists(location.statePath) else { return false }
             var registry = try CustomerRegistry.read(location.customersPath)
+            if let other = registry.caseVariant(of: location.account) {
+                throw StateError.accountNameTaken(name: location.account, existing: other.name)
+            }
             let number: UInt64
-            if let known = registry.number(of: location.account) {
-                number = known
+            if let stale = registry.entry(location.account), !stale.removing {
+                // An add a crash interrupted before the snapshot: no identifier came from its
+                // number (a transaction needs the snapshot), so this attempt takes it, and a
+                // retry leaves exactly what one whole run leaves.
+                number = stale.number
             } else {
+                // A removal a crash interrupted: its number gave identifiers, so it is dropped,
+                // never given again, and the removal's remains are cleared first.
+                if registry.entry(location.account) != nil {
+                    _ = try removeCustomerFiles()
+                    registry.entries.removeAll { $0.name == location.account }
+                }
+                guard registry.nextNumber <= CustomerRegistry.maximumNumber else {
+                    throw StateError.unwritable(
+                        path: location.customersPath,
+                        detail: "every customer number up to \(CustomerRegistry.maximumNumber) is taken")
+                }
                 number = registry.nextNumber
                 registry.nextNumber += 1
                 registry.entries.append(.init(name: location.account, number: number))
@@ -177,25 +254,43 @@ extension StateStore {
         guard FileSystem.exists(location.directory) else { throw StateError.unknownAccount(name: location.account) }
         return try holdingLock {
             var registry = try CustomerRegistry.read(location.customersPath)
-            guard registry.number(of: location.account) != nil || FileSystem.exists(location.accountDirectory) else {
-                throw StateError.unknownAccount(name: location.account)
+            // Only a name the registry holds, exactly: on a case-insensitive file system
+            // `bob`'s folder is `Bob`'s, and removing it would delete Bob's history.
+            guard let index = registry.entries.firstIndex(where: { $0.name == location.account }) else {
+                throw StateError.unknownAccount(
+                    name: registry.caseVariant(of: location.account).map {
+                        "\(location.account) (the store has \($0.name); names are compared without case)"
+                    } ?? location.account)
             }
-            // The customer's files go in one commit (the history first), then its name: a crash
-            // between the two leaves a name with no files, which `accounts remove` takes again.
-            let files = [location.journalPath, location.indexPath, location.statePath]
-            var removed = files.filter(FileSystem.entryExists)
-            if !removed.isEmpty { try commit(snapshot: nil, appends: [], removals: files.map(name(of:))) }
-            do throws(POSIXFile.Failure) {
-                removed += try POSIXFile.removeTemporaries(of: location.statePath)
-                removed += try POSIXFile.removeTemporaries(of: location.indexPath)
-            } catch {
-                throw error.storeError
+            // The name is marked first, then the files go in one commit, then the name: a crash
+            // leaves a customer listed as being removed, whom no request reaches, and whose
+            // number a later customer of that name does not get.
+            if !registry.entries[index].removing {
+                registry.entries[index].removing = true
+                try registry.write(to: location.customersPath)
             }
-            removed += removeAccountFolders([location])
+            let removed = try removeCustomerFiles()
             registry.entries.removeAll { $0.name == location.account }
             try registry.write(to: location.customersPath)
             return removed
         }
+    }
+
+    /// Removes the customer's snapshot, journal and index in one commit, the temporary files
+    /// crashes left beside them, and its folder once empty. Under the lock.
+    /// - Returns: the paths removed.
+    private func removeCustomerFiles() throws -> [String] {
+        let files = [location.journalPath, location.indexPath, location.statePath]
+        var removed = files.filter(FileSystem.entryExists)
+        if !removed.isEmpty { try commit(snapshot: nil, appends: [], removals: files.map(name(of:))) }
+        do throws(POSIXFile.Failure) {
+            removed += try POSIXFile.removeTemporaries(of: location.statePath)
+            removed += try POSIXFile.removeTemporaries(of: location.indexPath)
+        } catch {
+            throw error.storeError
+        }
+        removed += removeAccountFolders([location])
+        return removed
     }
 
     /// The customers other than `default` whose folders are in `accounts/`, by name.

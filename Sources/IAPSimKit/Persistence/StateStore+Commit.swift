@@ -23,6 +23,7 @@ extension StateStore {
     func holdingLock<Result>(_ body: () throws -> Result) throws -> Result {
         try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             try recoverCommit()
+            removeLeftTemporaries()
             return try body()
         }
     }
@@ -159,9 +160,12 @@ extension StateStore {
     /// rolls it forward when every append it names is in its file byte for byte, else cuts
     /// each file back to where it was and removes the intent; so too when its snapshot or its
     /// `store.json` does not read. An intent that does not read at all (torn, foreign) is
-    /// removed: a writer touches nothing else before its intent is whole. Under the lock.
+    /// removed: a writer touches nothing else before its intent is whole. One that reads but is
+    /// not one iapsim writes (`StateCommit.validate`: a target no change writes, an offset past
+    /// the marks) is acted on in no way: it is moved aside and said. Under the lock.
     /// - Returns: true when an intent was rolled forward, false when undone, nil when none.
-    /// - Throws: `StateError.newerSchema` for a newer iapsim's intent, left as it is; `.io` or
+    /// - Throws: `StateError.rejectedIntent` for an intent moved aside;
+    ///   `StateError.newerSchema` for a newer iapsim's intent, left as it is; `.io` or
     ///   `.cannotCreate` when a file cannot be cut or renamed: the intent stays for the next
     ///   command.
     @discardableResult
@@ -181,21 +185,56 @@ extension StateStore {
         } catch {
             intent = nil
         }
+        var marks = StateCommit.IntentMarks()
         do {
-            if let intent, intent.snapshot != nil { _ = try Self.decode(bytes, path: intentPath) }
-            if let store = intent?.store { _ = try AppState.decode(Data(store.bytes()), path: intentPath) }
+            if let intent, intent.snapshot != nil {
+                let state = try Self.decode(bytes, path: intentPath)
+                marks = .init(journal: state.account.journalLength, outbox: state.outbox.journalLength)
+            }
+            if let store = intent?.store {
+                marks.outbox = try AppState.decode(Data(store.bytes()), path: intentPath).notificationsLength
+            }
         } catch .newerSchema(let path, let version) {
             // A newer iapsim's change: it is left for that iapsim to finish.
             throw .newerSchema(path: path, version: version)
         } catch {
             readable = false
+            marks = .init()
+        }
+        if let intent {
+            // Only an intent iapsim could have written is acted on (`StateCommit.validate`).
+            do throws(StateCommit.Rejection) {
+                try intent.validate(marks: marks, committed: committedMark(of:))
+            } catch {
+                try setAside(intentPath, reason: error.reason)
+            }
+        }
+        guard let intent else {
+            do throws(POSIXFile.Failure) {
+                try POSIXFile.remove(intentPath)
+            } catch {
+                throw error.storeError
+            }
+            return false
+        }
+        var whole = false
+        do throws(POSIXFile.Failure) {
+            if readable { whole = try isWhole(intent) }
+        } catch {
+            throw error.storeError
+        }
+        if !whole {
+            // Undone: never into committed bytes (an applied intent whose appends no longer
+            // match is kept aside instead).
+            for case .append(let file, let from, _, _) in intent.effects {
+                if let done = committedMark(of: file), from < done {
+                    try setAside(
+                        intentPath, reason: "its append to \(file) is applied and no longer matches its checksum")
+                }
+            }
         }
         do throws(POSIXFile.Failure) {
-            guard let intent else {
-                try POSIXFile.remove(intentPath)
-                return false
-            }
-            if readable, try isWhole(intent) {
+            if whole {
                 for case .append(let file, _, _, _) in intent.effects { POSIXFile.sync(path(of: file)) }
                 var storeWritten = false
                 try finish(intent, at: intentPath, bytes: [UInt8](bytes), storeWritten: &storeWritten)
@@ -210,6 +249,62 @@ extension StateStore {
         } catch {
             throw error.storeError
         }
+    }
+
+    /// The committed length of a journal an intent appends to: its customer's snapshot's mark
+    /// (0 without a snapshot), `store.json`'s outbox mark (in a folder before customers,
+    /// `default`'s snapshot's); nil when the file that says cannot be read.
+    func committedMark(of file: String) -> UInt64? {
+        /// The file's bytes (nil data: no such file); nil when it cannot be read.
+        func read(_ relative: String) -> (found: Bool, data: Data?)? {
+            do {
+                let data = try POSIXFile.readIfPresent(path(of: relative))
+                return (data != nil, data)
+            } catch {
+                return nil
+            }
+        }
+        if file == StateLocation.notificationsFileName {
+            guard let store = read(StateLocation.appStateFileName) else { return nil }
+            if let data = store.data {
+                return (try? AppState.decode(data, path: location.appStatePath))?.notificationsLength
+            }
+            guard let root = read(StateLocation.fileName) else { return nil }
+            guard let data = root.data else { return 0 }
+            return (try? Self.decode(data, path: location.statePath))?.outbox.journalLength
+        }
+        guard let folder = StateCommit.customerFolder(of: file), let snapshot = read(folder + StateLocation.fileName)
+        else { return nil }
+        guard let data = snapshot.data else { return 0 }
+        return (try? Self.decode(data, path: path(of: folder + StateLocation.fileName)))?.account.journalLength
+    }
+
+    /// Moves an intent that is not to be acted on aside, untouched, and says so.
+    /// - Throws: `StateError.rejectedIntent` once moved; `.io` when it cannot be.
+    private func setAside(_ intentPath: String, reason: String) throws(StateError) -> Never {
+        let kept = StateCommit.rejectedPath(of: intentPath)
+        guard rename(intentPath, kept) == 0 else {
+            throw .io(
+                path: intentPath,
+                reason: "cannot move a rejected commit intent aside: \(String(cString: strerror(errno)))")
+        }
+        POSIXFile.syncDirectory((intentPath as NSString).deletingLastPathComponent)
+        throw .rejectedIntent(path: intentPath, keptAt: kept, reason: reason)
+    }
+
+    /// Removes the temp files a kill left beside the files a locked writer replaces: the app's
+    /// (the top-level snapshot and index, the intent, `store.json`, `customers.json`, the armed
+    /// server errors, the clock file) and this customer's, with one listing of each folder.
+    /// Only a writer holding the lock makes one, and this one holds it, so none is in use. A
+    /// file that cannot be removed is left for the next time.
+    func removeLeftTemporaries() {
+        let root = location.forAccount(StateLocation.defaultAccount)
+        var paths = [
+            root.statePath, root.indexPath, commitPath, location.appStatePath, location.customersPath,
+            location.serverFaultsPath, location.clockFilePath,
+        ]
+        if location.account != StateLocation.defaultAccount { paths += [location.statePath, location.indexPath] }
+        _ = try? POSIXFile.removeTemporaries(ofAll: paths)
     }
 
     /// Whether every append `intent` names is in its file, byte for byte.

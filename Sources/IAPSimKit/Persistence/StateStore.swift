@@ -89,6 +89,16 @@ public struct StateStore: Sendable {
         return state
     }
 
+    /// The app's settings alone (`SettingKey.isAppWide`: environment, bundle identifier, app
+    /// Apple ID, shared secret, …), from `store.json`; in a folder written before customers
+    /// (no `store.json`), from `default`'s snapshot, which held them. No customer's snapshot is
+    /// read otherwise, so what needs only these (a server's token and receipt checks) works
+    /// for every customer while one customer's snapshot is unreadable.
+    func appSettings() throws(StateError) -> SettingOverrides {
+        if let app = try readAppState() { return app.settings }
+        return AppState(of: try forAccount(StateLocation.defaultAccount).readSnapshot()).settings
+    }
+
     /// `store.json`, nil if there is none; with one `stat` once the file has settled.
     private func readAppState() throws(StateError) -> AppState? {
         let path = location.appStatePath
@@ -258,7 +268,7 @@ public struct StateStore: Sendable {
             var state = change(before)
             // The outbox is the app's: it goes with the history only when no other customer
             // has notifications in it.
-            let alone = try accountNames().isEmpty
+            let alone = try accountEntries().isEmpty
             if !alone { state.outbox.journalLength = before.outbox.journalLength }
             let files = [location.journalPath, location.indexPath] + (alone ? [location.notificationsPath] : [])
             var removed = files.filter(FileSystem.entryExists)

@@ -11,6 +11,8 @@ public struct AccountSummary: Sendable, Equatable {
     public var activeSubscriptions: Int
     /// The number the customer's transaction identifiers start after (`idsPerCustomer` each).
     public var number: UInt64
+    /// Whole, or half-added or half-removed by a command a crash interrupted.
+    public var condition: StateStore.AccountCondition = .complete
 }
 
 extension StoreSession {
@@ -22,9 +24,11 @@ extension StoreSession {
     }
 
     /// Every customer of the store, `default` first, each looked at as `status` looks at it
-    /// (time brought up to date).
+    /// (time brought up to date); one a crash left half-added or half-removed is listed as
+    /// such, with what is left of it.
     public func accountSummaries() throws -> [AccountSummary] {
-        try ([StateLocation.defaultAccount] + store.accountNames()).map { name in
+        let others = try store.accountEntries()
+        return try ([(StateLocation.defaultAccount, 0, .complete)] + others).map { name, number, condition in
             try forAccount(name).look { state, moment in
                 AccountSummary(
                     name: name, storefront: moment.settings[.storefront],
@@ -32,7 +36,7 @@ extension StoreSession {
                     activeSubscriptions: state.account.current.filter {
                         $0.productType == .autoRenewable && $0.isEntitlement(at: moment.now)
                     }.count,
-                    number: state.account.customerNumber)
+                    number: condition == .complete ? state.account.customerNumber : number, condition: condition)
             }
         }
     }

@@ -189,6 +189,13 @@ public struct StoreSession: Sendable {
         moment(try store.readSnapshot(), real: realNow()).now
     }
 
+    /// The settings as the app has them, without any customer's own (storefront, locale, …
+    /// at their defaults): all the App Store Server API and `/verifyReceipt` need, read
+    /// without the customer's snapshot (`StateStore.appSettings`).
+    public func appSettings() throws -> SessionSettings {
+        defaultSettings.overriding(try store.appSettings())
+    }
+
     // MARK: Buying
 
     /// How a purchase should end, overriding the settings for one call (`buy --outcome`).

@@ -29,15 +29,35 @@ public struct ReceiptInspection: Sendable {
         guard bytes.count <= maximumLength else {
             throw .malformed("it is \(bytes.count) bytes, more than the \(maximumLength) a receipt may hold")
         }
-        var der = bytes
         // Base64 text (what apps send their servers) unless it starts as a container does.
         if bytes.first != DERTag.sequence {
-            let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
-            guard let decoded = Data(base64Encoded: text) else {
+            guard let decoded = ReceiptText.decode(bytes[...], jsonEscaped: false) else {
                 throw .malformed("it is neither a DER container nor Base64 text")
             }
-            der = Array(decoded)
+            return try inspect(der: decoded, trusting: roots)
         }
+        return try inspect(der: bytes, trusting: roots)
+    }
+
+    /// Reads a receipt's Base64 text as it lies inside a JSON string (`/verifyReceipt`'s
+    /// `receipt-data`, escapes as sent), decoding it straight from there: no copy of the text.
+    /// - Returns: nil when the text holds an escape other than `\/` and the line-break ones,
+    ///   which the caller then decodes as a string first.
+    /// - Throws: `ReceiptError.malformed` for anything that is not a receipt.
+    public static func inspect(jsonStringContent text: ArraySlice<UInt8>, trusting roots: [X509Certificate])
+        throws(ReceiptError) -> Self?
+    {
+        guard text.count <= maximumLength else {
+            throw .malformed("it is \(text.count) bytes, more than the \(maximumLength) a receipt may hold")
+        }
+        guard !text.contains(UInt8(ascii: "\\")) || ReceiptText.hasOnlySimpleEscapes(text) else { return nil }
+        guard let decoded = ReceiptText.decode(text, jsonEscaped: true) else {
+            throw .malformed("it is not Base64 text")
+        }
+        return try inspect(der: decoded, trusting: roots)
+    }
+
+    private static func inspect(der: [UInt8], trusting roots: [X509Certificate]) throws(ReceiptError) -> Self {
         let container: CMSSignedData
         do {
             container = try CMSSignedData(derRepresentation: der)

@@ -27,6 +27,9 @@ public struct VerifyReceiptEndpoint: Sendable {
         case productionReceiptSentToSandbox = 21008
         /// Internal data access error: the state could not be read.
         case internalDataAccessError = 21009
+        /// The user account cannot be found or has been deleted: the receipt's customer was
+        /// removed from the store (`iapsim accounts remove`).
+        case accountNotFound = 21010
     }
 
     public var session: StoreSession
@@ -46,12 +49,14 @@ public struct VerifyReceiptEndpoint: Sendable {
 
     public func response(method: String, body: [UInt8]) -> JSONValue {
         guard method == "POST" else { return Self.status(.notPost, environment: nil) }
-        guard let request = try? JSONValue.parse(body), case .object = request,
-            let receiptData = request["receipt-data"]?.stringValue
+        // The receipt's Base64 text is read where it lies in the body: the body and the
+        // decoded receipt are the only copies of it held.
+        guard let (request, deferred) = try? JSONValue.parse(body, deferringString: "receipt-data"),
+            case .object = request, let receiptData = deferred
         else { return Self.status(.malformedReceiptData, environment: nil) }
         let settings: SessionSettings
         do {
-            settings = try session.settings()
+            settings = try session.appSettings()  // the app's: no customer's snapshot read
         } catch {
             internalError(error)
             return Self.status(.internalDataAccessError, environment: nil)
@@ -70,8 +75,17 @@ public struct VerifyReceiptEndpoint: Sendable {
         }
         let inspection: ReceiptInspection
         do {
-            inspection = try ReceiptInspection.inspect(
-                Array(receiptData.utf8), trusting: signer.identity.receiptTrustAnchors)
+            let anchors = signer.identity.receiptTrustAnchors
+            if let direct = try ReceiptInspection.inspect(jsonStringContent: body[receiptData], trusting: anchors) {
+                inspection = direct
+            } else {
+                // Escapes beyond `\/` (a `\u` one): the text decoded as a string first.
+                guard
+                    let text = (try? JSONValue.parse(Array(body[receiptData.lowerBound - 1...receiptData.upperBound])))?
+                        .stringValue
+                else { return Self.status(.malformedReceiptData, environment: name) }
+                inspection = try ReceiptInspection.inspect(Array(text.utf8), trusting: anchors)
+            }
         } catch {
             return Self.status(.malformedReceiptData, environment: name)
         }
@@ -88,8 +102,11 @@ public struct VerifyReceiptEndpoint: Sendable {
         }
         let excludeOld = request["exclude-old-transactions"]?.boolValue ?? false
         do {
+            guard let customer = try customer(of: receipt) else {
+                return Self.status(.accountNotFound, environment: name)
+            }
             return try valid(
-                receipt, of: try customer(of: receipt), environment: environment, name: name,
+                receipt, of: customer, environment: environment, name: name,
                 subscriptions: hasSubscriptions, excludeOldTransactions: excludeOld)
         } catch {
             internalError(error)
@@ -101,13 +118,15 @@ public struct VerifyReceiptEndpoint: Sendable {
     /// of the store, and a receipt names its purchases: the first one's transaction identifier
     /// tells its customer (`PurchaseState.Account.customerNumber`), as a transaction identifier
     /// does on the App Store Server API. A receipt with no purchase names no customer, and is
-    /// answered for the one the server acts for (`default`); so is one whose customer the store
-    /// no longer has.
-    private func customer(of receipt: AppReceipt) throws -> StoreSession {
-        guard let first = receipt.inAppPurchases.first, let id = UInt64(first.transactionID),
-            let name = try session.store.account(ofTransaction: id), name != session.store.location.account
-        else { return session }
-        return session.forAccount(name)
+    /// answered for the one the server acts for (`default`). One whose customer the store no
+    /// longer has (removed, or being removed) is nil: Apple answers 21010 for an account that
+    /// is gone, never another account's purchases.
+    private func customer(of receipt: AppReceipt) throws -> StoreSession? {
+        guard let first = receipt.inAppPurchases.first, let id = UInt64(first.transactionID), id > 0 else {
+            return session
+        }
+        guard let name = try session.store.account(ofTransaction: id) else { return nil }
+        return name == session.store.location.account ? session : session.forAccount(name)
     }
 
     private func valid(

@@ -47,12 +47,19 @@ extension AppStoreServerAPI {
         return other
     }
 
+    /// A transaction identifier as Apple writes one: decimal digits only, above 0. The one parse
+    /// of an identifier a client sends: `UInt64` alone also reads `+1`, which the customer
+    /// filter, parsing otherwise, read as no customer at all.
+    static func transactionNumber(_ text: String) -> UInt64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = UInt64(text), value > 0
+        else { return nil }
+        return value
+    }
+
     /// The customer number an identifier in a path carries.
     static func customerNumber(of segment: String) -> UInt64? {
         if let id = OrderID.transactionID(segment) { return PurchaseState.Account.customerNumber(ofTransaction: id) }
-        guard let value = UInt64(segment), value > 0, segment.utf8.allSatisfy({ (48...57).contains($0) }) else {
-            return nil
-        }
+        guard let value = transactionNumber(segment) else { return nil }
         // `StoreSession.appTransactionID`: "70", then sixteen digits or more, the customer's
         // number times 10¹³ added.
         if segment.utf8.count >= 18, segment.hasPrefix("70"), let rest = UInt64(segment.dropFirst(2)) {

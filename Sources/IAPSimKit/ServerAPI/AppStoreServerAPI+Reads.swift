@@ -8,7 +8,7 @@ extension AppStoreServerAPI {
     /// AppTransactionIdNotSupportedError (Apple, "Error codes").
     func transaction(_ segment: String) throws -> Transaction {
         try refuseAppTransactionID(segment)
-        guard let id = UInt64(segment), id > 0, segment.allSatisfy(\.isASCII) else {
+        guard let id = Self.transactionNumber(segment) else {
             throw APIError.invalidTransactionId
         }
         // The journal's index finds it without reading the history.

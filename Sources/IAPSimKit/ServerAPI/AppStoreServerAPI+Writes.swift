@@ -6,7 +6,7 @@ import IAPSimJSON
 /// notification history.
 extension AppStoreServerAPI {
     func extend(_ segment: String, _ request: APIRequest) throws -> APIResponse {
-        guard let original = UInt64(segment), original > 0 else { throw APIError.invalidOriginalTransactionId }
+        guard let original = Self.transactionNumber(segment) else { throw APIError.invalidOriginalTransactionId }
         let body = try jsonBody(request)
         guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else {
             throw APIError.invalidExtendByDays
@@ -129,14 +129,18 @@ extension AppStoreServerAPI {
         var customer: Bool?
         if let id = body["transactionId"]?.stringValue {
             if filter.kind != nil || filter.subtype != nil { throw APIError.multipleFiltersSupplied }
+            // One parse, digits only, and the customer filter from it: `+1` is 4000006, never
+            // a filter that names no customer and so lets every customer's notifications by.
+            guard let value = Self.transactionNumber(id), let number = Self.customerNumber(of: id) else {
+                throw APIError.invalidTransactionId
+            }
             let owner = try acting(for: id).session
             if try owner.isAppTransactionID(id) {
                 customer = true
             } else {
-                guard let value = UInt64(id), value > 0 else { throw APIError.invalidTransactionId }
                 customer = try owner.store.transaction(value) != nil
             }
-            filter.customerNumber = Self.customerNumber(of: id)
+            filter.customerNumber = number
         }
         filter.onlyFailures = body["onlyFailures"]?.boolValue ?? false
         // Positions into one read of the journal: only the page's entries are copied.

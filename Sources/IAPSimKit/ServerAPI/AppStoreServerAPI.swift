@@ -110,7 +110,9 @@ public struct AppStoreServerAPI: Sendable {
             return .unauthorized(error)
         }
         do {
-            let settings = try session.settings()
+            // The app's settings only: a customer's request is answered while another
+            // customer's snapshot (`default`'s included) is unreadable.
+            let settings = try session.appSettings()
             guard bid == settings.bundleID else {
                 return .unauthorized(.rejected("bid is \(bid), not the app's bundle identifier \(settings.bundleID)"))
             }
@@ -187,7 +189,7 @@ public struct AppStoreServerAPI: Sendable {
                 throw APIError.invalidAppAccountToken
             }
             try refuseAppTransactionID(id)
-            guard let original = UInt64(id), original > 0 else { throw APIError.invalidOriginalTransactionId }
+            guard let original = Self.transactionNumber(id) else { throw APIError.invalidOriginalTransactionId }
             do {
                 try session.setAppAccountToken(token.lowercased(), originalID: original)
             } catch StoreSession.AppAccountTokenRefusal.notFound {
@@ -208,7 +210,7 @@ public struct AppStoreServerAPI: Sendable {
             try expect("GET")
             // The signer finds the transaction itself (in the snapshot, else through the index).
             try refuseAppTransactionID(id)
-            guard let number = UInt64(id), number > 0, id.allSatisfy(\.isASCII) else {
+            guard let number = Self.transactionNumber(id) else {
                 throw APIError.invalidTransactionId
             }
             let signed: SignedData

@@ -52,6 +52,52 @@ public enum Faketime {
         }
     }
 
+    /// Why a file whose first bytes are `header` cannot be preloaded into a program on this
+    /// machine, or nil when it can. A file the dynamic loader cannot preload is skipped with a
+    /// warning, and the program then reads the real clock, the one thing `clock exec` promises
+    /// it will not: so the library is checked first, without loading it into iapsim (whose
+    /// own clock libfaketime would then move). On Linux: a shared object (ELF, `ET_DYN`) of
+    /// this machine's class, byte order and architecture; on macOS a 64-bit Mach-O dylib.
+    public static func whyNotLoadable(header: [UInt8], platform: Platform) -> String? {
+        switch platform {
+        case .linux:
+            guard header.count >= 20, header.starts(with: [0x7F, 0x45, 0x4C, 0x46]) else {
+                return "not a shared library (no ELF header)"
+            }
+            guard header[4] == (MemoryLayout<Int>.size == 8 ? 2 : 1), header[5] == 1 else {
+                return "a library for another word size or byte order"
+            }
+            let type = UInt16(header[16]) | UInt16(header[17]) << 8
+            guard type == 3 else { return "an ELF file that is not a shared library" }
+            let machine = UInt16(header[18]) | UInt16(header[19]) << 8
+            guard machine == Self.elfMachine else {
+                return "a library for another architecture (ELF machine \(machine), this one \(Self.elfMachine))"
+            }
+            return nil
+        case .macOS:
+            let magic =
+                header.count >= 4
+                ? UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24 : 0
+            // MH_MAGIC_64, or a universal (fat) file, which holds several architectures.
+            return magic == 0xFEED_FACF || magic == 0xBEBA_FECA ? nil : "not a Mach-O library"
+        }
+    }
+
+    /// This machine's ELF `e_machine`.
+    static var elfMachine: UInt16 {
+        #if arch(x86_64)
+            62
+        #elseif arch(arm64)
+            183
+        #elseif arch(i386)
+            3
+        #elseif arch(arm)
+            40
+        #else
+            243  // RISC-V
+        #endif
+    }
+
     /// What to install when none is found, for the one-line error.
     public static func installHint(platform: Platform) -> String {
         switch platform {

@@ -21,7 +21,11 @@ struct Accounts: CLICommand, Equatable {
             terminal unless --yes; its notifications stay in the app's outbox, and its
             identifiers are never given again. 'default' cannot be removed: 'iapsim reset
             --transactions' clears its history. A name is 1 to 64 letters, digits, '.', '_' or
-            '-', starting with a letter or digit.
+            '-', starting with a letter or digit; names are compared without case (Bob and bob
+            would share a folder on a case-insensitive file system), and 'remove' takes only a
+            name the store holds as written. A customer a crash left half-added or half-removed
+            is listed as such ("incomplete" in --json): its next command adds it anew, and
+            'remove' finishes a removal; a customer number is never given twice.
             """,
         arguments: [.init("action", kind: .word(["add", "remove"])), .init("name", kind: .text)],
         options: [.yes],
@@ -68,12 +72,15 @@ struct Accounts: CLICommand, Equatable {
                         "accounts",
                         .array(
                             summaries.map {
-                                .object([
-                                    ("name", .string($0.name)), ("storefront", .string($0.storefront)),
-                                    ("transactionCount", .int($0.transactionCount)),
-                                    ("activeSubscriptions", .int($0.activeSubscriptions)),
-                                    ("customerNumber", .int($0.number)),
-                                ])
+                                .object(
+                                    [
+                                        ("name", .string($0.name)), ("storefront", .string($0.storefront)),
+                                        ("transactionCount", .int($0.transactionCount)),
+                                        ("activeSubscriptions", .int($0.activeSubscriptions)),
+                                        ("customerNumber", .int($0.number)),
+                                    ]
+                                        + ($0.condition == .complete
+                                            ? [] : [("incomplete", .string($0.condition.rawValue))]))
                             })
                     )
                 ]),
@@ -83,8 +90,8 @@ struct Accounts: CLICommand, Equatable {
                             rows: [["NAME", "STOREFRONT", "TRANSACTIONS", "ACTIVE SUBSCRIPTIONS"]]
                                 + summaries.map {
                                     [
-                                        $0.name, $0.storefront, String($0.transactionCount),
-                                        String($0.activeSubscriptions),
+                                        $0.name + Self.conditionNote($0.condition), $0.storefront,
+                                        String($0.transactionCount), String($0.activeSubscriptions),
                                     ]
                                 }, header: true)
                     ]
@@ -98,11 +105,13 @@ struct Accounts: CLICommand, Equatable {
                 lines: [added ? "Added the customer \(name)." : "The store already has the customer \(name)."])
         case .remove(let name):
             let store = try context.stateStore().forAccount(name)
-            guard store.location.account == StateLocation.defaultAccount || store.accountExists else {
-                throw StateError.unknownAccount(name: name)
-            }
             if store.location.account == StateLocation.defaultAccount {
                 throw StateError.permanentAccount(name: name)
+            }
+            // Only a name the registry holds, exactly (a half-removed one included), before asking.
+            guard try store.accountEntries().contains(where: { $0.name == name }) else {
+                _ = try store.removeAccount()  // throws unknownAccount, saying which name differs in case
+                throw StateError.unknownAccount(name: name)
             }
             guard
                 context.confirm(
@@ -114,6 +123,17 @@ struct Accounts: CLICommand, Equatable {
             return Report(
                 json: .object([("account", .string(name)), ("removed", .array(removed.map(JSON.string)))]),
                 lines: ["Removed the customer \(name)."])
+        }
+    }
+}
+
+extension Accounts {
+    /// What the list says of a customer a crash left half-added or half-removed.
+    static func conditionNote(_ condition: StateStore.AccountCondition) -> String {
+        switch condition {
+        case .complete: ""
+        case .adding: " (half-added: its next command adds it anew)"
+        case .removing: " (half-removed: run 'accounts remove' again)"
         }
     }
 }

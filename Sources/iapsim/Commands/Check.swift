@@ -12,7 +12,9 @@ struct Check: CLICommand {
             products without a localization for the default locale, prices that are not plain
             decimals or not valid for the currency (JPY, KRW, … have no decimals), subscriptions
             of one group on the same level, unknown types, and pricing-file entries for products
-            the store lacks. Exit 0 when clean, 65 otherwise.
+            the store lacks; then runs the loader every other command uses, and reports what it
+            refuses that the lenient reading did not find (refusedByLoader), so a catalog check
+            passes is one every command loads. Exit 0 when clean, 65 otherwise.
             """,
         arguments: [],
         options: [],

@@ -22,8 +22,11 @@ struct Clock: CLICommand {
             libfaketime (Debian: apt-get install faketime; elsewhere set IAPSIM_LIBFAKETIME),
             preloaded into dynamically linked programs (Python, Ruby, Node, the JVM, most C);
             not statically linked ones (Go). Its standard input, output and error are the
-            terminal's, the signals iapsim receives are passed on, and iapsim exits with its
-            status (127: no such program, 126: it cannot run, 69: no libfaketime).
+            terminal's; it runs in a process group of its own, to which the signals iapsim
+            receives are passed on (what it starts stops with it); and iapsim exits with its
+            status (127: no such program, 126: it cannot run, 69: no libfaketime, or one that
+            cannot be preloaded here — not a shared library, another architecture's — which
+            would leave the program on the real clock).
             With --serve-port-file FILE (the --port-file of a running 'iapsim serve') the program
             also reaches that serve for Apple's hosts, with its code unchanged: HTTPS_PROXY and
             https_proxy name it, and REQUESTS_CA_BUNDLE, SSL_CERT_FILE, CURL_CA_BUNDLE and
@@ -177,6 +180,15 @@ extension Clock {
         } else {
             return failed(
                 .unavailable, "clock exec needs libfaketime: " + Faketime.installHint(platform: base.platform))
+        }
+        // A library the loader cannot preload is skipped with a warning, and the program then
+        // runs on the real clock: refuse it instead.
+        let header = FileHandle(forReadingAtPath: library).map { handle in
+            defer { try? handle.close() }
+            return [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        }
+        if let reason = Faketime.whyNotLoadable(header: header ?? [], platform: base.platform) {
+            return failed(.unavailable, "clock exec: \(library) cannot be preloaded: \(reason)")
         }
         let (_, session) = try context.catalogAndSession()
         let file = try session.clockFile()

@@ -31,7 +31,14 @@ struct Serve: CLICommand {
             ::1): another --host is refused (exit 64) unless --insecure-remote is given with
             --key-file, since the API is plain HTTP and its writes change the state. It prints
             'Listening on http://HOST:PORT' (--port 0, the default, picks a free port;
-            --port-file writes it) and serves until SIGINT or SIGTERM, then exits 0. A request
+            --port-file writes it) and serves until SIGINT or SIGTERM, then exits 0. Every
+            request must name the server in Host (127.0.0.1:PORT, localhost:PORT or [::1]:PORT;
+            the --host value too when it is an address or with --insecure-remote), else 421,
+            /verifyReceipt included: a page rebound to 127.0.0.1 reads nothing. Bodies are
+            limited by route from the request line, before they are read (1 MiB, /verifyReceipt
+            32 MiB; 413 past it); an /inApps body is read only once its token verifies (else
+            401); and the server holds at most 65 MiB of requests at once (503 with
+            Retry-After past it). A request
             the server cannot answer (a state it cannot read) gets 500 with Apple's
             GeneralInternalError and no detail; the detail goes to standard error. Errors and
             delays armed with 'iapsim server-error' answer the requests they match, after
@@ -114,17 +121,23 @@ struct Serve: CLICommand {
         legacy.internalError = { error in console.error("Error: /verifyReceipt was answered 21009: \(error)") }
         let server: HTTPServer
         // Never unsigned tokens off loopback: remote clients need the key as well as the flag.
+        let remote = allowsRemote && verifier.publicKey != nil
         var configuration = HTTPServer.Configuration(
-            host: host, port: port, allowsRemoteClients: allowsRemote && verifier.publicKey != nil)
-        // Room for a /verifyReceipt body with a long history in Base64; past it, 413.
-        configuration.limits.maxBodyBytes = Self.maximumBodyBytes
+            host: host, port: port, allowsRemoteClients: remote, bufferBudget: Self.bufferBudget)
+        // The most any route takes (/verifyReceipt); each route's own limit is chosen from its
+        // request line (`ServerAdmission`).
+        configuration.limits.maxBodyBytes = ServerAdmission.receiptBodyLimit
+        let hosts = ServerAdmission.Hosts(
+            port: port, extraHosts: remote || Self.isAddress(host) ? [host] : [],
+            acceptsAny: remote && Self.isWildcard(host))
+        let admission = ServerAdmission(hosts: hosts, api: api)
         let log = RequestLog(console: context.console, quiet: context.options.quiet)
         let tunnels = try Self.tunnelPolicy(context)
         let dataEnvironment: @Sendable () -> AppStoreEnvironment = { [signer, session] in
-            signer.environment ?? (try? session.settings().environment) ?? .sandbox
+            signer.environment ?? (try? session.appSettings().environment) ?? .sandbox
         }
         do {
-            server = try HTTPServer(configuration, tunnels: tunnels) { [api, legacy] http in
+            server = try HTTPServer(configuration, tunnels: tunnels, admission: admission.admit) { [api, legacy] http in
                 let started = ContinuousClock.now
                 // Through a tunnel the host names the service and the environment (Apple's hosts);
                 // data of the other environment is answered as Apple answers it.
@@ -169,6 +182,7 @@ struct Serve: CLICommand {
         } catch {
             throw UsageError(error.localizedDescription, command: Self.spec.name)
         }
+        hosts.listening(on: server.port)
         context.console.out("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
         if verifier.publicKey == nil {
             context.console.notice("Warning: no --key-file: any well-formed bearer token is accepted")
@@ -225,8 +239,9 @@ struct Serve: CLICommand {
         return { host, port in AppleHost(host: host, port: port) == nil ? nil : tls }
     }
 
-    /// The largest request body: a receipt of some 10^5 transactions, in Base64 inside JSON.
-    static let maximumBodyBytes = 32 << 20
+    /// The request bytes the server holds at once, over every connection: two of the largest
+    /// `/verifyReceipt` bodies; past it, 503 with `Retry-After`.
+    static let bufferBudget = BufferBudget(capacity: 2 * ServerAdmission.receiptBodyLimit + (1 << 20))
 
     private static func sleep(seconds: Double) {
         var remaining = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
@@ -237,6 +252,11 @@ struct Serve: CLICommand {
     /// Whether `host` is written as an IPv4 or IPv6 address (a name is judged once resolved).
     private static func isAddress(_ host: String) -> Bool {
         host.contains(":") || host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+    }
+
+    /// Whether `host` is an address that means every interface (`0.0.0.0`, `::`).
+    private static func isWildcard(_ host: String) -> Bool {
+        ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"].contains(host) || host.isEmpty
     }
 
     private static func notLoopback(_ host: String) -> String {

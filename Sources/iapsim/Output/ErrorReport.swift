@@ -14,13 +14,13 @@ enum ErrorReport {
             }
         case let error as StateError:
             switch error {
-            case .corrupt, .newerSchema: return (.dataError, line(error))
+            case .corrupt, .newerSchema, .rejectedIntent: return (.dataError, line(error))
             case .unwritable: return (.internalError, line(error))
             case .cannotCreate, .noStateDirectory: return (.cannotCreate, line(error))
             case .unreadable: return (.noInput, line(error))
             case .io: return (.ioError, line(error))
             case .busy: return (.busy, line(error))
-            case .invalidLockTimeout, .invalidAccountName, .unknownAccount, .permanentAccount:
+            case .invalidLockTimeout, .invalidAccountName, .unknownAccount, .permanentAccount, .accountNameTaken:
                 return (.usage, line(error))
             }
         case let error as DeliveryError:

@@ -11,16 +11,26 @@ extension PageSource {
           products: [], status: null, clock: null, notifications: [],
           tx: { offset: 0, limit: 50, sort: 'id', order: 'desc', filter: {} }, nt: { offset: 0, limit: 25 } };
 
+        /** Text from the state made safe to show, as the terminal shows it (TerminalText): control
+            characters (C0, DEL, C1; newlines kept where asked) and the bidirectional embedding,
+            override and isolate controls become \u{…}, so a product name cannot reorder what
+            follows it on the page or hide characters. */
+        const unsafeCharacters = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+        function safe(text, keepNewlines = false) {
+          return String(text).replace(unsafeCharacters, (c) => (keepNewlines && c === '\n') ? c
+            : '\\u{' + c.codePointAt(0).toString(16).toUpperCase() + '}');
+        }
+
         function el(tag, attributes = {}, ...children) {
           const node = document.createElement(tag);
           for (const [name, value] of Object.entries(attributes)) {
             if (value === null || value === undefined || value === false) continue;
-            if (name === 'text') node.textContent = value;
+            if (name === 'text') node.textContent = safe(value);
             else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-            else node.setAttribute(name, value === true ? '' : value);
+            else node.setAttribute(name, value === true ? '' : (name === 'title' || name === 'aria-label') ? safe(value) : value);
           }
           for (const child of children.flat()) if (child !== null && child !== undefined)
-            node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+            node.append(child instanceof Node ? child : document.createTextNode(safe(child)));
           return node;
         }
         const svgNS = 'http://www.w3.org/2000/svg';
@@ -67,7 +77,7 @@ extension PageSource {
         }
         function show(box, text, bad) {
           box.hidden = false;
-          box.textContent = text;
+          box.textContent = safe(text, true);
           box.classList.toggle('bad', !!bad);
         }
         function button(label, argv, attributes = {}) {
@@ -77,11 +87,11 @@ extension PageSource {
         }
         async function detail(title, load) {
           const dialog = $('#detail');
-          $('#detail-title').textContent = title;
+          $('#detail-title').textContent = safe(title);
           $('#detail-body').textContent = 'Loading…';
           dialog.showModal();
-          try { $('#detail-body').textContent = JSON.stringify(await load(), null, 2); }
-          catch (error) { $('#detail-body').textContent = String(error); }
+          try { $('#detail-body').textContent = safe(JSON.stringify(await load(), null, 2), true); }
+          catch (error) { $('#detail-body').textContent = safe(error, true); }
         }
 
         /* The customer picker: the store's customers (accounts --json), the chosen one selected. */
@@ -110,7 +120,7 @@ extension PageSource {
           const clock = view.clock;
           if (!clock) return;
           $('#clock-now').setAttribute('aria-live', quietly ? 'off' : 'polite');
-          $('#clock-now').textContent = when(clock.date) + ' UTC' + (clock.frozen ? ' (frozen)' : ' (' + clock.timeRate + ')');
+          $('#clock-now').textContent = safe(when(clock.date) + ' UTC' + (clock.frozen ? ' (frozen)' : ' (' + clock.timeRate + ')'));
           $('#clock-freeze').disabled = clock.frozen;
           $('#clock-run').disabled = !clock.frozen;
         }
@@ -118,8 +128,8 @@ extension PageSource {
         /* The catalog */
         function renderCatalog(list) {
           view.products = list.products;
-          $('#catalog-meta').textContent = 'Storefront ' + list.storefront + ', ' + list.currencyCode + ', locale ' +
-            list.locale + (list.invalidProductIdentifiers.length ? '; invalid: ' + list.invalidProductIdentifiers.join(', ') : '');
+          $('#catalog-meta').textContent = safe('Storefront ' + list.storefront + ', ' + list.currencyCode + ', locale ' +
+            list.locale + (list.invalidProductIdentifiers.length ? '; invalid: ' + list.invalidProductIdentifiers.join(', ') : ''));
           const body = $('#catalog-table tbody');
           body.replaceChildren(...list.products.map((product, index) => {
             const sub = product.subscription;
@@ -532,6 +542,8 @@ extension PageSource {
               const answer = await api('/api/version?since=' + encodeURIComponent(view.version || ''), controller.signal);
               failures = 0;
               if (answer.version !== view.version) { view.version = answer.version; await refresh(); }
+              // Too many polls wait on the server (other tabs): ask again a little later.
+              if (answer.busy) await new Promise((resolve) => setTimeout(resolve, 2000));
             } catch (error) {
               if (controller.signal.aborted) continue;
               failures += 1;

@@ -33,6 +33,8 @@ struct TransactionManager: Sendable {
     var stopping: @Sendable () -> Bool = { false }
     /// The longest a request waits for the state to change before it answers the same version.
     var longestWait = 15.0
+    /// The version polls waiting now, bounded so they never hold all the connections.
+    var longPolls = LongPolls()
 
     private let transactions = RowCache(words: ["transactions"], member: "transactions")
     private let notifications = RowCache(words: ["notifications"], member: "notifications")
@@ -240,9 +242,19 @@ struct TransactionManager: Sendable {
     /// `GET /api/version?since=V&account=NAME`: the customer's version of the state, once it differs from `since` (or at
     /// once without it), or `since` again after `longestWait` seconds. It looks every 50 ms:
     /// a few `stat` calls, bounded in time, so a shell's change shows within a tenth of a second.
+    /// Past `longPolls.limit` waiting, one is answered at once with `"busy": true`, and the
+    /// page waits two seconds before it asks again.
     private func version(since: String?, _ customer: StateLocation) -> HTTPResponse {
         let started = Date()
         var now = StateVersion(customer)
+        let waits = since != nil && now.text == since
+        if waits {
+            guard longPolls.enter() else {
+                return .json(
+                    JSONValue.object([("version", .string(now.text)), ("busy", .bool(true))]).bytes(compact: true))
+            }
+        }
+        defer { if waits { longPolls.leave() } }
         while let since, now.text == since, Date().timeIntervalSince(started) < longestWait, !stopping() {
             usleep(50_000)
             now = StateVersion(customer)

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import iapsim
+
+/// The page shows text from the state (product names, notification bodies) as the terminal
+/// does: control and bidirectional characters escaped, so a name cannot reorder what follows
+/// it or hide characters. The page's own function is run (node) and compared with the
+/// terminal's.
+@Suite struct PageTextTests {
+    /// `safe` as the page defines it, run by node on `inputs`; its outputs, one per input.
+    private func pageSafe(_ inputs: [String], keepNewlines: Bool) throws -> [String] {
+        let node = try External.file("/usr/bin/node")
+        let script = PageSource.script
+        let start = try #require(script.range(of: "const unsafeCharacters"))
+        let end = try #require(script.range(of: "function el(", range: start.upperBound..<script.endIndex))
+        let definition = String(script[start.lowerBound..<end.lowerBound])
+        let data = try JSONSerialization.data(withJSONObject: inputs)
+        let program =
+            definition + "\nconst inputs = " + String(decoding: data, as: UTF8.self)
+            + ";\nprocess.stdout.write(JSON.stringify(inputs.map((t) => safe(t, \(keepNewlines)))));\n"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: node)
+        process.arguments = ["-e", program]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try #require(try JSONSerialization.jsonObject(with: output) as? [String])
+    }
+
+    static let samples = [
+        "Plain name", "Gold \u{202E}gnp.exe", "a\u{2066}b\u{2069}c", "tab\there", "bell\u{7}", "C1 \u{85}\u{9B}",
+        "lrm\u{200E}rlm\u{200F}", "line\nbreak", "日本語 ✓ 🎉", "del\u{7F}",
+    ]
+
+    @Test func thePageEscapesWhatTheTerminalEscapes() throws {
+        #expect(try pageSafe(Self.samples, keepNewlines: false) == Self.samples.map { TerminalText.escaped($0) })
+        #expect(
+            try pageSafe(Self.samples, keepNewlines: true)
+                == Self.samples.map { TerminalText.escaped($0, keepingNewlines: true) })
+    }
+
+    @Test func everyTextTheStateGivesGoesThroughIt() {
+        let script = PageSource.script
+        #expect(script.contains("node.textContent = safe(value)"))
+        #expect(script.contains("document.createTextNode(safe(child))"))
+        #expect(script.contains("box.textContent = safe(text, true)"))
+    }
+}
