@@ -447,6 +447,14 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
         server.terminate(); server.wait()
     row("Get Notification History, 100,000 notifications vs 10 (one page of 20, `serve`)",
         notification_times[100_000], notification_times[10], 2)
+    # Through the CONNECT tunnel (TLS 1.3, iapsim's own) beside plain HTTP, one Python client each.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import tunnel as tunnel_bench  # noqa: E402
+    handshake, tunnel_rps, plain_rps = tunnel_bench.measure(IAPSIM, api_state, environment(api_state), token)
+    rows.append(f"| Get Transaction Info through the CONNECT tunnel (TLS 1.3) vs plain HTTP, one keep-alive client | "
+                f"{tunnel_rps:.0f} req/s | {tunnel_rps / plain_rps:.2f}× | ≥ 0.5× | "
+                f"{'yes' if tunnel_rps >= 0.5 * plain_rps else '**no**'} | | plain {plain_rps:.0f} req/s; "
+                f"TLS handshake (CONNECT to Finished) {handshake * 1000:.1f} ms |")
 else:
     rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.25× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
 
