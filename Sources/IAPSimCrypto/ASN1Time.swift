@@ -24,13 +24,24 @@ public enum ASN1Time {
     /// of UTCTime or GeneralizedTime.
     /// - Throws: `CryptoError.unencodableValue` for dates outside years 0–9999.
     public static func encodeTime(_ date: Date) throws(CryptoError) -> [UInt8] {
+        try encode(date, allowingUTCTime: true)
+    }
+
+    /// The complete GeneralizedTime element for `date`, whatever its year: OCSP (RFC 6960
+    /// §4.2.1) dates everything this way, never as UTCTime.
+    /// - Throws: `CryptoError.unencodableValue` for dates outside years 0–9999.
+    public static func encodeGeneralizedTime(_ date: Date) throws(CryptoError) -> [UInt8] {
+        try encode(date, allowingUTCTime: false)
+    }
+
+    private static func encode(_ date: Date, allowingUTCTime: Bool) throws(CryptoError) -> [UInt8] {
         guard let seconds = wholeSeconds(date) else {
             throw .unencodableValue("the date \(date) is outside years 0–9999")
         }
         let parts = components(fromSeconds: seconds)
         var text: String
         let tag: UInt8
-        if parts.year >= 1950 && parts.year <= 2049 {
+        if allowingUTCTime, parts.year >= 1950 && parts.year <= 2049 {
             tag = DERTag.utcTime
             text = twoDigits(parts.year % 100)
         } else {

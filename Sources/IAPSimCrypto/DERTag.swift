@@ -12,6 +12,8 @@ public enum DERTag {
     public static let null: UInt8 = 0x05
     /// OBJECT IDENTIFIER.
     public static let objectIdentifier: UInt8 = 0x06
+    /// ENUMERATED.
+    public static let enumerated: UInt8 = 0x0A
     /// UTF8String.
     public static let utf8String: UInt8 = 0x0C
     /// PrintableString.

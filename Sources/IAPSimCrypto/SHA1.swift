@@ -2,7 +2,9 @@
 ///
 /// Only for what a format fixes to SHA-1 and where no secret depends on it: the app receipt's
 /// device hash (Apple, "Validating receipts on the device": SHA-1 of the device identifier, the
-/// opaque value and the bundle identifier). Never for a signature.
+/// opaque value and the bundle identifier), and OCSP's CertIDs and responder key hashes (RFC 6960
+/// §4.1.1, §4.2.1), which name a certificate or key rather than protect anything. Never for a
+/// signature.
 public enum SHA1 {
     /// Length of a digest in bytes.
     public static let byteCount = 20

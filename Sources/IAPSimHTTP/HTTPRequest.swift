@@ -30,6 +30,10 @@ public struct HTTPRequest: Sendable {
     /// the client asked to reach (`api.storekit.itunes.apple.com`), lowercased, without port.
     /// Nil on a plain connection.
     public var tunnelHost: String?
+    /// For an absolute-form target (`POST http://ocsp.example.test/ HTTP/1.1`, as a client
+    /// sends to the server it uses as its HTTP proxy): the URL's host, lowercased, and port
+    /// (80 for http, 443 for https when the URL names none). Nil for an origin-form target.
+    public var absoluteAuthority: Authority?
 
     /// A request as the parser would produce it from `method target version`.
     /// - Throws: `HTTPRequestError.badRequest` when the target is malformed.
@@ -49,6 +53,7 @@ public struct HTTPRequest: Sendable {
         self.path = parsed.path
         self.pathComponents = parsed.pathComponents
         self.query = parsed.query
+        self.absoluteAuthority = parsed.absoluteAuthority
         self.version = version
         self.headers = headers
         self.body = body
@@ -71,11 +76,12 @@ public struct HTTPRequest: Sendable {
 }
 
 /// The request target split and decoded (RFC 9112 §3.2): origin form (`/path?query`),
-/// absolute form (`http://host/path?query`, whose authority is ignored) and `*` for OPTIONS.
+/// absolute form (`http://host/path?query`, whose authority is kept apart) and `*` for OPTIONS.
 struct RequestTarget: Sendable {
     var path: String
     var pathComponents: [String]
     var query: [(name: String, value: String)]
+    var absoluteAuthority: Authority?
 
     init(_ bytes: ArraySlice<UInt8>, method: String) throws(HTTPRequestError) {
         guard !bytes.isEmpty else { throw .badRequest("empty request target") }
@@ -97,7 +103,7 @@ struct RequestTarget: Sendable {
         }
         var rest = bytes
         if bytes.first != UInt8(ascii: "/") {
-            rest = try Self.droppingSchemeAndAuthority(bytes)
+            (absoluteAuthority, rest) = try Self.splittingSchemeAndAuthority(bytes)
         }
         let questionMark = rest.firstIndex(of: UInt8(ascii: "?"))
         let rawPath = rest[..<(questionMark ?? rest.endIndex)]
@@ -110,10 +116,10 @@ struct RequestTarget: Sendable {
         }
     }
 
-    /// `http://host:port/path?q` → `/path?q` (or `?q` when there is no path).
-    private static func droppingSchemeAndAuthority(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> ArraySlice<
-        UInt8
-    > {
+    /// `http://host:port/path?q` → the authority and `/path?q` (or `?q` when there is no path).
+    private static func splittingSchemeAndAuthority(
+        _ bytes: ArraySlice<UInt8>
+    ) throws(HTTPRequestError) -> (Authority, ArraySlice<UInt8>) {
         let lowered = bytes.prefix(8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         let scheme: Int
         if lowered.starts(with: "http://".utf8) {
@@ -126,7 +132,18 @@ struct RequestTarget: Sendable {
         let afterScheme = bytes.dropFirst(scheme)
         let authorityEnd = afterScheme.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
         guard authorityEnd != afterScheme.startIndex else { throw .badRequest("the request URL has no host") }
-        return bytes[(authorityEnd ?? bytes.endIndex)...]
+        var authority = afterScheme[..<(authorityEnd ?? bytes.endIndex)]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+        let defaultPort = scheme == 7 ? 80 : 443
+        // `host` alone, or `[v6]` alone, takes the scheme's port.
+        let hasPort =
+            authority.first == UInt8(ascii: "[")
+            ? authority.split(separator: UInt8(ascii: "]"), omittingEmptySubsequences: false).last?.first
+                == UInt8(ascii: ":")
+            : authority.contains(UInt8(ascii: ":"))
+        let parsed = hasPort ? Authority(authority) : Authority(Array(authority) + Array(":\(defaultPort)".utf8))
+        guard let parsed else { throw .badRequest("the request URL's host or port is malformed") }
+        return (parsed, bytes[(authorityEnd ?? bytes.endIndex)...])
     }
 
     private static func decodePathPart(_ raw: ArraySlice<UInt8>) throws(HTTPRequestError) -> String {

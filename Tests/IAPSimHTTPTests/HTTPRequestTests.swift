@@ -72,6 +72,22 @@ import Testing
         #expect(try HTTPRequest(method: "OPTIONS", target: "*").path == "*")
     }
 
+    @Test func anAbsoluteFormTargetKeepsItsAuthorityForAProxy() throws {
+        let cases: [(String, String?, Int?)] = [
+            ("http://ocsp.iapsim.test/", "ocsp.iapsim.test", 80),
+            ("HTTP://Example.TEST:8080/a?x=1", "example.test", 8080),
+            ("https://example.test", "example.test", 443), ("http://[::1]:9000/x", "::1", 9000),
+            ("http://[::1]/x", "::1", 80), ("http://user@127.0.0.1:81/", "127.0.0.1", 81), ("/inApps/v1", nil, nil),
+        ]
+        for (target, host, port) in cases {
+            let request = try HTTPRequest(target: target)
+            #expect(request.absoluteAuthority?.host == host, "\(target)")
+            #expect(request.absoluteAuthority?.port == port, "\(target)")
+        }
+        #expect(throws: HTTPRequestError.self) { try HTTPRequest(target: "http://host:0/") }
+        #expect(throws: HTTPRequestError.self) { try HTTPRequest(target: "http://host:x/") }
+    }
+
     @Test func aBodyByContentLengthArrivingAByteAtATime() throws {
         let bytes = Array("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\nhello world".utf8)
         var parser = HTTPRequestParser()

@@ -21,6 +21,7 @@ status=$?
 "$venv/bin/python" "$here/apple_offers.py" "$bin" || status=1
 "$venv/bin/python" "$here/apple_errors.py" "$bin" || status=1
 "$venv/bin/python" "$here/apple_customers.py" "$bin" || status=1
+"$venv/bin/python" "$here/apple_online.py" "$bin" || status=1
 # The docs' backend example, as written there.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

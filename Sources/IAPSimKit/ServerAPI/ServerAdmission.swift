@@ -32,6 +32,9 @@ public struct ServerAdmission: Sendable {
     public func admit(_ head: HTTPRequest) -> HTTPAdmission {
         // A CONNECT has no body: whether it is tunnelled is the server's tunnel policy.
         if head.method == "CONNECT" { return .readBody(limit: 0) }
+        // A request in absolute form is one for a proxy (a client's HTTP_PROXY): a page a
+        // browser loads never sends one. The handler answers it (an OCSP request) or refuses it.
+        if head.absoluteAuthority != nil { return .readBody(limit: Self.apiBodyLimit) }
         let policy = hosts.policy
         // Inside a tunnel the client names the host it asked for (one of Apple's, which the
         // tunnel policy accepted), not this server.

@@ -76,18 +76,22 @@ public struct SigningIdentity: Sendable {
 
     /// Makes a new chain in `directory`; with `replacing`, over the one there. With
     /// `receiptChain`, the set holds that RSA receipt chain too (`ReceiptSigningChain.generate`).
+    /// With `replacedAt`, the set replaced is recorded (`ReplacedCertificateSet`) so the OCSP
+    /// responder answers `revoked`, from that date, for its certificates.
     public static func create(
         in directory: String, replacing: Bool, lockTimeout: Double,
-        receiptChain: (() throws -> ReceiptSigningChain)? = nil
+        receiptChain: (() throws -> ReceiptSigningChain)? = nil, replacedAt: Date? = nil
     ) throws -> SigningIdentity {
         try create(
-            in: directory, replacing: replacing, lockTimeout: lockTimeout, receiptChain: receiptChain, step: { _ in })
+            in: directory, replacing: replacing, lockTimeout: lockTimeout, receiptChain: receiptChain,
+            replacedAt: replacedAt, step: { _ in })
     }
 
     /// `create`, calling `step` after each write a crash could interrupt: tests throw from it.
     static func create(
         in directory: String, replacing: Bool, lockTimeout: Double,
-        receiptChain makeReceiptChain: (() throws -> ReceiptSigningChain)? = nil, step: (String) throws -> Void
+        receiptChain makeReceiptChain: (() throws -> ReceiptSigningChain)? = nil, replacedAt: Date? = nil,
+        step: (String) throws -> Void
     ) throws -> SigningIdentity {
         do {
             try POSIXFile.makeDirectory(directory)
@@ -120,6 +124,11 @@ public struct SigningIdentity: Sendable {
             let receiptChain = try makeReceiptChain?()
             if let receiptChain {
                 files += zip(ReceiptSigningChain.fileNames, receiptChain.fileContents).map { (name: $0, text: $1) }
+            }
+            // Recorded before the switch: a crash between leaves a record of the current set,
+            // which the responder ignores, never a replaced set it does not know.
+            if replacing, let replacedAt, let old = try? load(from: directory) {
+                try ReplacedCertificateSet.record(old.chain, at: replacedAt, in: directory)
             }
             try CertificateSetFolder.install(files, in: directory, step: step)
             return SigningIdentity(

@@ -4,6 +4,10 @@ import IAPSimCrypto
 /// A three-level P-256 chain shaped like Apple's App Store signing chain (root CA →
 /// intermediate CA marked 1.2.840.113635.100.6.2.1 → leaf marked 1.2.840.113635.100.6.11.1),
 /// with the keys, for signing simulated JWS transactions. Every name says TEST ONLY.
+///
+/// The intermediate and the leaf name iapsim's OCSP responder (`OCSPResponder.url`) in their
+/// authorityInfoAccess, so a verifier with online checks on asks `serve` (as its HTTP proxy)
+/// whether they are still good. Sets made by an iapsim before that carry none.
 public struct TestCertificateChain: Sendable {
     /// The self-signed root CA.
     public let root: X509Certificate
@@ -48,7 +52,8 @@ public struct TestCertificateChain: Sendable {
         rootKey: P256PrivateKey, intermediateKey: P256PrivateKey, leafKey: P256PrivateKey,
         serialNumbers: (root: [UInt8], intermediate: [UInt8], leaf: [UInt8]) = ([0x01], [0x02], [0x03]),
         notBefore: Date = TestCertificateChain.defaultNotBefore,
-        notAfter: Date = TestCertificateChain.defaultNotAfter
+        notAfter: Date = TestCertificateChain.defaultNotAfter,
+        ocspURL: String? = OCSPResponder.url
     ) throws(CryptoError) {
         let names = (
             root: DistinguishedName(commonName: "iapsim TEST ONLY Root CA", organization: Self.organization),
@@ -64,7 +69,8 @@ public struct TestCertificateChain: Sendable {
                 X509Extension.keyIdentifier(for: intermediateKey.publicKey),
                 X509Extension.keyIdentifier(for: leafKey.publicKey)
             ),
-            rootKey: rootKey, intermediateKey: intermediateKey, notBefore: notBefore, notAfter: notAfter)
+            rootKey: rootKey, intermediateKey: intermediateKey, notBefore: notBefore, notAfter: notAfter,
+            ocspURL: ocspURL)
         self.rootKey = rootKey
         self.intermediateKey = intermediateKey
         self.leafKey = leafKey
@@ -72,14 +78,19 @@ public struct TestCertificateChain: Sendable {
 
     /// The three certificates of an App Store-shaped chain, for P-256 keys (JWS) or RSA keys
     /// (receipts): the root self-signed, the intermediate (pathlen 0, Apple's intermediate
-    /// marker) and the leaf (Apple's signing marker), valid over the whole simulated calendar.
+    /// marker) and the leaf (Apple's signing marker), valid over the whole simulated calendar;
+    /// with `ocspURL`, the intermediate and the leaf name that OCSP responder.
     static func certificates(
         names: (root: DistinguishedName, intermediate: DistinguishedName, leaf: DistinguishedName),
         serialNumbers: (root: [UInt8], intermediate: [UInt8], leaf: [UInt8]),
         publicKeys: (any X509SubjectPublicKey, any X509SubjectPublicKey, any X509SubjectPublicKey),
         identifiers: ([UInt8], [UInt8], [UInt8]), rootKey: some X509SigningKey,
-        intermediateKey: some X509SigningKey, notBefore: Date = defaultNotBefore, notAfter: Date = defaultNotAfter
+        intermediateKey: some X509SigningKey, notBefore: Date = defaultNotBefore, notAfter: Date = defaultNotAfter,
+        ocspURL: String? = nil
     ) throws(CryptoError) -> (X509Certificate, X509Certificate, X509Certificate) {
+        let access = try ocspURL.map { (url: String) throws(CryptoError) in
+            try X509Extension.authorityInformationAccess(ocspURLs: [url])
+        }
         let root = try X509CertificateBuilder(
             serialNumber: serialNumbers.root, issuer: names.root, subject: names.root,
             notBefore: notBefore, notAfter: notAfter, subjectPublicKey: publicKeys.0,
@@ -98,7 +109,7 @@ public struct TestCertificateChain: Sendable {
                 .subjectKeyIdentifier(identifiers.1),
                 .authorityKeyIdentifier(identifiers.0),
                 .marker(.appleWWDRIntermediateMarker),
-            ]
+            ] + (access.map { [$0] } ?? [])
         ).sign(with: rootKey)
         let leaf = try X509CertificateBuilder(
             serialNumber: serialNumbers.leaf, issuer: names.intermediate, subject: names.leaf,
@@ -109,7 +120,7 @@ public struct TestCertificateChain: Sendable {
                 .subjectKeyIdentifier(identifiers.2),
                 .authorityKeyIdentifier(identifiers.1),
                 .marker(.appleStoreSigningMarker),
-            ]
+            ] + (access.map { [$0] } ?? [])
         ).sign(with: intermediateKey)
         return (root, intermediate, leaf)
     }

@@ -18,7 +18,12 @@ struct Certs: CLICommand {
             leaf.pem, xcode.pem, receipt-root.pem, receipt-root.der, receipt-intermediate.pem,
             receipt-leaf.pem and tls-root.pem for a backend's tests to trust, each through a new
             file renamed into place: a symlink at DIR or at one of them is refused (exit 73),
-            never written through; 'rotate' makes a new set. tls-root.pem is the TLS root that
+            never written through; 'rotate' makes a new set. The intermediate and the leaf
+            name iapsim's OCSP responder, http://ocsp.iapsim.test/, which 'serve' answers as an
+            HTTP proxy for verifiers with online checks on: good for the current set, revoked
+            for a set 'rotate' replaced (kept, keys included, in the certs folder's replaced/).
+            A set made by an iapsim before that names no responder and verifies with online
+            checks off only: 'rotate' gives one that does. tls-root.pem is the TLS root that
             issues the certificate 'serve' answers Apple's host names with inside a CONNECT
             tunnel (tls-root.pem, tls-server.pem and their keys in the certs folder, valid
             2000–9999, not rotated): trust it with REQUESTS_CA_BUNDLE, SSL_CERT_FILE,
@@ -69,9 +74,12 @@ struct Certs: CLICommand {
             }
             return report
         case .rotate:
+            // The replaced set's certificates are revoked as of now on the simulated clock,
+            // the one serve answers with (its OCSP responder says so).
+            let now = (try? context.session().clockReading().now) ?? context.now()
             let identity = try SigningIdentity.create(
                 in: directory, replacing: true, lockTimeout: lockTimeout,
-                receiptChain: { try ReceiptSigningChain.generate() })
+                receiptChain: { try ReceiptSigningChain.generate() }, replacedAt: now)
             var report = Self.describe(identity)
             report.notes = [
                 "Note: a backend that trusted the old root must trust the new one (iapsim certs export DIR)."

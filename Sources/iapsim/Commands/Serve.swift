@@ -46,7 +46,11 @@ struct Serve: CLICommand {
             path, status, milliseconds; a 401 says why, also in its WWW-Authenticate header, while
             its body stays Apple's); --quiet silences it. 'iapsim token' prints a token to try it
             with curl. Tokens are good on the simulated clock or the real one, and the Date
-            header is the simulated time, as Retry-After and the signed dates are.
+            header is the simulated time, as Retry-After and the signed dates are. Used as a
+            plain HTTP proxy (HTTP_PROXY=http://127.0.0.1:PORT) it answers OCSP (RFC 6960) for
+            http://ocsp.iapsim.test/, the responder iapsim's certificates name, so a verifier
+            with online checks on accepts iapsim's signed data ('iapsim help certs'); any other
+            host but serve's own is refused (403): nothing is forwarded.
             """,
         arguments: [],
         options: [
@@ -133,12 +137,22 @@ struct Serve: CLICommand {
         let admission = ServerAdmission(hosts: hosts, api: api)
         let log = RequestLog(console: context.console, quiet: context.options.quiet)
         let tunnels = try Self.tunnelPolicy(context)
+        let proxy = PlainProxy(
+            responder: OCSPResponder(
+                directory: try context.certsDirectory(), realNow: context.now,
+                simulatedNow: { [session] in try? session.simulatedNow() }),
+            listeningHost: host)
         let dataEnvironment: @Sendable () -> AppStoreEnvironment = { [signer, session] in
             signer.environment ?? (try? session.appSettings().environment) ?? .sandbox
         }
         do {
             server = try HTTPServer(configuration, tunnels: tunnels, admission: admission.admit) { [api, legacy] http in
                 let started = ContinuousClock.now
+                // As a plain HTTP proxy: iapsim's OCSP responder, or 403 (Serve+PlainProxy.swift).
+                if let (answer, reason) = proxy.answer(http) {
+                    log.record(http, status: answer.status.code, since: started, reason: reason)
+                    return answer
+                }
                 // Through a tunnel the host names the service and the environment (Apple's hosts);
                 // data of the other environment is answered as Apple answers it.
                 let host = http.tunnelHost.flatMap { AppleHost(rawValue: $0) }
@@ -183,6 +197,7 @@ struct Serve: CLICommand {
             throw UsageError(error.localizedDescription, command: Self.spec.name)
         }
         hosts.listening(on: server.port)
+        proxy.listeningPort.value = Int(server.port)
         context.console.out("Listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
         if verifier.publicKey == nil {
             context.console.notice("Warning: no --key-file: any well-formed bearer token is accepted")

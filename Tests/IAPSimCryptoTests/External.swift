@@ -1,0 +1,1 @@
+../IAPSimKitTests/External.swift
