@@ -385,6 +385,9 @@ enum ProcessStateFolder {
 
     static func remove() {
         guard let path = lock.withLock({ path }) else { return }
+        // The runtime looks at the state every 75 ms on a queue of its own: stopped first, or a
+        // look made after the removal would make the folder again.
+        StoreRuntime.shared.stopWatching()
         try? FileManager.default.removeItem(atPath: path)
     }
 }

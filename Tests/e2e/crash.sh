@@ -103,8 +103,9 @@ setup() {
   for step in "$@"; do
     # shellcheck disable=SC2086
     iap "$dir" $step >/dev/null 2>"$work/setup.err"
-    # 0–6 are a purchase's outcomes (3 pending, 6 interrupted); anything else is a failure.
-    if [ $? -gt 6 ]; then
+    # 0–6 are a purchase's outcomes (3 pending, 6 interrupted), 7 a drain whose delivery failed
+    # (recorded, as a setup to a closed port means it); anything else is a failure.
+    if [ $? -gt 7 ]; then
       fail "$name: setup '$step' failed: $(head -c 200 "$work/setup.err")"
       return 1
     fi

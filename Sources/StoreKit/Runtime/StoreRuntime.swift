@@ -10,6 +10,10 @@ import IAPSimKit
 /// environment once, the way `iapsim` does (`Context.live`), unless an `SKTestSession` names
 /// the state folder and the `.storekit` file first (`configure(_:)`).
 @_spi(IAPSim) public final class StoreRuntime: @unchecked Sendable {
+    /// Stops every look at the state the runtime makes on its own (`Transaction.updates`, the
+    /// payment queue's observers): for the process's exit, before its state folder goes.
+    public func stopWatching() { TransactionWatcher.shared.stop() }
+
     /// The one store of the process, as a device has one App Store account.
     public static let shared = StoreRuntime()
 

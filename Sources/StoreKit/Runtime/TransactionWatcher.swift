@@ -65,6 +65,17 @@ final class TransactionWatcher: @unchecked Sendable {
         return id
     }
 
+    /// Stops looking at the state for good: at the process's exit, before its temporary state
+    /// folder is removed, so no look made meanwhile makes the folder again.
+    func stop() {
+        let stopped = lock.withLock { () -> DispatchSourceTimer? in
+            defer { timer = nil }
+            return timer
+        }
+        stopped?.cancel()
+        queue.sync {}  // a look under way ends before this returns
+    }
+
     func unsubscribe(_ id: UUID) {
         lock.withLock {
             listeners[id] = nil
