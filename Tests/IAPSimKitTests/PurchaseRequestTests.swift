@@ -112,6 +112,16 @@ import Testing
         }
     }
 
+    @Test func aTransactionItsLineWouldNotHoldIsNotWritten() throws {
+        let store = Support.store()
+        try store.update { try $0.account.record(transaction(id: 1, quantity: 1), isNew: true) }
+        let journal = try Data(contentsOf: URL(fileURLWithPath: store.location.journalPath))
+        var orphan = transaction(id: 2, quantity: 1)
+        orphan.offerID = "pro.loyal"  // the line keeps an offer's details only with its type
+        try expectRefused(store) { try $0.account.record(orphan, isNew: true) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.location.journalPath)) == journal)
+    }
+
     @Test func aNegativePriceOrBalanceIsNotWritten() throws {
         let store = Support.store()
         try expectRefused(store) { try $0.account.record(transaction(id: 1, quantity: 1, price: -1), isNew: true) }

@@ -1,5 +1,3 @@
-import IAPSimJSON
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -92,11 +90,8 @@ struct IndexAppender {
             groupKey = key
         }
         // As the line reads back: `ISO8601Date` writes whole seconds.
-        var written = transaction
-        written.purchaseDate = ISO8601Date.stored(transaction.purchaseDate)
-        written.expirationDate = transaction.expirationDate.map(ISO8601Date.stored)
-        written.revocationDate = transaction.revocationDate.map(ISO8601Date.stored)
-        var new = TransactionIndex.Record(written, offset: offset, productKey: productKey, groupKey: groupKey)
+        var new = TransactionIndex.Record(
+            transaction.asStored, offset: offset, productKey: productKey, groupKey: groupKey)
         if transaction.id <= header.maxID {
             guard let position = try position(of: transaction.id) else { return false }
             var old = try record(position)

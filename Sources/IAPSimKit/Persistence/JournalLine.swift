@@ -5,10 +5,11 @@ import IAPSimJSON
 ///
 /// Listing 100,000 transactions or rebuilding the index of a million reads every line, and
 /// building a `JSONValue` tree for each costs more than the rest together. Lines as iapsim
-/// writes them — one flat object of ASCII strings without escapes, whole numbers, dates in
-/// whole seconds — are read here in one pass without allocating. Any other line goes to
-/// `JSONValue` and `Reader`, which decide, so both ways read a line the same or the fast one
-/// steps aside.
+/// writes them — one object of ASCII strings without escapes, whole numbers, dates in whole
+/// seconds, and `commitmentInfo` the one object inside — are read here in one pass without
+/// allocating. Any other line goes to `JSONValue` and `Reader`, which decide, so both ways
+/// read a line the same or the fast one steps aside. Each line is read back as it is written
+/// (`readBack(_:as:)`), so a line iapsim writes reads as the transaction it was spelled from.
 struct JournalLine {
     /// Why a line is not a transaction, in the words of the full parser.
     enum Failure: Error, Equatable {
@@ -18,9 +19,16 @@ struct JournalLine {
 
     /// The transaction on `line` (without its newline).
     static func transaction(_ line: UnsafeBufferPointer<UInt8>) throws(Failure) -> Transaction {
-        let fast = withScanned(line) { $0?.transaction() }
-        if let fast { return fast }
+        if let fast = fast(line) { return fast }
         return try parsed(line)
+    }
+
+    /// The transaction on `line` as the one pass reads it, finding members by `names`; nil
+    /// when the line is not in the form it reads, and the full parser decides.
+    static func fast(
+        _ line: UnsafeBufferPointer<UInt8>, names: KeyNames = .transaction, commitmentNames: KeyNames = .commitment
+    ) -> Transaction? {
+        withScanned(line, names, commitmentNames) { $0?.transaction() }
     }
 
     /// The index record of the transaction on `line`, which starts at `offset`; `key` gives
@@ -29,7 +37,7 @@ struct JournalLine {
     static func record(
         _ line: UnsafeBufferPointer<UInt8>, offset: UInt64, key: (UnsafeBufferPointer<UInt8>) -> UInt32
     ) throws(Failure) -> TransactionIndex.Record {
-        let fast = withScanned(line) { $0?.record(offset: offset, key: key) }
+        let fast = withScanned(line, .transaction, .commitment) { $0?.record(offset: offset, key: key) }
         if let fast { return fast }
         let transaction = try parsed(line)
         let productKey = Array(transaction.productID.utf8).withUnsafeBufferPointer(key)
@@ -37,7 +45,7 @@ struct JournalLine {
         return TransactionIndex.Record(transaction, offset: offset, productKey: productKey, groupKey: groupKey)
     }
 
-    private static func parsed(_ line: UnsafeBufferPointer<UInt8>) throws(Failure) -> Transaction {
+    static func parsed(_ line: UnsafeBufferPointer<UInt8>) throws(Failure) -> Transaction {
         do {
             return try Transaction(try Reader(try JSONValue.parse(Array(line)), at: ""))
         } catch let error as JSONValue.SyntaxError {
@@ -49,18 +57,10 @@ struct JournalLine {
 
     // MARK: The one pass
 
-    /// The members iapsim writes.
-    private enum Key: Int {
-        case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
-        case expirationDate, revocationDate, revocationReason, subscriptionGroupID, isUpgraded, reason
-        case offerType, offerPaymentMode, price, currency, storefrontCountryCode, appAccountToken, deletionDate
-        case offerID, offerPeriod, ownershipType, billingPlanType, revocationPercentage
-        static let count = 25
-    }
-
-    /// A member's value: its kind and, for a string (without quotes) or a number, its bytes.
+    /// A member's value: its kind and, for a string (without quotes), a number or an object,
+    /// its bytes.
     private struct Token {
-        enum Kind: UInt8 { case absent, string, number, yes, no, null }
+        enum Kind: UInt8 { case absent, string, number, yes, no, null, object }
         var kind: Kind = .absent
         var start: Int32 = 0
         var end: Int32 = 0
@@ -70,18 +70,19 @@ struct JournalLine {
     private let tokens: UnsafeMutableBufferPointer<Token>
 
     /// Calls `body` with the line scanned, or nil when it is not in the simple form.
-    private static func withScanned<Result>(_ line: UnsafeBufferPointer<UInt8>, _ body: (JournalLine?) -> Result)
-        -> Result
-    {
-        withUnsafeTemporaryAllocation(of: Token.self, capacity: Key.count) { tokens in
+    private static func withScanned<Result>(
+        _ line: UnsafeBufferPointer<UInt8>, _ names: KeyNames, _ commitmentNames: KeyNames,
+        _ body: (JournalLine?) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: Token.self, capacity: slotCount) { tokens in
             tokens.initialize(repeating: Token())
             let scanned = JournalLine(b: line, tokens: tokens)
-            return body(line.count < Int32.max && scanned.scan() ? scanned : nil)
+            return body(line.count < Int32.max && scanned.scan(names, commitmentNames) ? scanned : nil)
         }
     }
 
     /// Reads the object's members into `tokens`; false for anything but the simple form.
-    private func scan() -> Bool {
+    private func scan(_ names: KeyNames, _ commitmentNames: KeyNames) -> Bool {
         var i = 0
         func skipSpace() { while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0D || b[i] == 0x0A { i += 1 } }
         /// A string's bytes; nil with an escape, a control character or a non-ASCII byte.
@@ -108,9 +109,14 @@ struct JournalLine {
         skipSpace()
         guard i < b.count, b[i] == UInt8(ascii: "{") else { return false }
         i += 1
+        // Where `commitmentInfo`'s object starts while its members are read, else -1. One
+        // loop for both levels, without recursion, so that all of it is inlined here.
+        var inner = -1
         while true {
             skipSpace()
             guard i < b.count, b[i] == 0x22, let name = string() else { return false }
+            let nameBytes = UnsafeBufferPointer(rebasing: b[name])
+            let slot = inner < 0 ? names.slot(of: nameBytes) : commitmentNames.slot(of: nameBytes)
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return false }
             i += 1
@@ -145,24 +151,37 @@ struct JournalLine {
             case UInt8(ascii: "n"):
                 guard literal("null") else { return false }
                 token.kind = .null
+            case UInt8(ascii: "{"):
+                // `commitmentInfo`'s members go to their own slots, cleared first: the last of
+                // a repeated member counts whole. Its token is set where the object ends.
+                guard inner < 0, slot == Key.commitmentInfo.slot else { return false }
+                for slot in commitmentNames.slots { tokens[slot] = Token() }
+                inner = i
+                i += 1
+                continue
             default:
-                return false  // nested values, and anything malformed
+                return false  // other nested values, and anything malformed
             }
             // A repeated key: the last one counts, as `JSONValue`'s subscript reads it.
-            if let key = key(name) { tokens[key.rawValue] = token }
-            skipSpace()
-            guard i < b.count else { return false }
-            if b[i] == UInt8(ascii: ",") {
+            if let slot { tokens[slot] = token }
+            // A `,`, or a `}` that ends `commitmentInfo` (then a `,` or `}` follows) or the line.
+            while true {
+                skipSpace()
+                guard i < b.count else { return false }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    break
+                }
+                guard b[i] == UInt8(ascii: "}") else { return false }
                 i += 1
-            } else if b[i] == UInt8(ascii: "}") {
-                i += 1
-                break
-            } else {
-                return false
+                guard inner >= 0 else {
+                    skipSpace()
+                    return i == b.count
+                }
+                tokens[Key.commitmentInfo.slot] = Token(kind: .object, start: Int32(inner), end: Int32(i))
+                inner = -1
             }
         }
-        skipSpace()
-        return i == b.count
     }
 
     private func equals(_ range: Range<Int>, _ word: StaticString) -> Bool {
@@ -170,41 +189,15 @@ struct JournalLine {
             && memcmp(word.utf8Start, b.baseAddress! + range.lowerBound, range.count) == 0
     }
 
-    private func key(_ name: Range<Int>) -> Key? {
-        switch name.count {
-        case 2: equals(name, "id") ? .id : nil
-        case 5: equals(name, "price") ? .price : nil
-        case 6: equals(name, "reason") ? .reason : nil
-        case 7: equals(name, "offerID") ? .offerID : nil
-        case 8: equals(name, "currency") ? .currency : nil
-        case 9: equals(name, "productID") ? .productID : equals(name, "offerType") ? .offerType : nil
-        case 10: equals(name, "originalID") ? .originalID : equals(name, "isUpgraded") ? .isUpgraded : nil
-        case 11: equals(name, "productType") ? .productType : equals(name, "offerPeriod") ? .offerPeriod : nil
-        case 12: equals(name, "purchaseDate") ? .purchaseDate : equals(name, "deletionDate") ? .deletionDate : nil
-        case 13: equals(name, "ownershipType") ? .ownershipType : nil
-        case 15:
-            equals(name, "appAccountToken")
-                ? .appAccountToken : equals(name, "billingPlanType") ? .billingPlanType : nil
-        case 14:
-            equals(name, "expirationDate") ? .expirationDate : equals(name, "revocationDate") ? .revocationDate : nil
-        case 16:
-            equals(name, "revocationReason")
-                ? .revocationReason : equals(name, "offerPaymentMode") ? .offerPaymentMode : nil
-        case 17: equals(name, "purchasedQuantity") ? .purchasedQuantity : nil
-        case 19: equals(name, "subscriptionGroupID") ? .subscriptionGroupID : nil
-        case 20:
-            equals(name, "originalPurchaseDate")
-                ? .originalPurchaseDate : equals(name, "revocationPercentage") ? .revocationPercentage : nil
-        case 21: equals(name, "storefrontCountryCode") ? .storefrontCountryCode : nil
-        default: nil
-        }
-    }
-
     // MARK: Values, as `Reader` reads them
 
     /// A member present and not null, as `Reader.optional` sees it.
-    private func present(_ key: Key) -> Token? {
-        let token = tokens[key.rawValue]
+    private func present(_ key: Key) -> Token? { present(slot: key.slot) }
+
+    private func present(inCommitment key: CommitmentKey) -> Token? { present(slot: key.slot) }
+
+    private func present(slot: Int) -> Token? {
+        let token = tokens[slot]
         return token.kind == .absent || token.kind == .null ? nil : token
     }
 
@@ -301,6 +294,16 @@ struct JournalLine {
         whole(token).flatMap { $0 >= 1 && $0 <= UInt64(Int.max) ? Int($0) : nil }
     }
 
+    /// `commitmentInfo`'s members as `Transaction(Reader)` reads them, the price still text.
+    private func commitment(_ token: Token) -> (number: Int, total: Int, expirationDate: Date, price: Token)? {
+        guard token.kind == .object, let number = present(inCommitment: .billingPeriodNumber).flatMap(quantity),
+            let total = present(inCommitment: .totalBillingPeriods).flatMap(quantity),
+            let expirationDate = present(inCommitment: .expirationDate).flatMap(date),
+            let price = present(inCommitment: .price), isPlainDecimal(price)
+        else { return nil }
+        return (number, total, expirationDate, price)
+    }
+
     /// The fields both reads check, or nil when one does not read.
     private func common() -> (
         id: UInt64, originalID: UInt64, productType: ProductType, purchaseDate: Date, expirationDate: Date?,
@@ -327,6 +330,7 @@ struct JournalLine {
             optional(.revocationPercentage, { text($0).flatMap(Decimal.init(plainDecimal:)) }) != nil,
             optional(.billingPlanType, { text($0).flatMap(BillingPlanType.init(rawValue:)) }) != nil,
             optional(.offerPeriod, { text($0).flatMap(SubscriptionPeriod.init(iso8601:)) }) != nil,
+            optional(.commitmentInfo, commitment) != nil,
             let ownership = optional(.ownershipType, { text($0).flatMap(Transaction.OwnershipType.init(rawValue:)) }),
             let deletionDate = optional(.deletionDate, date)
         else { return nil }
@@ -361,6 +365,12 @@ struct JournalLine {
             Decimal.init(plainDecimal:))
         transaction.offerID = present(.offerID).flatMap(text)
         transaction.billingPlanType = present(.billingPlanType).flatMap(text).flatMap(BillingPlanType.init(rawValue:))
+        if let commitment = present(.commitmentInfo).flatMap(commitment) {
+            guard let price = text(commitment.price).flatMap(Decimal.init(plainDecimal:)) else { return nil }
+            transaction.commitmentInfo = Transaction.CommitmentInfo(
+                billingPeriodNumber: commitment.number, totalBillingPeriods: commitment.total,
+                expirationDate: commitment.expirationDate, price: price)
+        }
         transaction.ownershipType = fields.ownershipType
         transaction.deletionDate = fields.deletionDate
         return transaction

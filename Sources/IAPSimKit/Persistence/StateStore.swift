@@ -507,22 +507,10 @@ public struct StateStore: Sendable {
         if !appended.isEmpty { updateIndex(appended, index: index, coveredLength: state.account.journalLength) }
     }
 
-    /// A journal line reads back as the transaction it was spelled from, as `replayJournal`
-    /// and the index read it.
+    /// A journal line, before it is appended, reads back as the transaction it was spelled
+    /// from, as the index and later reads read it (`JournalLine.readBack`).
     private func checkJournalLine(_ line: ArraySlice<UInt8>, of transaction: Transaction) throws(StateError) {
-        let failure = line.withUnsafeBufferPointer { bytes -> JournalLine.Failure? in
-            do throws(JournalLine.Failure) {
-                _ = try JournalLine.transaction(bytes)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        guard let failure else { return }
-        let reason: String
-        switch failure {
-        case .notJSON(let message), .notTransaction(let message): reason = message
-        }
+        guard let reason = line.withUnsafeBufferPointer({ JournalLine.readBack($0, as: transaction) }) else { return }
         throw .unwritable(path: location.journalPath, detail: "transaction \(transaction.id): \(reason)")
     }
 
