@@ -51,10 +51,10 @@ public struct TLSServerChain: Sendable {
         for name in fileNames {
             let path = directory + "/" + name
             let data: Data?
-            do {
+            do throws(POSIXFile.Failure) {
                 data = try POSIXFile.readIfPresent(path)
-            } catch let failure as POSIXFile.Failure {
-                throw StateError.unreadable(path: path, reason: failure.reason)
+            } catch {
+                throw StateError.unreadable(path: path, reason: error.reason)
             }
             guard let data else { return nil }
             texts.append(String(decoding: data, as: UTF8.self))

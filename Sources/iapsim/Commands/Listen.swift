@@ -63,23 +63,8 @@ struct Listen: CLICommand {
 
     init(_ words: ParsedWords) throws(UsageError) {
         try words.expect(count: 0)
-        guard let url = words.value("forward-to") else {
-            throw words.error("missing --forward-to URL: where to POST the notifications")
-        }
-        do {
-            endpoint = try HTTPEndpoint(url)
-        } catch {
-            throw words.error("--forward-to \(url): \(error.message)")
-        }
+        (endpoint, timeout) = try Self.webhook(words, missing: "where to POST the notifications")
         drain = words.flag("drain")
-        var timeout = 10.0
-        if let text = words.value("timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
-                throw words.error("--timeout \(text): expected seconds from 0 to 600, such as 5 or 0.5")
-            }
-            timeout = seconds
-        }
-        self.timeout = timeout
         var headers: [HTTPHeader] = []
         for text in words.all("header") {
             guard let header = HTTPHeader(text) else { throw words.error("--header \(text): expected 'Name: value'") }
@@ -136,6 +121,26 @@ struct Listen: CLICommand {
             if !context.options.json { report.notes.append(Self.resendHint(endpoint)) }
         }
         return report
+    }
+
+    /// `--forward-to URL` and `--timeout S` (default 10), as `listen` and `notifications resend`
+    /// take them.
+    static func webhook(_ words: ParsedWords, missing: String) throws(UsageError) -> (HTTPEndpoint, Double) {
+        guard let url = words.value("forward-to") else { throw words.error("missing --forward-to URL: \(missing)") }
+        let endpoint: HTTPEndpoint
+        do {
+            endpoint = try HTTPEndpoint(url)
+        } catch {
+            throw words.error("--forward-to \(url): \(error.message)")
+        }
+        var timeout = 10.0
+        if let text = words.value("timeout") {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
+                throw words.error("--timeout \(text): expected seconds from 0 to 600, such as 5 or 0.5")
+            }
+            timeout = seconds
+        }
+        return (endpoint, timeout)
     }
 
     /// How to post again what failed.

@@ -1,5 +1,4 @@
 import Foundation
-import IAPSimCrypto
 import IAPSimHTTP
 import IAPSimJSON
 import IAPSimKit
@@ -89,22 +88,7 @@ struct Notifications: CLICommand {
             guard !uuids.isEmpty != words.flag("failed") else {
                 throw words.error("usage: iapsim notifications resend (<uuid>... | --failed) --forward-to URL")
             }
-            guard let url = words.value("forward-to") else {
-                throw words.error("missing --forward-to URL: where to POST the notifications again")
-            }
-            let endpoint: HTTPEndpoint
-            do {
-                endpoint = try HTTPEndpoint(url)
-            } catch {
-                throw words.error("--forward-to \(url): \(error.message)")
-            }
-            var timeout = 10.0
-            if let text = words.value("timeout") {
-                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 600 else {
-                    throw words.error("--timeout \(text): expected seconds from 0 to 600, such as 5 or 0.5")
-                }
-                timeout = seconds
-            }
+            let (endpoint, timeout) = try Listen.webhook(words, missing: "where to POST the notifications again")
             action = .resend(uuids: uuids.isEmpty ? nil : uuids, endpoint: endpoint, timeout: timeout)
             return
         case let other?:
@@ -142,7 +126,8 @@ struct Notifications: CLICommand {
             // The transaction and renewal info inside are JWS of their own: decoded too.
             let nested = [("signedTransactionInfo", "transactionInfo"), ("signedRenewalInfo", "renewalInfo")]
                 .compactMap { field, name -> (String, String, JSONValue)? in
-                    guard let jws = signed.payload["data"]?[field]?.stringValue, let decoded = Self.decodedPayload(jws)
+                    guard let jws = signed.payload["data"]?[field]?.stringValue,
+                        let decoded = try? JWSInspection.inspect(jws, trusting: nil).payload
                     else { return nil }
                     return (field, name, decoded)
                 }
@@ -195,13 +180,6 @@ extension Notifications {
 }
 
 extension Notifications {
-    /// The payload of a compact JWS, decoded (its signature is the notification's business).
-    static func decodedPayload(_ jws: String) -> JSONValue? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let bytes = try? Base64URL.decode(parts[1]) else { return nil }
-        return try? JSONValue.parse(bytes)
-    }
-
     /// `resend`: the deliverer posts them again now and records each attempt.
     private func resend(
         _ uuids: [String]?, to endpoint: HTTPEndpoint, timeout: Double, session: StoreSession,

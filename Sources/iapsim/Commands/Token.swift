@@ -54,7 +54,7 @@ struct Token: CLICommand {
         }
         let token = BearerTokenMint.token(
             bundleID: try session.settings().bundleID, issuerID: issuerID, keyID: keyID, key: key,
-            now: try session.clockReading().now)
+            now: try session.simulatedNow())
         return Report(json: .object([("token", .string(token))]), lines: [token])
     }
 }

@@ -116,11 +116,9 @@ enum HelpText {
     }
 
     static var environment: String {
-        "ENVIRONMENT:\n"
-            + EnvironmentVariable.allCases.map {
-                let width = (EnvironmentVariable.allCases.map(\.name.count).max() ?? 0) + 1
-                return "  " + TerminalText.padded($0.name, to: width) + " " + $0.summary
-            }
+        let width = (EnvironmentVariable.allCases.map(\.name.count).max() ?? 0) + 1
+        return "ENVIRONMENT:\n"
+            + EnvironmentVariable.allCases.map { "  " + TerminalText.padded($0.name, to: width) + " " + $0.summary }
             .joined(separator: "\n")
                 + """
 
