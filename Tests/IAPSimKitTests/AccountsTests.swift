@@ -159,4 +159,11 @@ import Testing
             try StateLocation.resolve(stateDirectory: "/tmp/x", context: bad)
         }
     }
+
+    /// Names compare without case: `Default` is `default`'s name misspelt, not a new customer.
+    @Test func theDefaultCustomersNameInAnotherCaseIsRefused() {
+        #expect(throws: StateError.accountNameTaken(name: "Default", existing: "default")) {
+            try StateLocation.resolve(stateDirectory: "/tmp/x", account: "Default", context: Support.context())
+        }
+    }
 }

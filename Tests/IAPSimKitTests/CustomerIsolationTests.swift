@@ -119,6 +119,11 @@ import Testing
         let alias = store.forAccount("bob").location
         try FileManager().createSymbolicLink(atPath: alias.accountDirectory, withDestinationPath: bob.accountDirectory)
         #expect(throws: StateError.self) { _ = try store.forAccount("bob").removeAccount() }
+        // Every other command under the other spelling reaches Bob's folder, and is refused.
+        #expect(throws: StateError.accountNameTaken(name: "bob", existing: "Bob")) { try buy("fx.coins", for: "bob") }
+        #expect(throws: StateError.accountNameTaken(name: "bob", existing: "Bob")) {
+            _ = try store.forAccount("bob").read()
+        }
         #expect(FileSystem.exists(bob.statePath) && FileSystem.exists(bob.journalPath), "Bob's history is there")
         #expect(try store.accountNames() == ["Bob"])
     }

@@ -92,6 +92,11 @@ public struct StateLocation: Sendable, Equatable {
             throw .invalidAccountName(
                 value: name, origin: account != nil ? "--account" : EnvironmentVariable.account.name)
         }
+        // Names compare without case: `Default` would be a second folder for the name of the one
+        // customer that has none.
+        guard name == defaultAccount || name.lowercased() != defaultAccount else {
+            throw .accountNameTaken(name: name, existing: defaultAccount)
+        }
         if let explicit = stateDirectory ?? context.value(of: .stateDirectory) {
             return StateLocation(directory: context.absolutePath(explicit), lockTimeout: timeout, account: name)
         }

@@ -81,12 +81,25 @@ public struct StateStore: Sendable {
                     state = known
                 } else {
                     state = try Self.decode(read.data, path: path)
+                    try checkSpelling(of: state)
                 }
                 cache.remember(state, decodedFrom: read.data, signature: read.signature)
             }
         }
         try layAppState(over: &state)
         return state
+    }
+
+    /// On a case-insensitive file system `bob` opens `Bob`'s folder: a snapshot read under a
+    /// name must be the one `customers.json` gives its number, else the name only differs in
+    /// case from the store's, and acts for nobody (`accountNameTaken`).
+    private func checkSpelling(of state: PurchaseState) throws(StateError) {
+        let number = state.account.customerNumber
+        guard location.account != StateLocation.defaultAccount, number != 0,
+            let held = try CustomerRegistry.read(location.customersPath).name(of: number), held != location.account,
+            held.lowercased() == location.account.lowercased()
+        else { return }
+        throw .accountNameTaken(name: location.account, existing: held)
     }
 
     /// The app's settings alone (`SettingKey.isAppWide`: environment, bundle identifier, app

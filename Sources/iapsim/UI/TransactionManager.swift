@@ -29,6 +29,8 @@ struct TransactionManager: Sendable {
     let signIn: SignInSecret
     /// The port listened on, which `Host` and `Origin` must name.
     let port: UInt16
+    /// The `Host` values that name this server: its loopback names, as `serve` checks them.
+    let hosts: HostPolicy
     /// Whether to stop a long poll early (the server is stopping).
     var stopping: @Sendable () -> Bool = { false }
     /// The longest a request waits for the state to change before it answers the same version.
@@ -45,6 +47,7 @@ struct TransactionManager: Sendable {
         self.token = token
         self.signIn = signIn
         self.port = port
+        self.hosts = HostPolicy(port: port)
     }
 
     /// The address `iapsim ui` prints: the page, signing this browser in on its first use.
@@ -70,15 +73,13 @@ struct TransactionManager: Sendable {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    /// The `Host` values that name this server.
-    var allowedHosts: Set<String> { ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"] }
 
     /// The origins a state-changing request may come from.
-    var allowedOrigins: Set<String> { Set(allowedHosts.map { "http://" + $0 }) }
+    var allowedOrigins: Set<String> { Set(hosts.allowed.map { "http://" + $0 }) }
 
     func respond(_ request: HTTPRequest) -> HTTPResponse {
-        guard let host = request.headers["Host"]?.lowercased(), allowedHosts.contains(host) else {
-            return Self.refuse(421, "this server answers only to http://127.0.0.1:\(port)/ (Host)")
+        guard hosts.allows(request.headers["Host"]) else {
+            return Self.refuse(421, "this server answers only to http://\(hosts.primary)/ (Host)")
         }
         let path = request.pathComponents
         if path == ["login"] { return login(request) }
