@@ -73,7 +73,6 @@ struct TransactionManager: Sendable {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-
     /// The origins a state-changing request may come from.
     var allowedOrigins: Set<String> { Set(hosts.allowed.map { "http://" + $0 }) }
 
