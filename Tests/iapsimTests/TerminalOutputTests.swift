@@ -16,6 +16,19 @@ import Testing
         #expect(!Harness().run("list").stdout.contains("\u{1B}["))  // a pipe
     }
 
+    /// `transactions` shows what each was charged and under which offer, as the page's Price
+    /// and Offer columns do.
+    @Test func theTransactionsTableShowsPriceAndOffer() throws {
+        let harness = Harness()
+        #expect(harness.run("buy", "com.example.app.pro.monthly", "--yes").status == 0)
+        #expect(harness.run("buy", "com.example.app.coins100", "--quantity", "3", "--yes").status == 0)
+        let lines = harness.run("transactions").stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasSuffix("EXPIRES               PRICE") == true, "\(lines)")
+        #expect(lines.count == 3)
+        #expect(lines.dropFirst().first?.hasSuffix("  0 USD (introductory offer, free trial)") == true, "\(lines)")
+        #expect(lines.last?.hasSuffix("  2.97 USD") == true, "\(lines)")
+    }
+
     @Test func quietPrintsNothingButErrors() {
         let harness = Harness()
         let buy = harness.run("buy", "com.example.app.book", "--quiet")

@@ -440,6 +440,11 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
         let manager = try Self.manager(harness, account: "bob")
         let html = String(decoding: manager.respond(try Self.request("/")).body, as: UTF8.self)
         #expect(html.contains(#"<meta name="iapsim-account" content="bob">"#))
+        // The first look is never half empty: the header names the customer, and the clock and
+        // the catalog say they are loading until their first answer.
+        #expect(html.contains(#"aria-describedby="account-hint"><option>bob</option></select>"#))
+        #expect(html.contains(#"<output id="clock-now" aria-live="polite">loading…</output>"#))
+        #expect(html.contains("Loading the catalog…"))
         let rows = try Self.json(manager.respond(try Self.request("/api/rows/transactions")))
         #expect(rows["total"] == .int(1))
         let defaults = try Self.json(manager.respond(try Self.request("/api/rows/transactions?account=default")))

@@ -9,7 +9,8 @@ struct Transactions: CLICommand, Equatable {
         discussion: """
             Every transaction with its identifier, original identifier, product, state
             (purchased, expired, upgraded, revoked; renewal; unfinished), purchase and expiry
-            dates, then the pending purchases and the Ask to Buy requests that expired
+            dates, and price with the offer it was bought under (0 USD (introductory offer,
+            free trial)), then the pending purchases and the Ask to Buy requests that expired
             unanswered. --json gives each transaction with StoreKit 2's field names plus
             "state" and "isFinished".
             'delete ID' is SKTestSession.deleteTransaction(identifier:): the transaction leaves
@@ -115,7 +116,8 @@ extension Transactions {
             },
             text: {
                 // A first pass over the index alone measures the columns; the second prints.
-                let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "PURCHASED", "EXPIRES"]
+                // PRICE is last, so it needs no width: the index that lays out the rest holds no price.
+                let header = ["ID", "ORIGINAL", "PRODUCT", "STATE", "PURCHASED", "EXPIRES", "PRICE"]
                 var widths: [Int] = []
                 TerminalText.measure(header, into: &widths)
                 var rows = 0
@@ -141,7 +143,7 @@ extension Transactions {
                                     id: transaction.id, originalID: transaction.originalID,
                                     productID: transaction.productID, state: entry.state, reason: transaction.reason,
                                     isFinished: entry.isFinished, purchaseDate: transaction.purchaseDate,
-                                    expirationDate: transaction.expirationDate))
+                                    expirationDate: transaction.expirationDate) + [Self.priceCell(transaction)])
                         }
                         for row in pending { emit(row) }
                     }
@@ -206,6 +208,24 @@ extension Transactions {
             String(id), String(originalID), productID, text, ISO8601Date.string(purchaseDate),
             expirationDate.map(ISO8601Date.string) ?? "-",
         ]
+    }
+
+    /// What was charged, in the transaction's currency, and the offer it was charged under, as
+    /// the page's Price and Offer columns show them: `0 USD (introductory offer, free trial)`.
+    static func priceCell(_ transaction: Transaction) -> String {
+        let price = "\(transaction.price.plainString) \(transaction.currency)"
+        guard let type = transaction.offerType else { return price }
+        var offer = [
+            type == .code ? "offer code" : type == .winBack ? "win-back offer" : "\(type.rawValue) offer"
+        ]
+        if let id = transaction.offerID { offer[0] += " \(id)" }
+        switch transaction.offerPaymentMode {
+        case .freeTrial?: offer.append("free trial")
+        case .payAsYouGo?: offer.append("pay as you go")
+        case .payUpFront?: offer.append("pay up front")
+        case nil: break
+        }
+        return "\(price) (\(offer.joined(separator: ", ")))"
     }
 
     private static func expiredCells(_ request: PendingPurchase) -> [String] {

@@ -591,6 +591,9 @@ extension PageSource {
           wire();
           renderHeader();
           read('triggers').then((t) => $('#trigger-type').replaceChildren(...t.triggerable.map((n) => el('option', { text: n }))));
+          // The first paint does not wait for the version watch's first answer (whose refresh
+          // then runs once more, at most).
+          refresh().catch(() => {});
           watch();
         });
         """##

@@ -23,7 +23,7 @@ enum PageSource {
           <section id="customer" aria-labelledby="customer-title">
             <h2 id="customer-title" class="sr-only">Customer</h2>
             <label for="account">Customer</label>
-            <select id="account" name="account" aria-describedby="account-hint"></select>
+            <select id="account" name="account" aria-describedby="account-hint"><option>{{ACCOUNT}}</option></select>
             <span id="account-hint" class="sr-only">Every view and button acts for the customer chosen here</span>
             <form id="account-add" class="inline-form">
               <label for="account-new" class="sr-only">New customer's name</label>
@@ -34,7 +34,7 @@ enum PageSource {
           </section>
           <section id="clock" aria-labelledby="clock-title">
             <h2 id="clock-title" class="inline">Simulated clock</h2>
-            <output id="clock-now" aria-live="polite">…</output>
+            <output id="clock-now" aria-live="polite">loading…</output>
             <form id="clock-advance" class="inline-form">
               <label for="advance-by">Advance by</label>
               <input id="advance-by" name="by" value="P1M" size="6" pattern="P.*" required
@@ -55,7 +55,7 @@ enum PageSource {
         <main>
           <section id="catalog" aria-labelledby="catalog-title">
             <h2 id="catalog-title">Catalog</h2>
-            <p id="catalog-meta" class="meta"></p>
+            <p id="catalog-meta" class="meta">Loading the catalog…</p>
             <div class="scroll"><table id="catalog-table">
               <caption class="sr-only">Products, their localized prices and eligibility</caption>
               <thead><tr><th scope="col">Product</th><th scope="col">Type</th><th scope="col">Price</th>
