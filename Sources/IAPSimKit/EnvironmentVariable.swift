@@ -16,6 +16,11 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
 
     public var name: String { rawValue }
 
+    /// Variables read that are no settings of iapsim's: under `clock exec`, an iapsim the
+    /// program starts finds libfaketime's (`Faketime.environmentLeaving`) and runs itself again
+    /// without it, to read the real clock.
+    public static let libfaketimeMarkers = ["FAKETIME_TIMESTAMP_FILE", "LD_PRELOAD", "DYLD_INSERT_LIBRARIES"]
+
     /// What it does, for `iapsim help environment`.
     public var summary: String {
         switch self {

@@ -5,16 +5,17 @@ extension Context {
     /// The real world, read once at start-up: the process environment, the working
     /// directory, the system clock, and the catalog `make install` put beside the binary.
     static func live() -> Context {
-        leaveFaketime()
+        // Read once: building the dictionary is a good part of a short command's start-up.
+        let environment = ProcessInfo.processInfo.environment
+        leaveFaketime(environment)
         return live(
-            environment: ProcessInfo.processInfo.environment,
-            currentDirectory: FileManager.default.currentDirectoryPath, executablePath: executablePath())
+            environment: environment, currentDirectory: FileManager.default.currentDirectoryPath,
+            executablePath: executablePath())
     }
 
     /// Runs this iapsim again without libfaketime when a program under `iapsim clock exec`
     /// started it (`Faketime.environmentLeaving`); returns only when it is not one.
-    private static func leaveFaketime() {
-        let environment = ProcessInfo.processInfo.environment
+    private static func leaveFaketime(_ environment: [String: String]) {
         guard let clean = Faketime.environmentLeaving(environment), let path = executablePath() else { return }
         let argv = ([path] + processArguments().dropFirst()).map { strdup($0) } + [nil]
         let envp = clean.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -125,5 +125,7 @@ enum HelpText {
                 An empty variable counts as unset. LANG and LC_ALL are not read: prices follow the
                 catalog's storefront locale unless --locale or IAPSIM_LOCALE says otherwise.
                 """
+            + "\nAlso read, as no setting: \(EnvironmentVariable.libfaketimeMarkers.joined(separator: ", ")), by an"
+            + "\niapsim a program under 'clock exec' starts, which then runs itself without libfaketime."
     }
 }
