@@ -50,8 +50,12 @@ let package = Package(
         .target(
             name: storeKitTestModule, dependencies: [.target(name: storeKitModule), "IAPSimKit"],
             path: "Sources/StoreKitTest"),
+        // The page `iapsim ui` serves is real HTML, CSS and JavaScript, compiled in as bytes.
         .executableTarget(
-            name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON", "IAPSimTLS"]),
+            name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON", "IAPSimTLS"],
+            resources: [
+                .embedInCode("UI/Page/index.html"), .embedInCode("UI/Page/app.css"), .embedInCode("UI/Page/app.js"),
+            ]),
         .testTarget(
             name: "IAPSimCryptoTests",
             dependencies: ["IAPSimCrypto"],

@@ -42,6 +42,41 @@ import Testing
                 == Self.samples.map { TerminalText.escaped($0, keepingNewlines: true) })
     }
 
+    /// The page is real files, linted as what they are: the script parses (`node --check`),
+    /// and the binary serves exactly the files in `Sources/iapsim/UI/Page`.
+    @Test func thePageIsItsFilesAndTheScriptParses() throws {
+        let folder = Harness.repositoryRoot + "/Sources/iapsim/UI/Page/"
+        for (name, served) in [
+            ("index.html", PageSource.html), ("app.css", PageSource.style), ("app.js", PageSource.script),
+        ] {
+            #expect(try String(contentsOfFile: folder + name, encoding: .utf8) == served, "\(name)")
+        }
+        let node = try External.file("/usr/bin/node")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: node)
+        process.arguments = ["--check", folder + "app.js"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: message, as: UTF8.self))")
+    }
+
+    /// The commands the page's buttons run are typed against the registry: each is a command
+    /// `iapsim` has and one the page's server lets a button run (`PageCommands.actions`), and
+    /// every one of those has a button.
+    @Test func thePagesButtonsNameCommandsTheServerRuns() throws {
+        let call = try Regex(#"(?:act|button)\([^;]*?\['([a-z-]+)'"#)
+        let named = Set(PageSource.script.matches(of: call).compactMap { $0.output[1].substring.map(String.init) })
+        let commands = Set(Registry.commands.map { $0.spec.name })
+        for name in named {
+            #expect(commands.contains(name), "the page runs '\(name)', which is no command")
+            #expect(PageCommands.actions.contains(name), "the page's server refuses '\(name)'")
+        }
+        #expect(named == PageCommands.actions, "a command the server allows has no button, or the other way")
+    }
+
     @Test func everyTextTheStateGivesGoesThroughIt() {
         let script = PageSource.script
         #expect(script.contains("node.textContent = safe(value)"))
