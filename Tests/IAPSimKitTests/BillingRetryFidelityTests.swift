@@ -49,7 +49,7 @@ import Testing
         try failRenewal(grace: grace)
         let state = try #require(try session.status().subscriptions.first?.state)
         #expect(state == (grace ? .inGracePeriod : .inBillingRetryPeriod))
-        #expect(try buy(.offer(id: "pro.monthly.winback", signature: nil)) == .failed(.purchase("ineligibleForOffer")))
+        #expect(try buy(.offer(id: "pro.monthly.winback", signature: nil)) == .failed(.purchase(.ineligibleForOffer)))
         #expect(try session.store.transactions().count == 1)
     }
 

@@ -44,7 +44,7 @@ import Testing
     /// Apple, "Implementing promotional offers in your app": for current and lapsed
     /// subscribers of the group only.
     @Test func aPromotionalOfferIsForThoseWhoSubscribedBefore() throws {
-        #expect(try buy(.offer(id: "pro.monthly.comeback", signature: nil)) == .failed(.purchase("ineligibleForOffer")))
+        #expect(try buy(.offer(id: "pro.monthly.comeback", signature: nil)) == .failed(.purchase(.ineligibleForOffer)))
         #expect(try session.store.transactions().isEmpty)
         try lapse()
         guard case .purchased(let transaction) = try buy(.offer(id: "pro.monthly.comeback", signature: nil)) else {
@@ -91,7 +91,7 @@ import Testing
             Issue.record("expected default to redeem the offer, got \(redeemed)")
             return
         }
-        #expect(try redeem(bob) == .failed(.purchase("invalidOfferSignature")), "another customer, the same nonce")
+        #expect(try redeem(bob) == .failed(.purchase(.invalidOfferSignature)), "another customer, the same nonce")
         #expect(try bob.store.read().simulation.usedOfferNonces.map(\.nonce) == [signature.nonce])
     }
 
@@ -120,14 +120,14 @@ import Testing
             Issue.record("expected the offer to be bought")
             return
         }
-        #expect(try buy(first) == .failed(.purchase("invalidOfferSignature")), "the same nonce again")
+        #expect(try buy(first) == .failed(.purchase(.invalidOfferSignature)), "the same nonce again")
         let again = try sign()
         guard case .offerScheduled = try buy(again) else {
             Issue.record("a new nonce is accepted")
             return
         }
-        #expect(try buy(try sign(ahead: 120)) == .failed(.purchase("invalidOfferSignature")), "two minutes ahead")
-        #expect(try buy(try sign(ahead: 24 * 3600)) == .failed(.purchase("invalidOfferSignature")), "a day ahead")
+        #expect(try buy(try sign(ahead: 120)) == .failed(.purchase(.invalidOfferSignature)), "two minutes ahead")
+        #expect(try buy(try sign(ahead: 24 * 3600)) == .failed(.purchase(.invalidOfferSignature)), "a day ahead")
         guard case .offerScheduled = try buy(try sign(ahead: 30)) else {
             Issue.record("half a minute ahead is within the skew")
             return
@@ -141,7 +141,7 @@ import Testing
             try other.purchase(
                 try other.quote(PurchaseRequest(productID: monthly, offer: replay), in: catalog), in: catalog
             ).result
-                == .failed(.purchase("invalidOfferSignature")))
+                == .failed(.purchase(.invalidOfferSignature)))
         // A day later, the first nonces are forgotten as a new one is recorded: they are too old
         // to be accepted anyway.
         clock.advance(days: 2)
@@ -150,15 +150,15 @@ import Testing
     }
 
     @Test func anUnknownOfferIsInvalidOfferIdentifier() throws {
-        #expect(try buy(.offer(id: "no.such.offer", signature: nil)) == .failed(.purchase("invalidOfferIdentifier")))
-        #expect(try buy(.code(id: "NOSUCHCODE")) == .failed(.purchase("invalidOfferIdentifier")))
+        #expect(try buy(.offer(id: "no.such.offer", signature: nil)) == .failed(.purchase(.invalidOfferIdentifier)))
+        #expect(try buy(.code(id: "NOSUCHCODE")) == .failed(.purchase(.invalidOfferIdentifier)))
     }
 
     /// Apple, "Supporting win-back offers in your app": for lapsed subscribers; the `.storekit`
     /// file's switch decides eligibility in local testing. `status` lists the eligible ones.
     @Test func aWinBackOfferIsForLapsedSubscribers() throws {
         _ = try buy()
-        #expect(try buy(.offer(id: "pro.monthly.winback", signature: nil)) == .failed(.purchase("ineligibleForOffer")))
+        #expect(try buy(.offer(id: "pro.monthly.winback", signature: nil)) == .failed(.purchase(.ineligibleForOffer)))
         _ = try session.cancelSubscription(monthly)
         clock.advance(days: 10)
         let status = try #require(try session.status().subscriptions.first)

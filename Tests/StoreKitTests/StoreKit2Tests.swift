@@ -109,6 +109,16 @@ extension StoreKitAPITests {
             session.askToBuyEnabled = false
         }
 
+        /// Apple: more than one of something that is not consumable is
+        /// `Product.PurchaseError.invalidQuantity` (it came back `productUnavailable`).
+        @Test func twoOfANonConsumableIsAnInvalidQuantity() async throws {
+            _ = try freshSession()
+            let book = try #require(try await Product.products(for: ["com.example.app.book"]).first)
+            await #expect(throws: Product.PurchaseError.invalidQuantity) {
+                try await book.purchase(options: [.quantity(2)])
+            }
+        }
+
         @Test func aSimulatedPurchaseErrorIsThrownAsApplesError() async throws {
             let session = try freshSession()
             try await session.setSimulatedError(.purchase(.purchaseNotAllowed), forAPI: .purchase)

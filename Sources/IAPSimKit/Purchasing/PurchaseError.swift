@@ -25,6 +25,23 @@ public enum PurchaseError: Error, Equatable, Sendable {
     case billingPlanNotApplicable(productID: String, reason: String)
 }
 
+extension PurchaseError {
+    /// What StoreKit 2 throws for it, one mapping for every adapter: a quantity above one of
+    /// something not consumable is `Product.PurchaseError.invalidQuantity`, as Apple says;
+    /// not in the storefront is `StoreKitError.notAvailableInStorefront`; every other refusal
+    /// leaves the product out of reach: `productUnavailable`.
+    public var storeKitError: SimulatedError {
+        switch self {
+        case .invalidQuantity: .purchase(.invalidQuantity)
+        case .notAvailableInStorefront:
+            SimulatedError(domain: .storeKitError, name: StoreKitErrorName.notAvailableInStorefront.rawValue, code: nil)
+        case .productNotAvailable, .productNotRequested, .notFamilyShareable, .noMonthlyBillingPlan,
+            .billingPlanNotApplicable:
+            .purchase(.productUnavailable)
+        }
+    }
+}
+
 extension PurchaseError: LocalizedError {
     public var errorDescription: String? {
         switch self {

@@ -377,7 +377,7 @@ public struct StoreSession: Sendable {
         guard let subscription = product.subscription, let active,
             let index = state.simulation.renewals.firstIndex(where: { $0.originalID == active.originalID }),
             let current = state.account.chainLatest(active.originalID)
-        else { return .failed(.purchase("ineligibleForOffer")) }
+        else { return .failed(.purchase(.ineligibleForOffer)) }
         var info = state.simulation.renewals[index]
         if info.autoRenewProductID != product.id { info.renew(as: product, period: subscription.period) }
         info.willAutoRenew = true

@@ -51,7 +51,7 @@ extension StoreSession {
         moment: Moment, realNow: Date
     ) -> (offer: AppliedOffer?, error: SimulatedError?) {
         func fail(_ error: SimulatedError) -> (offer: AppliedOffer?, error: SimulatedError?) { (nil, error) }
-        guard let subscription = product.subscription else { return fail(.purchase("invalidOfferIdentifier")) }
+        guard let subscription = product.subscription else { return fail(.purchase(.invalidOfferIdentifier)) }
         let group = subscription.groupID
         let hadSubscription = state.account.groupOrigin(group) != nil
         let active = SubscriptionEngine.isGroupActive(group, in: state, at: moment.now)
@@ -63,9 +63,9 @@ extension StoreSession {
             if let promotional = subscription.promotionalOffers.first(where: { $0.id == id }) {
                 // Apple, "Implementing promotional offers in your app": for current and lapsed
                 // subscribers of the group.
-                guard hadSubscription else { return fail(.purchase("ineligibleForOffer")) }
+                guard hadSubscription else { return fail(.purchase(.ineligibleForOffer)) }
                 if let key = catalog.store.offerSigningKey {
-                    guard let signature else { return fail(.purchase("missingOfferParameters")) }
+                    guard let signature else { return fail(.purchase(.missingOfferParameters)) }
                     let valid = try? signature.isValid(
                         for: key, bundleID: moment.settings.bundleID, productID: product.id, offerID: id,
                         appAccountToken: appAccountToken)
@@ -73,7 +73,7 @@ extension StoreSession {
                     // Apple: a nonce is used once; a timestamp is the moment of signing.
                     guard valid == true, age <= offerSignatureLifetime, age >= -offerSignatureClockSkew,
                         !state.simulation.usedOfferNonces.contains(where: { $0.nonce == signature.nonce })
-                    else { return fail(.purchase("invalidOfferSignature")) }
+                    else { return fail(.purchase(.invalidOfferSignature)) }
                     checked = true
                 }
                 (type, offer) = (.promotional, promotional)
@@ -88,19 +88,19 @@ extension StoreSession {
                         && state == .inBillingRetryPeriod
                 }
                 guard winBack.isEligible, hadSubscription, !active, !retrying else {
-                    return fail(.purchase("ineligibleForOffer"))
+                    return fail(.purchase(.ineligibleForOffer))
                 }
                 (type, offer) = (.winBack, winBack)
             } else {
-                return fail(.purchase("invalidOfferIdentifier"))
+                return fail(.purchase(.invalidOfferIdentifier))
             }
         case .code(let id):
             guard let code = subscription.offerCodes.first(where: { $0.id == id }) else {
-                return fail(.purchase("invalidOfferIdentifier"))
+                return fail(.purchase(.invalidOfferIdentifier))
             }
             let customer: SubscriptionOffer.CodeEligibility = active ? .existing : hadSubscription ? .expired : .new
             guard code.eligibility.isEmpty || code.eligibility.contains(customer) else {
-                return fail(.purchase("ineligibleForOffer"))
+                return fail(.purchase(.ineligibleForOffer))
             }
             (type, offer) = (.code, code)
         }
@@ -125,13 +125,6 @@ extension SimulationState {
             - (StoreSession.offerSignatureLifetime + StoreSession.offerSignatureClockSkew) * 1000
         usedOfferNonces.removeAll { Double($0.timestamp) < horizon }
         usedOfferNonces.append(OfferNonce(nonce: signature.nonce, timestamp: signature.timestamp))
-    }
-}
-
-extension SimulatedError {
-    /// `Product.PurchaseError.<name>`.
-    static func purchase(_ name: String) -> SimulatedError {
-        SimulatedError(domain: .purchaseError, name: name, code: nil)
     }
 }
 

@@ -42,15 +42,8 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
         skErrorNames.enumerated().compactMap { code, name in
             name.isEmpty ? nil : SimulatedError(domain: .skError, name: name, code: code)
         }
-        + [
-            "unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled",
-            "unsupported",
-        ]
-        .map { SimulatedError(domain: .storeKitError, name: $0, code: nil) }
-        + [
-            "invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
-            "invalidOfferIdentifier", "invalidOfferPrice", "invalidOfferSignature", "missingOfferParameters",
-        ].map { SimulatedError(domain: .purchaseError, name: $0, code: nil) }
+        + StoreKitErrorName.allCases.map { SimulatedError(domain: .storeKitError, name: $0.rawValue, code: nil) }
+        + PurchaseErrorName.allCases.map { SimulatedError.purchase($0) }
         + [
             "invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding", "invalidSignature",
             "missingRequiredProperties", "revokedCertificate",
@@ -82,5 +75,35 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
             return all.first { $0.domain.rawValue == domain && $0.name == name }
         }
         return all.first { $0.name == text }
+    }
+}
+
+/// `StoreKitError`'s cases, by name: what a simulated StoreKit 2 error is, typed, so a
+/// misspelt one does not compile, and each API maps them with one exhaustive switch.
+public enum StoreKitErrorName: String, CaseIterable, Sendable {
+    case unknown, userCancelled, networkError, systemError, notAvailableInStorefront, notEntitled, unsupported
+}
+
+/// `Product.PurchaseError`'s cases, by name (Apple, "Product.PurchaseError"): why the App
+/// Store refuses a purchase's request, typed as `StoreKitErrorName` is.
+public enum PurchaseErrorName: String, CaseIterable, Sendable {
+    case invalidQuantity, productUnavailable, purchaseNotAllowed, ineligibleForOffer, invalidOfferIdentifier
+    case invalidOfferPrice, invalidOfferSignature, missingOfferParameters
+}
+
+extension SimulatedError {
+    /// `Product.PurchaseError.<name>`.
+    public static func purchase(_ name: PurchaseErrorName) -> SimulatedError {
+        SimulatedError(domain: .purchaseError, name: name.rawValue, code: nil)
+    }
+
+    /// The `Product.PurchaseError` this is, if it is one.
+    public var purchaseErrorName: PurchaseErrorName? {
+        domain == .purchaseError ? PurchaseErrorName(rawValue: name) : nil
+    }
+
+    /// The `StoreKitError` this is, if it is one.
+    public var storeKitErrorName: StoreKitErrorName? {
+        domain == .storeKitError ? StoreKitErrorName(rawValue: name) : nil
     }
 }

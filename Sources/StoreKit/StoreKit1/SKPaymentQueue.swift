@@ -357,14 +357,18 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         case .notAllowed: return SKError(.paymentNotAllowed)
         case .notAvailable: return SKError(.storeProductNotAvailable)
         case .failed:
-            switch simulated.name {
-            case "ineligibleForOffer": return SKError(.ineligibleForOffer)
-            case "invalidOfferIdentifier": return SKError(.invalidOfferIdentifier)
-            case "invalidOfferSignature": return SKError(.invalidSignature)
-            case "missingOfferParameters": return SKError(.missingOfferParams)
-            case "invalidOfferPrice": return SKError(.invalidOfferPrice)
-            case "networkError": return SKError(.cloudServiceNetworkConnectionFailed)
-            default: return SKError(.unknown)
+            switch simulated.purchaseErrorName {
+            case .ineligibleForOffer?: return SKError(.ineligibleForOffer)
+            case .invalidOfferIdentifier?: return SKError(.invalidOfferIdentifier)
+            case .invalidOfferSignature?: return SKError(.invalidSignature)
+            case .missingOfferParameters?: return SKError(.missingOfferParams)
+            case .invalidOfferPrice?: return SKError(.invalidOfferPrice)
+            case .invalidQuantity?: return SKError(.paymentInvalid)
+            case .productUnavailable?: return SKError(.storeProductNotAvailable)
+            case .purchaseNotAllowed?: return SKError(.paymentNotAllowed)
+            case nil:
+                return SKError(
+                    simulated.storeKitErrorName == .networkError ? .cloudServiceNetworkConnectionFailed : .unknown)
             }
         }
     }

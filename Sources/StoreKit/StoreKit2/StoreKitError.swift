@@ -56,25 +56,25 @@ enum StoreKit2Errors {
     static func error(_ simulated: SimulatedError) -> any Error {
         switch simulated.domain {
         case .purchaseError:
-            switch simulated.name {
-            case "invalidQuantity": return Product.PurchaseError.invalidQuantity
-            case "productUnavailable": return Product.PurchaseError.productUnavailable
-            case "purchaseNotAllowed": return Product.PurchaseError.purchaseNotAllowed
-            case "ineligibleForOffer": return Product.PurchaseError.ineligibleForOffer
-            case "invalidOfferIdentifier": return Product.PurchaseError.invalidOfferIdentifier
-            case "invalidOfferPrice": return Product.PurchaseError.invalidOfferPrice
-            case "invalidOfferSignature": return Product.PurchaseError.invalidOfferSignature
-            default: return Product.PurchaseError.missingOfferParameters
+            switch simulated.purchaseErrorName {
+            case .invalidQuantity?: return Product.PurchaseError.invalidQuantity
+            case .productUnavailable?: return Product.PurchaseError.productUnavailable
+            case .purchaseNotAllowed?: return Product.PurchaseError.purchaseNotAllowed
+            case .ineligibleForOffer?: return Product.PurchaseError.ineligibleForOffer
+            case .invalidOfferIdentifier?: return Product.PurchaseError.invalidOfferIdentifier
+            case .invalidOfferPrice?: return Product.PurchaseError.invalidOfferPrice
+            case .invalidOfferSignature?: return Product.PurchaseError.invalidOfferSignature
+            case .missingOfferParameters?, nil: return Product.PurchaseError.missingOfferParameters
             }
         case .storeKitError:
-            switch simulated.name {
-            case "userCancelled": return StoreKitError.userCancelled
-            case "networkError": return StoreKitError.networkError(URLError(.notConnectedToInternet))
-            case "systemError": return StoreKitError.systemError(SKError(.unknown))
-            case "notAvailableInStorefront": return StoreKitError.notAvailableInStorefront
-            case "notEntitled": return StoreKitError.notEntitled
-            case "unsupported": return StoreKitError.unsupported
-            default: return StoreKitError.unknown
+            switch simulated.storeKitErrorName {
+            case .userCancelled?: return StoreKitError.userCancelled
+            case .networkError?: return StoreKitError.networkError(URLError(.notConnectedToInternet))
+            case .systemError?: return StoreKitError.systemError(SKError(.unknown))
+            case .notAvailableInStorefront?: return StoreKitError.notAvailableInStorefront
+            case .notEntitled?: return StoreKitError.notEntitled
+            case .unsupported?: return StoreKitError.unsupported
+            case .unknown?, nil: return StoreKitError.unknown
             }
         case .skError:
             return SKError(SKError.Code(rawValue: simulated.code ?? 0) ?? .unknown)
@@ -89,7 +89,7 @@ enum StoreKit2Errors {
     /// `StoreKitError.systemError` carrying iapsim's message.
     static func map(_ error: any Error) -> any Error {
         if case SimulationError.simulated(_, let simulated) = error { return self.error(simulated) }
-        if error is IAPSimKit.PurchaseError { return Product.PurchaseError.productUnavailable }
+        if let refusal = error as? IAPSimKit.PurchaseError { return self.error(refusal.storeKitError) }
         if error is StoreKitError || error is Product.PurchaseError || error is SKError { return error }
         return StoreKitError.systemError(error)
     }
