@@ -118,7 +118,8 @@ times, peaks = medians(commands)
 floor = times["floor"]
 row("floor (JSON + plist + one currency)", floor, floor, None, peaks["floor"])
 for name in ["list", "buy --yes", "restore", "status"]:
-    row(f"`{name}`, bundled catalog", times[name], floor, 1.5, peaks[name])
+    # A durable purchase near the floor: 1.3×; the others 1.5×.
+    row(f"`{name}`, bundled catalog", times[name], floor, 1.3 if name == "buy --yes" else 1.5, peaks[name])
 
 # 2. Scale of history.
 large = os.path.join(work, "large")
@@ -408,8 +409,8 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
     rss_after = int(open(f"/proc/{server.pid}/status").read().split("VmRSS:")[1].split()[0]) / 1024
     server.terminate(); server.wait()
     rows.append(f"| Get Transaction Info, wrk 32 connections 10 s, vs nginx serving the same bytes | {api_rps:.0f} req/s | "
-                f"{api_rps / nginx_rps:.2f}× | ≥ 0.25× | {'yes' if api_rps >= 0.25 * nginx_rps else '**no**'} | | "
-                f"nginx {nginx_rps:.0f} req/s; p99 {api_p99:.1f} ms (≤ 10 ms: {'yes' if api_p99 <= 10 else 'no'}) |")
+                f"{api_rps / nginx_rps:.2f}× | ≥ 0.4× | {'yes' if api_rps >= 0.4 * nginx_rps and api_p99 <= 5 else '**no**'} | | "
+                f"nginx {nginx_rps:.0f} req/s; p99 {api_p99:.1f} ms (≤ 5 ms: {'yes' if api_p99 <= 5 else 'no'}) |")
     rows.append(f"| `serve` RSS after 3 more wrk runs vs after the first | {rss_after:.1f} MB | {rss_after / rss_before:.2f}× | flat | | | {rss_before:.1f} MB before |")
     history_times = {}
     for count in (10, 100_000):
@@ -456,7 +457,7 @@ server {{ listen 127.0.0.1:0; root {site}; }} }}""")
                 f"{'yes' if tunnel_rps >= 0.5 * plain_rps else '**no**'} | | plain {plain_rps:.0f} req/s; "
                 f"TLS handshake (CONNECT to Finished) {handshake * 1000:.1f} ms |")
 else:
-    rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.25× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
+    rows.append("| Get Transaction Info under wrk vs nginx | – | – | ≥ 0.4× | not measured: wrk or nginx missing (apt-get install wrk nginx-light) | | |")
 
 # The Transaction Manager (`iapsim ui`, bench/ui.py) on a 10,000-transaction history.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
