@@ -19,8 +19,23 @@ public struct Transaction: Sendable, Equatable, Identifiable {
 
     /// `Transaction.OwnershipType`: bought by this account, or shared with it by the family
     /// organiser (Apple, "Supporting Family Sharing in your app").
-    public enum OwnershipType: String, Codable, Sendable {
+    public enum OwnershipType: String, Codable, Sendable, CaseIterable {
         case purchased, familyShared
+
+        /// Apple's spelling on the wire (`inAppOwnershipType` in the JWS, in `verifyReceipt`,
+        /// in Get Transaction History's query, and StoreKit's `OwnershipType.rawValue`).
+        public var appleName: String {
+            switch self {
+            case .purchased: "PURCHASED"
+            case .familyShared: "FAMILY_SHARED"
+            }
+        }
+
+        /// The value Apple spells `name`, nil for another.
+        public init?(appleName name: String) {
+            guard let known = Self.allCases.first(where: { $0.appleName == name }) else { return nil }
+            self = known
+        }
     }
 
     /// `Transaction.id`: unique, increasing.

@@ -5,6 +5,17 @@ public enum ProductType: String, Codable, Sendable, CaseIterable {
     case autoRenewable
     case nonRenewable
 
+    /// Apple's name on the wire: the JWS transaction's `type`, StoreKit 2's
+    /// `Product.ProductType.localizedDescription`.
+    public var appleName: String {
+        switch self {
+        case .autoRenewable: "Auto-Renewable Subscription"
+        case .nonConsumable: "Non-Consumable"
+        case .consumable: "Consumable"
+        case .nonRenewable: "Non-Renewing Subscription"
+        }
+    }
+
     /// The `type` value Xcode writes in a `.storekit` file for this kind.
     public var storeKitConfigurationName: String {
         switch self {

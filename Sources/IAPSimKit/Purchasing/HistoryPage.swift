@@ -11,13 +11,6 @@ public struct HistoryQuery: Sendable, Equatable {
         case descending = "DESCENDING"
     }
 
-    /// `inAppOwnershipType`: the buyer's own purchases, or those a family organiser shares
-    /// (`Transaction.ownershipType`).
-    public enum Ownership: String, Sendable {
-        case purchased = "PURCHASED"
-        case familyShared = "FAMILY_SHARED"
-    }
-
     /// `startDate`: purchased at or after it.
     public var startDate: Date?
     /// `endDate`: purchased before it.
@@ -30,7 +23,8 @@ public struct HistoryQuery: Sendable, Equatable {
     public var subscriptionGroupIDs: [String]
     /// `revoked`: only refunded and revoked transactions (true), only the others (false).
     public var revoked: Bool?
-    public var ownership: Ownership?
+    /// `inAppOwnershipType`: the buyer's own purchases, or those a family organiser shares.
+    public var ownership: Transaction.OwnershipType?
     public var sort: Sort
     /// The `revision` of the previous page, or of the last page of an earlier sync; nil for
     /// the first.
@@ -41,7 +35,7 @@ public struct HistoryQuery: Sendable, Equatable {
 
     public init(
         startDate: Date? = nil, endDate: Date? = nil, productIDs: [String] = [], productTypes: [ProductType] = [],
-        subscriptionGroupIDs: [String] = [], revoked: Bool? = nil, ownership: Ownership? = nil,
+        subscriptionGroupIDs: [String] = [], revoked: Bool? = nil, ownership: Transaction.OwnershipType? = nil,
         sort: Sort = .ascending, revision: String? = nil
     ) {
         self.startDate = startDate
@@ -137,7 +131,7 @@ extension StoreSession {
             if !groups.isEmpty, !groups.contains(summary.subscriptionGroupID ?? "") { return }
             if let revoked = query.revoked, (summary.revocationDate != nil) != revoked { return }
             if let ownership = query.ownership,
-                (summary.ownershipType == .familyShared) != (ownership == .familyShared)
+                summary.ownershipType != ownership
             {
                 return
             }

@@ -99,7 +99,7 @@ public enum LegacyReceiptJSON {
         members.append(
             (
                 "in_app_ownership_type",
-                .string(transaction.ownershipType == .familyShared ? "FAMILY_SHARED" : "PURCHASED")
+                .string(transaction.ownershipType.appleName)
             ))
         if transaction.isUpgraded { members.append(("is_upgraded", .string("true"))) }
         if let group = transaction.subscriptionGroupID {

@@ -73,7 +73,7 @@ extension AppStoreServerAPI {
             }
         }
         if let text = request.value("inAppOwnershipType") {
-            guard let ownership = HistoryQuery.Ownership(rawValue: text) else {
+            guard let ownership = Transaction.OwnershipType(appleName: text) else {
                 throw APIError.invalidInAppOwnershipType
             }
             query.ownership = ownership

@@ -43,16 +43,6 @@ public enum SignedPayloads {
         return .number(rounded.plainString)
     }
 
-    /// JWSTransactionDecodedPayload.type.
-    public static func typeName(_ type: ProductType) -> String {
-        switch type {
-        case .autoRenewable: "Auto-Renewable Subscription"
-        case .nonConsumable: "Non-Consumable"
-        case .consumable: "Consumable"
-        case .nonRenewable: "Non-Renewing Subscription"
-        }
-    }
-
     /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
     static func offerType(_ type: Transaction.OfferType) -> Int {
         switch type {
@@ -93,8 +83,8 @@ public enum SignedPayloads {
         if let expires = transaction.expirationDate { members.append(("expiresDate", milliseconds(expires))) }
         members += [
             ("quantity", .int(transaction.purchasedQuantity)),
-            ("type", .string(typeName(transaction.productType))),
-            ("inAppOwnershipType", .string(transaction.ownershipType == .familyShared ? "FAMILY_SHARED" : "PURCHASED")),
+            ("type", .string(transaction.productType.appleName)),
+            ("inAppOwnershipType", .string(transaction.ownershipType.appleName)),
             ("signedDate", milliseconds(context.signedDate)),
         ]
         if let revoked = transaction.revocationDate {

@@ -102,14 +102,11 @@ extension Product {
         public static let nonRenewable = ProductType(rawValue: "Non-Renewable")
         public static let autoRenewable = ProductType(rawValue: "Auto-Renewable")
 
-        public var localizedDescription: String {
-            switch self {
-            case .consumable: "Consumable"
-            case .nonConsumable: "Non-Consumable"
-            case .nonRenewable: "Non-Renewing Subscription"
-            case .autoRenewable: "Auto-Renewable Subscription"
-            default: rawValue
-            }
+        public var localizedDescription: String { kind?.appleName ?? rawValue }
+
+        /// The library's kind, nil for a value of another Apple release.
+        var kind: IAPSimKit.ProductType? {
+            IAPSimKit.ProductType.allCases.first { ProductType($0) == self }
         }
 
         init(_ type: IAPSimKit.ProductType) {

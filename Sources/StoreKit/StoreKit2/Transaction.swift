@@ -131,8 +131,9 @@ extension Transaction {
     public struct OwnershipType: RawRepresentable, Equatable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public static let purchased = OwnershipType(rawValue: "PURCHASED")
-        public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
+        public static let purchased = OwnershipType(rawValue: IAPSimKit.Transaction.OwnershipType.purchased.appleName)
+        public static let familyShared = OwnershipType(
+            rawValue: IAPSimKit.Transaction.OwnershipType.familyShared.appleName)
     }
 
     public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
