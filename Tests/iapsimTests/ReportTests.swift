@@ -189,6 +189,8 @@ import Testing
                   TERM                 "dumb": no colour.
                 An empty variable counts as unset. LANG and LC_ALL are not read: prices follow the
                 catalog's storefront locale unless --locale or IAPSIM_LOCALE says otherwise.
+                Also read, as no setting: FAKETIME_TIMESTAMP_FILE, LD_PRELOAD, DYLD_INSERT_LIBRARIES, by an
+                iapsim a program under 'clock exec' starts, which then runs itself without libfaketime.
                 """)
     }
 }

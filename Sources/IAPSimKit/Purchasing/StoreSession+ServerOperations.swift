@@ -30,6 +30,10 @@ extension StoreSession {
     /// for auto-renewable subscriptions": "twice within a year (365 days)").
     public static let extensionsPerYear = 2
 
+    /// How many days one extension may add (Apple, "ExtendRenewalDateRequest": `extendByDays`,
+    /// "maximum 90").
+    public static let extensionDays = 1...90
+
     /// Extends the current period of the subscription chain `originalID` by `days` (1–90),
     /// as "Extend a Subscription Renewal Date" does; the App Store notifies `RENEWAL_EXTENDED`.
     /// A `requestIdentifier` the chain was already extended with answers as it did then and
@@ -63,7 +67,10 @@ extension StoreSession {
                 originalID: originalID, webOrderLineItemID: done.webOrderLineItemID, effectiveDate: done.effectiveDate)
         }
         guard sharedToo || latest.ownershipType != .familyShared else { throw ExtensionRefusal.familyShared }
-        guard (1...90).contains(days) else { throw ExtensionRefusal.ineligible("extendByDays must be 1 to 90") }
+        guard Self.extensionDays.contains(days) else {
+            throw ExtensionRefusal.ineligible(
+                "extendByDays must be \(Self.extensionDays.lowerBound) to \(Self.extensionDays.upperBound)")
+        }
         let current = SubscriptionEngine.renewalState(info, latest: latest, at: moment.now)
         guard current == .subscribed, let end = latest.expirationDate else {
             throw ExtensionRefusal.ineligible("the subscription is \(current.rawValue), not active")

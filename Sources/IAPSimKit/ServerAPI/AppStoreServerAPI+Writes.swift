@@ -8,7 +8,7 @@ extension AppStoreServerAPI {
     func extend(_ segment: String, _ request: APIRequest) throws -> APIResponse {
         guard let original = Self.transactionNumber(segment) else { throw APIError.invalidOriginalTransactionId }
         let body = try jsonBody(request)
-        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else {
+        guard let days = body["extendByDays"]?.intValue, StoreSession.extensionDays.contains(days) else {
             throw APIError.invalidExtendByDays
         }
         guard let reason = body["extendReasonCode"]?.intValue, (0...3).contains(reason) else {
@@ -39,7 +39,7 @@ extension AppStoreServerAPI {
 
     func massExtend(_ request: APIRequest) throws -> APIResponse {
         let body = try jsonBody(request)
-        guard let days = body["extendByDays"]?.intValue, (1...90).contains(days) else {
+        guard let days = body["extendByDays"]?.intValue, StoreSession.extensionDays.contains(days) else {
             throw APIError.invalidExtendByDays
         }
         guard let reason = body["extendReasonCode"]?.intValue, (0...3).contains(reason) else {
