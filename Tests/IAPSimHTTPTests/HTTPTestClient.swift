@@ -131,8 +131,8 @@ final class HTTPTestClient {
     }
 
     /// One request on a new connection: `GET path` with `Connection: close`.
-    static func get(_ path: String, port: UInt16) -> Response? {
-        guard let client = HTTPTestClient(port: port) else { return nil }
+    static func get(_ path: String, port: UInt16, timeout: Double = 5) -> Response? {
+        guard let client = HTTPTestClient(port: port, timeout: timeout) else { return nil }
         client.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         return client.readResponse()
     }
