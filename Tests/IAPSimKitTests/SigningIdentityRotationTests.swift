@@ -25,6 +25,28 @@ import Testing
         }
     }
 
+    /// A kill between a temp file's creation and its rename left it for good — in `replaced/`
+    /// one holding a replaced set's private keys, and beside files written outside the state
+    /// (`certs export`, `receipt --out`). The next writer under the lock removes them.
+    @Test func tempFilesAKillLeftAreRemovedByTheNextWrite() throws {
+        let certs = Support.temporaryDirectory()
+        _ = try SigningIdentity.create(in: certs, replacing: false, lockTimeout: 5)
+        try FileManager().createDirectory(atPath: certs + "/replaced", withIntermediateDirectories: true)
+        let strays = [
+            certs + "/replaced/.0a1b.pem.Ab12Cd", certs + "/.tls-root.key.x9Y8z7", certs + "/.leaf.key.QQQQQQ",
+        ]
+        for stray in strays { FileManager().createFile(atPath: stray, contents: Data("key".utf8)) }
+        FileManager().createFile(atPath: certs + "/.keep.me", contents: Data())  // not a temp file's name
+        _ = try SigningIdentity.create(in: certs, replacing: true, lockTimeout: 5, replacedAt: Date())
+        for stray in strays { #expect(!FileManager().fileExists(atPath: stray), "\(stray)") }
+        #expect(FileManager().fileExists(atPath: certs + "/.keep.me"))
+
+        let outside = Support.temporaryDirectory()
+        FileManager().createFile(atPath: outside + "/.root.pem.k3Jd9Q", contents: Data("half".utf8))
+        try OutsideFile.write(Array("whole".utf8), to: outside + "/root.pem")
+        #expect(try FileManager().contentsOfDirectory(atPath: outside) == ["root.pem"])
+    }
+
     /// Writes a set as an iapsim before sets did: the eight files themselves in the folder.
     static func writeLegacySet(in directory: String) throws {
         let source = Support.temporaryDirectory()

@@ -21,10 +21,14 @@ public enum OutsideFile {
         if isSymlink(path) { throw .cannotCreate(path: path, reason: symlinkReason) }
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
+        // A temp file a kill left beside it (`.NAME.XXXXXX`, six letters or digits, as
+        // mkstemp names one) goes first: nothing else would ever remove it.
+        _ = try? POSIXFile.removeTemporaries(of: path)
         var fd: Int32 = -1
         var temporary = ""
+        let letters = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         for _ in 0..<8 {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let suffix = String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
             temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(suffix)"
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 || errno != EEXIST { break }

@@ -180,6 +180,23 @@ enum POSIXFile {
     }
 
     /// Whether `name` is `prefix` and mkstemp's six letters and digits.
+    /// Removes every temp file a kill left in `folder`, a folder iapsim alone writes (the
+    /// certificate set's): `.NAME.XXXXXX`, whatever NAME. Under that folder's lock.
+    /// - Returns: the paths removed.
+    @discardableResult
+    static func removeTemporaries(inFolder folder: String) -> [String] {
+        guard let names = try? FileManager().contentsOfDirectory(atPath: folder) else { return [] }
+        var removed: [String] = []
+        for name in names.sorted() where name.hasPrefix(".") {
+            guard let dot = name.lastIndex(of: "."), dot > name.startIndex,
+                isTemporary(name, of: String(name[...dot]))
+            else { continue }
+            if unlink(folder + "/" + name) == 0 { removed.append(folder + "/" + name) }
+        }
+        if !removed.isEmpty { syncDirectory(folder) }
+        return removed
+    }
+
     private static func isTemporary(_ name: String, of prefix: String) -> Bool {
         guard name.hasPrefix(prefix) else { return false }
         let suffix = name.utf8.dropFirst(prefix.utf8.count)

@@ -100,6 +100,7 @@ public struct SigningIdentity: Sendable {
         }
         return try FileLock.holding(path: directory + "/.lock", timeout: lockTimeout) {
             if !replacing, let identity = try load(from: directory) { return identity }  // made meanwhile
+            removeLeftovers(in: directory)
             let chain = try TestCertificateChain.generate()
             let xcodeKey = try P256PrivateKey.generate()
             let name = DistinguishedName(
@@ -135,6 +136,13 @@ public struct SigningIdentity: Sendable {
                 directory: directory, generation: CertificateSetFolder.generation(of: directory), chain: chain,
                 xcodeCertificate: xcode, xcodeKey: xcodeKey, receiptChain: receiptChain)
         }
+    }
+
+    /// Removes the temp files a kill left in the certs folder and its `replaced/` (one holds
+    /// a replaced set's keys): only a writer holding the folder's lock makes one. Under it.
+    static func removeLeftovers(in directory: String) {
+        POSIXFile.removeTemporaries(inFolder: directory)
+        POSIXFile.removeTemporaries(inFolder: directory + "/" + ReplacedCertificateSet.folderName)
     }
 
     /// The identity in `directory`, or nil when it has none yet. A read that a rotate
@@ -259,6 +267,7 @@ public struct SigningIdentity: Sendable {
                 throw SigningError.corruptIdentity(path: directory + "/leaf.key", detail: "the file is missing")
             }
             if current.receiptChain != nil { return current }  // made meanwhile
+            Self.removeLeftovers(in: directory)
             var files: [(name: String, text: String)] = []
             for name in Self.fileNames {
                 let path = directory + "/" + name

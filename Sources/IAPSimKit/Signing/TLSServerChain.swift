@@ -28,6 +28,7 @@ public struct TLSServerChain: Sendable {
         try FileManager().createDirectory(atPath: directory, withIntermediateDirectories: true)
         return try FileLock.holding(path: directory + "/.lock", timeout: lockTimeout) {
             if let chain = try load(from: directory) { return chain }  // made meanwhile
+            SigningIdentity.removeLeftovers(in: directory)
             let chain = try generate()
             let texts = [
                 chain.root.pemRepresentation, try P256PrivateKey.pem(chain.rootKey), chain.server.pemRepresentation,
