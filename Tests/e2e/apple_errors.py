@@ -44,7 +44,7 @@ def check(name, condition, detail=""):
 
 def run(*args):
     result = subprocess.run([iapsim, *args], env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                            timeout=60)
+                            timeout=300)  # certs export makes RSA keys: slow in a debug build beside crash.sh
     if result.returncode != 0:
         raise SystemExit(f"FAIL: iapsim {' '.join(args)} exited {result.returncode}: {result.stderr.strip()}")
     return result.stdout

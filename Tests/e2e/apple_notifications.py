@@ -79,7 +79,7 @@ def session(environment):
 
     def run(*args, ok=(0,)):
         result = subprocess.run([iapsim, *args], env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                                timeout=120)
+                                timeout=300)
         if result.returncode not in ok:
             raise SystemExit(f"FAIL: iapsim {' '.join(args)} exited {result.returncode}: {result.stderr.strip()}")
         return result.stdout
