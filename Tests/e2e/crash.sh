@@ -148,6 +148,17 @@ pick() {
     }' "$1"
 }
 
+# killed_run START CALL N SECONDS ARGS...: the command ARGS on a fresh copy of START (at
+# $work/run), killed at its Nth CALL by strace; prints its exit status (137 when killed).
+killed_run() {
+  local start=$1 call=$2 n=$3 seconds=$4
+  shift 4
+  rm -rf "$work/run" && cp -R "$start" "$work/run"
+  IAPSIM_STATE_DIR=$work/run timeout "$seconds" strace -f -qq -o /dev/null -e trace="$call" \
+    -e inject="$call:signal=KILL:when=$n" "$bin" "$@" </dev/null >/dev/null 2>&1
+  echo $?
+}
+
 covered=$work/covered
 : >"$covered"
 # A pattern of the `state` output a command may be killed into besides the states before and
@@ -174,13 +185,8 @@ crash() {
   pick "$work/calls" >"$work/picked"
   local kind n status seen kinds_done=""
   while read -r kind n; do
-    rm -rf "$work/run" && cp -R "$start" "$work/run"
     # In a command substitution, so the shell does not report each kill.
-    status=$(
-      IAPSIM_STATE_DIR=$work/run timeout 60 strace -f -qq -o /dev/null -e trace="$kind" \
-        -e inject="$kind:signal=KILL:when=$n" "$bin" "$@" </dev/null >/dev/null 2>&1
-      echo $?
-    )
+    status=$(killed_run "$start" "$kind" "$n" 60 "$@")
     kills=$((kills + 1))
     if [ "$status" -ne 137 ]; then
       fail "$name: not killed at $kind #$n (exit $status; the unkilled run exited $expected)"
@@ -395,13 +401,8 @@ crash_judged() {
   local kind call n status kinds_done=""
   while read -r kind n; do
     call=${kind%%-*}
-    rm -rf "$work/run" && cp -R "$start" "$work/run"
-    # In a command substitution, so the shell does not report each kill; RSA keys take long.
-    status=$(
-      IAPSIM_STATE_DIR=$work/run timeout 300 strace -f -qq -o /dev/null -e trace="$call" \
-        -e inject="$call:signal=KILL:when=$n" "$bin" "$@" </dev/null >/dev/null 2>&1
-      echo $?
-    )
+    # RSA keys take long.
+    status=$(killed_run "$start" "$call" "$n" 300 "$@")
     kills=$((kills + 1))
     if [ "$status" -ne 137 ]; then
       fail "$name: not killed at $kind #$n (exit $status; the unkilled run exited $expected)"

@@ -33,8 +33,7 @@ extension PurchaseError {
     public var storeKitError: SimulatedError {
         switch self {
         case .invalidQuantity: .purchase(.invalidQuantity)
-        case .notAvailableInStorefront:
-            SimulatedError(domain: .storeKitError, name: StoreKitErrorName.notAvailableInStorefront.rawValue, code: nil)
+        case .notAvailableInStorefront: .storeKit(.notAvailableInStorefront)
         case .productNotAvailable, .productNotRequested, .notFamilyShareable, .noMonthlyBillingPlan,
             .billingPlanNotApplicable:
             .purchase(.productUnavailable)

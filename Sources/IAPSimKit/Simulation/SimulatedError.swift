@@ -42,7 +42,7 @@ public struct SimulatedError: Sendable, Equatable, Hashable {
         skErrorNames.enumerated().compactMap { code, name in
             name.isEmpty ? nil : SimulatedError(domain: .skError, name: name, code: code)
         }
-        + StoreKitErrorName.allCases.map { SimulatedError(domain: .storeKitError, name: $0.rawValue, code: nil) }
+        + StoreKitErrorName.allCases.map { SimulatedError.storeKit($0) }
         + PurchaseErrorName.allCases.map { SimulatedError.purchase($0) }
         + [
             "invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding", "invalidSignature",
@@ -95,6 +95,11 @@ extension SimulatedError {
     /// `Product.PurchaseError.<name>`.
     public static func purchase(_ name: PurchaseErrorName) -> SimulatedError {
         SimulatedError(domain: .purchaseError, name: name.rawValue, code: nil)
+    }
+
+    /// `StoreKitError.<name>`.
+    public static func storeKit(_ name: StoreKitErrorName) -> SimulatedError {
+        SimulatedError(domain: .storeKitError, name: name.rawValue, code: nil)
     }
 
     /// The `Product.PurchaseError` this is, if it is one.
