@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimCrypto
+import IAPSimJSON
 import Testing
 
 @testable import IAPSimKit
@@ -66,6 +67,43 @@ import Testing
         // Same inode, same size, same modification time: only the change time tells.
         try editInPlace(location.statePath) { $0.replacingOccurrences(of: "a.two", with: "a.six") }
         #expect(try server.read().app.purchasedProductIdentifiers == ["a.six"])
+    }
+
+    @Test func aPinnedRequestSeesOneVersionAndTheNextOneSeesTheChange() throws {
+        let server = Support.store()
+        let cli = StateStore(location: server.location)  // a shell's iapsim
+        try cli.update { _ = $0.app.deliver("a.one") }
+        let request = server.pinned()
+        #expect(try request.view { $0.app.purchasedProductIdentifiers } == ["a.one"])
+        try cli.update { _ = $0.app.deliver("a.two") }
+        // The same request: the version it first read, for the snapshot and the whole state.
+        #expect(try request.view { $0.app.purchasedProductIdentifiers } == ["a.one"])
+        #expect(try request.snapshotView().app.purchasedProductIdentifiers == ["a.one"])
+        // The next request, and the unpinned store, see the change.
+        #expect(try server.pinned().view { $0.app.purchasedProductIdentifiers } == ["a.one", "a.two"])
+        #expect(try server.view { $0.app.purchasedProductIdentifiers } == ["a.one", "a.two"])
+        // A request that writes reads what it wrote.
+        try request.update { _ = $0.app.deliver("a.three") }
+        #expect(try request.view { $0.app.purchasedProductIdentifiers } == ["a.one", "a.three", "a.two"])
+    }
+
+    @Test func aPayloadSignedAgainGivesTheSameBytesFromABoundedMemo() throws {
+        let directory = Support.temporaryDirectory() + "/certs"
+        let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: 5)
+        let payload = JSONValue.object([("transactionId", .string("1")), ("signedDate", .int(1))])
+        let first = identity.sign(payload, environment: .sandbox)
+        #expect(identity.sign(payload, environment: .sandbox) == first)
+        #expect(identity.memo.count == 1)
+        // RFC 6979: an identity that never saw the payload signs it to the same bytes, so the
+        // memo answers exactly what signing again would.
+        let fresh = try #require(try SigningIdentity.load(from: directory))
+        #expect(fresh.memo.count == 0)
+        #expect(fresh.sign(payload, environment: .sandbox) == first)
+        #expect(identity.sign(payload, environment: .xcode) != first)
+        for n in 0..<200 { _ = identity.sign(.object([("n", .int(n))]), environment: .sandbox) }
+        #expect(identity.memo.count <= 64)
+        let inspected = try JWSInspection.inspect(first, trusting: identity)
+        #expect(inspected.verifies && inspected.payload["transactionId"]?.stringValue == "1")
     }
 
     @Test func aRefundMadeElsewhereShowsInTheNextLookUp() throws {

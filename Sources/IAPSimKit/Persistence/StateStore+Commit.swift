@@ -21,7 +21,9 @@ extension StateStore {
     /// Runs `body` under the state's lock, after finishing or undoing any change a crash
     /// interrupted: every locked step that reads or appends to the state goes through here.
     func holdingLock<Result>(_ body: () throws -> Result) throws -> Result {
-        try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        // What a pinned reader saw may change now: its next look reads again.
+        defer { pin?.forget() }
+        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             try recoverCommit()
             removeLeftTemporaries()
             return try body()

@@ -27,14 +27,17 @@ public struct StateStore: Sendable {
     public let location: StateLocation
     /// What this process read last, shared by the copies of this store.
     let cache: StateCache
+    /// One request's view of the state, when this copy is `pinned()`.
+    let pin: StatePin?
 
     public init(location: StateLocation) {
         self.init(location: location, cache: StateCache())
     }
 
-    init(location: StateLocation, cache: StateCache) {
+    init(location: StateLocation, cache: StateCache, pin: StatePin? = nil) {
         self.location = location
         self.cache = cache
+        self.pin = pin
     }
 
     /// Whether any state has been written yet.
@@ -46,7 +49,12 @@ public struct StateStore: Sendable {
     /// state if there is no file yet.
     /// - Throws: `StateError.corrupt`, `.newerSchema` or `.io`.
     public func read() throws(StateError) -> PurchaseState {
-        var state = try readSnapshot()
+        try read(from: try readSnapshot())
+    }
+
+    /// `read()`, from `snapshot`, the snapshot just read.
+    private func read(from snapshot: PurchaseState) throws(StateError) -> PurchaseState {
+        var state = snapshot
         let marks = (state.account.journalLength, state.outbox.journalLength)
         try replayJournal(into: &state)
         try replayNotifications(into: &state)
@@ -108,6 +116,11 @@ public struct StateStore: Sendable {
     /// read otherwise, so what needs only these (a server's token and receipt checks) works
     /// for every customer while one customer's snapshot is unreadable.
     func appSettings() throws(StateError) -> SettingOverrides {
+        if let pin { return try pin.appSettings(readAppSettings) }
+        return try readAppSettings()
+    }
+
+    private func readAppSettings() throws(StateError) -> SettingOverrides {
         if let app = try readAppState() { return app.settings }
         return AppState(of: try forAccount(StateLocation.defaultAccount).readSnapshot()).settings
     }
@@ -177,7 +190,12 @@ public struct StateStore: Sendable {
     /// `change` applied to the current state in memory and not saved, for commands that only
     /// look: it needs no lock, so it works on a read-only file system too.
     public func view<Result>(_ change: (inout PurchaseState) throws -> Result) throws -> Result {
-        var state = try read()
+        var state: PurchaseState
+        if let pin {
+            state = try pin.state { () throws(StateError) in try read(from: try snapshotView()) }
+        } else {
+            state = try read()
+        }
         do {
             return try change(&state)
         } catch let overflow as PurchaseState.Overflow {

@@ -192,7 +192,7 @@ extension StoreSession {
     /// Whether `text` is the account's `appTransactionId` (one per account and app, given
     /// on first use). Read from the snapshot, without the lock.
     public func isAppTransactionID(_ text: String) throws -> Bool {
-        guard let id = try store.readSnapshot().account.appTransactionID else { return false }
+        guard let id = try store.snapshotView().account.appTransactionID else { return false }
         return id == text
     }
 

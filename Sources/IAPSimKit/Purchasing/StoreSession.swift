@@ -7,7 +7,7 @@ import Foundation
 /// Every operation runs under the state lock with time brought up to date first: the
 /// simulated clock read, and subscriptions renewed or expired up to it.
 public struct StoreSession: Sendable {
-    public let store: StateStore
+    public private(set) var store: StateStore
     /// The real clock; the simulated one is derived from it and the state.
     public let realNow: @Sendable () -> Date
     /// The catalog's `settings` block: the defaults under any `iapsim settings set`.
@@ -47,6 +47,13 @@ public struct StoreSession: Sendable {
         }
         self.init(
             store: store, now: now, catalogSettings: catalog.store.settings, events: events, winBackOffers: offers)
+    }
+
+    /// This session with one view of the state for one request (`StateStore.pinned()`).
+    public func pinned() -> StoreSession {
+        var copy = self
+        copy.store = store.pinned()
+        return copy
     }
 
     /// The moment an operation runs at: the simulated time and the settings in force.
@@ -180,13 +187,13 @@ public struct StoreSession: Sendable {
     /// The settings in force, without taking the lock. They live in the snapshot alone
     /// (a journal line replayed after a crash never changes them).
     public func settings() throws -> SessionSettings {
-        defaultSettings.overriding(try store.readSnapshot().simulation.settings)
+        defaultSettings.overriding(try store.snapshotView().simulation.settings)
     }
 
     /// The simulated time now, read from the snapshot without the lock (as `settings()` is):
     /// for what only shows the time — a `Date` header, a token's window — on every request.
     public func simulatedNow() throws -> Date {
-        moment(try store.readSnapshot(), real: realNow()).now
+        moment(try store.snapshotView(), real: realNow()).now
     }
 
     /// The settings as the app has them, without any customer's own (storefront, locale, …

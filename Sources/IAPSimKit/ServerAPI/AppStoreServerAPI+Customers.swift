@@ -43,7 +43,8 @@ extension AppStoreServerAPI {
             name != session.store.location.account
         else { return self }
         var other = self
-        other.session = customers.session(name, from: session)
+        // The customer's session is kept between requests; its view is this request's own.
+        other.session = customers.session(name, from: session).pinned()
         return other
     }
 

@@ -99,8 +99,17 @@ public struct AppStoreServerAPI: Sendable {
 
     /// Answers `request`; never throws: every failure is an Apple error response. The token is
     /// checked before the state is read (only its `bid` waits for the state's bundle
-    /// identifier), so a request without a good token gets 401 whatever the state.
+    /// identifier), so a request without a good token gets 401 whatever the state. The
+    /// request sees one version of the state, and the next one sees every change since.
     public func respond(_ request: APIRequest) -> APIResponse {
+        var pinned = self
+        pinned.session = session.pinned()
+        return pinned.answer(request)
+    }
+
+    /// `respond`, on a session pinned for this request: the token's clock, the settings, the
+    /// answer and its `Date` all come from one read of the state (`StatePin`).
+    private func answer(_ request: APIRequest) -> APIResponse {
         let bid: String
         do {
             bid = try verifier.authenticate(

@@ -35,6 +35,8 @@ public struct SigningIdentity: Sendable {
     /// The two protected headers `sign` uses, encoded and hashed once.
     private let chainHeader: ES256.Header
     private let xcodeHeader: ES256.Header
+    /// Payloads signed lately: RFC 6979 makes a signature a function of the payload.
+    let memo = SignatureMemo()
 
     init(
         directory: String, generation: String?, chain: TestCertificateChain, xcodeCertificate: X509Certificate,
@@ -299,9 +301,12 @@ public struct SigningIdentity: Sendable {
     /// in `x5c`, or for `Xcode` the self-signed certificate with Xcode's `kid` and `typ`.
     /// - Returns: the compact JWS, `header.payload.signature`.
     public func sign(_ payload: JSONValue, environment: AppStoreEnvironment) -> String {
-        environment == .xcode
-            ? xcodeHeader.sign(payload: payload.bytes(compact: true), key: xcodeKey)
-            : chainHeader.sign(payload: payload.bytes(compact: true), key: chain.leafKey)
+        let bytes = payload.bytes(compact: true)
+        let xcode = environment == .xcode
+        return memo.jws(of: bytes, xcode: xcode) {
+            xcode
+                ? xcodeHeader.sign(payload: bytes, key: xcodeKey) : chainHeader.sign(payload: bytes, key: chain.leafKey)
+        }
     }
 }
 
