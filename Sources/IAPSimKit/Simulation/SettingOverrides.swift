@@ -1,0 +1,44 @@
+import Foundation
+
+/// Settings set over their defaults — `iapsim settings set` in the state, a `.storekit` file's
+/// `settings` in the catalog — each a typed value. Keys not set take the value beneath.
+public struct SettingOverrides: Sendable, Equatable {
+    /// The keys set.
+    public private(set) var keys: Set<SettingKey> = []
+    /// The values; only the fields of `keys` mean anything (the others stay iapsim's own).
+    public private(set) var values = SessionSettings()
+
+    public init() {}
+
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The value of `key` as text, if it is set.
+    public subscript(key: SettingKey) -> String? { keys.contains(key) ? values.text(for: key) : nil }
+
+    /// Sets `key` from its text.
+    /// - Throws: `SettingsError.invalidValue`; nothing changes.
+    public mutating func set(_ key: SettingKey, text: String) throws(SettingsError) {
+        try values.set(key, text: text)
+        keys.insert(key)
+    }
+
+    /// Sets `key` by changing its typed field.
+    mutating func set(_ key: SettingKey, _ change: (inout SessionSettings) -> Void) {
+        change(&values)
+        keys.insert(key)
+    }
+
+    /// Takes the value of `key` from `other`, whose field holds it.
+    mutating func take(_ key: SettingKey, from other: SettingOverrides) {
+        values.copy(key, from: other.values)
+        keys.insert(key)
+    }
+
+    /// Back to the value beneath.
+    public mutating func remove(_ key: SettingKey) {
+        values.copy(key, from: SessionSettings())
+        keys.remove(key)
+    }
+
+    public mutating func removeAll() { self = SettingOverrides() }
+}
