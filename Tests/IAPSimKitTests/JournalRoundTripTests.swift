@@ -45,7 +45,7 @@ import Testing
         $0.commitmentInfo = Transaction.CommitmentInfo(
             billingPeriodNumber: 2, totalBillingPeriods: 12, expirationDate: date + 300 * 86_400.5,
             price: Decimal(string: "23.88")!)
-        $0.appAccountToken = "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e"
+        $0.appAccountToken = UUID(uuidString: "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
         $0.ownershipType = .familyShared
         $0.deletionDate = date + 7_200
     }
@@ -94,7 +94,9 @@ import Testing
                 price: Decimal(string: "23.88")!)
         },
         transaction(13, "fx.levels", .nonConsumable) { $0.ownershipType = .familyShared },
-        transaction(14, "fx.coins", .consumable) { $0.appAccountToken = "0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E" },
+        transaction(14, "fx.coins", .consumable) {
+            $0.appAccountToken = UUID(uuidString: "0E8F4F4A-5A3B-4C8E-9D1E-2F3A4B5C6D7E")
+        },
         transaction(15, "fx.plus", .autoRenewable) { $0.isUpgraded = true },
         transaction(16, "fx.levels", .nonConsumable) { $0.deletionDate = date + 86_400 },
         complete,
@@ -192,5 +194,22 @@ import Testing
         let orphan = Self.transaction(1, "fx.plus", .autoRenewable) { $0.offerID = "pro.loyal" }
         let reason = try #require(Self.line(orphan).withUnsafeBufferPointer { JournalLine.readBack($0, as: orphan) })
         #expect(reason == #"it reads back as another transaction (offerID: "pro.loyal", read back as nil)"#)
+    }
+
+    /// The app account token is a UUID in the domain: a line holding other text (an edit by
+    /// hand) is refused by both readers, naming the field, not read as a token.
+    @Test func aTokenThatIsNoUUIDIsRefusedNamingTheField() throws {
+        let token = Self.transaction(1, "fx.coins", .consumable) {
+            $0.appAccountToken = UUID(uuidString: "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
+        }
+        let text = String(decoding: Self.line(token), as: UTF8.self)
+        #expect(text.contains(#""appAccountToken":"0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e""#))
+        let bytes = Array(text.replacingOccurrences(of: "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e", with: "user-42").utf8)
+        #expect(bytes.withUnsafeBufferPointer { JournalLine.fast($0) } == nil)
+        #expect {
+            _ = try bytes.withUnsafeBufferPointer { try JournalLine.parsed($0) }
+        } throws: { error in
+            "\(error)".contains("appAccountToken")
+        }
     }
 }

@@ -74,7 +74,7 @@ import Testing
         #expect(quote.quantity == 10)
         let transaction = try #require(try session.purchase(quote, in: catalog).result.transaction)
         #expect(transaction.purchasedQuantity == 10)
-        #expect(transaction.appAccountToken == "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
+        #expect(transaction.appAccountToken?.appleString == "0e8f4f4a-5a3b-4c8e-9d1e-2f3a4b5c6d7e")
         #expect(try session.status().consumables["fx.coins"] == 10)
         #expect(throws: PurchaseError.invalidQuantity(productID: "fx.levels", quantity: 2)) {
             try session.quote(try PurchaseRequest(productID: "fx.levels", quantity: 2), in: catalog)

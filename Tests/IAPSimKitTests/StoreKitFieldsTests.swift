@@ -139,7 +139,7 @@ import Testing
         clock.advance(days: 400)
         _ = try session.status()
         let history = try session.store.transactions()
-        #expect(history.count == 2 && history.allSatisfy { $0.appAccountToken == token })
+        #expect(history.count == 2 && history.allSatisfy { $0.appAccountToken?.appleString == token })
         let signed = SignedPayloads.transaction(history[1], context: try signing(clock.now))
         #expect(signed["appAccountToken"]?.stringValue == token)
         guard case .pending(let request) = try buy("fx.levels", .askToBuy, token: token) else {
@@ -150,7 +150,7 @@ import Testing
             Issue.record("expected the approval to purchase")
             return
         }
-        #expect(approved.appAccountToken == token)
+        #expect(approved.appAccountToken?.appleString == token)
     }
 
     // MARK: D. Family Sharing

@@ -19,7 +19,7 @@ public struct PendingPurchase: Sendable, Equatable {
     public var requestDate: Date
     /// `Product.PurchaseOption.appAccountToken` the purchase was made with: the transaction
     /// it completes as carries it.
-    public var appAccountToken: String? = nil
+    public var appAccountToken: UUID? = nil
 
     /// How long an Ask to Buy request waits for an answer. Apple, "Testing Ask to Buy" and
     /// `SKPaymentTransactionState.deferred`: the parent has 24 hours to approve or decline;

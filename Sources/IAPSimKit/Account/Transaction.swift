@@ -83,7 +83,7 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// `Transaction.storefront.countryCode`.
     public var storefrontCountryCode: String
     /// `Transaction.appAccountToken`: the UUID the app or its server tied to the purchase.
-    public var appAccountToken: String? = nil
+    public var appAccountToken: UUID? = nil
     /// `Transaction.ownershipType`. A family-shared transaction charged this account nothing.
     public var ownershipType: OwnershipType = .purchased
     /// When the transaction was deleted from the account (`SKTestSession.deleteTransaction(identifier:)`,

@@ -326,7 +326,8 @@ struct JournalLine {
             let storefront = present(.storefrontCountryCode), string(storefront) != nil,
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
-            optional(.appAccountToken, string) != nil, optional(.offerID, string) != nil,
+            optional(.appAccountToken, { text($0).flatMap(UUID.init(appleString:)) }) != nil,
+            optional(.offerID, string) != nil,
             optional(.revocationPercentage, { text($0).flatMap(Decimal.init(plainDecimal:)) }) != nil,
             optional(.billingPlanType, { text($0).flatMap(BillingPlanType.init(rawValue:)) }) != nil,
             optional(.offerPeriod, { text($0).flatMap(SubscriptionPeriod.init(iso8601:)) }) != nil,
@@ -360,7 +361,7 @@ struct JournalLine {
         transaction.offerPaymentMode = present(.offerPaymentMode).flatMap(text).flatMap(
             SubscriptionOffer.PaymentMode.init(rawValue:))
         transaction.offerPeriod = present(.offerPeriod).flatMap(text).flatMap(SubscriptionPeriod.init(iso8601:))
-        transaction.appAccountToken = present(.appAccountToken).flatMap(text)
+        transaction.appAccountToken = present(.appAccountToken).flatMap(text).flatMap(UUID.init(appleString:))
         transaction.revocationPercentage = present(.revocationPercentage).flatMap(text).flatMap(
             Decimal.init(plainDecimal:))
         transaction.offerID = present(.offerID).flatMap(text)

@@ -17,4 +17,12 @@ extension Reader {
         }
         return period
     }
+
+    /// A UUID in its 36-character form, as `appAccountToken` is kept.
+    func uuid() throws(Failure) -> UUID {
+        guard case .string(let text) = value, text.utf8.count == 36, let uuid = UUID(uuidString: text) else {
+            throw fail("a UUID such as \"7e3fb20b-4cdb-47cc-936d-99d65f608138\"")
+        }
+        return uuid
+    }
 }

@@ -43,7 +43,7 @@ extension Transaction {
             ("currency", .string(currency)),
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
-        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
+        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken.appleString))) }
         if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType.rawValue))) }
         if let commitmentInfo {
             members.append(
@@ -84,7 +84,7 @@ extension Transaction {
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
         offerID = try r.optional("offerID")?.string()
         offerPeriod = try r.optional("offerPeriod")?.period()
-        appAccountToken = try r.optional("appAccountToken")?.string()
+        appAccountToken = try r.optional("appAccountToken")?.uuid()
         billingPlanType = try r.optional("billingPlanType")?.raw(BillingPlanType.self)
         commitmentInfo = try r.optional("commitmentInfo").map { c throws(Reader.Failure) in
             CommitmentInfo(
@@ -104,7 +104,7 @@ extension PendingPurchase {
             ("purchasedQuantity", .int(purchasedQuantity)), ("reason", .string(reason.rawValue)),
             ("requestDate", .date(requestDate)),
         ]
-        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken))) }
+        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken.appleString))) }
         return .object(members)
     }
 
@@ -121,6 +121,6 @@ extension PendingPurchase {
             // Written as `quantity` before 0.2.
             purchasedQuantity: try quantity.positiveInt(),
             reason: try r.required("reason").raw(Reason.self), requestDate: try r.required("requestDate").date())
-        appAccountToken = try r.optional("appAccountToken")?.string()
+        appAccountToken = try r.optional("appAccountToken")?.uuid()
     }
 }

@@ -54,8 +54,6 @@ public struct PurchaseRequest: Sendable, Equatable {
         self.billingPlan = .billedUpfront
     }
 
-    /// The token as transactions carry it: lowercase.
-    var appAccountTokenText: String? { appAccountToken.map { $0.uuidString.lowercased() } }
 }
 
 /// Why a purchase request was refused before anything was quoted. Each message names the
@@ -101,6 +99,15 @@ extension UUID {
     /// - Throws: `PurchaseRequestError.invalidAppAccountToken` naming `text`.
     public init(appAccountToken text: String) throws(PurchaseRequestError) {
         guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { throw .invalidAppAccountToken(text) }
+        self = uuid
+    }
+
+    /// A UUID as Apple writes an app account token in signed data and receipts: lowercase.
+    public var appleString: String { uuidString.lowercased() }
+
+    /// A UUID in its 36-character form, in either case: a token read back from the state.
+    init?(appleString text: String) {
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { return nil }
         self = uuid
     }
 }

@@ -65,7 +65,7 @@ extension StoreSession {
                 billingPlan: quote.billingPlan)
             let result = try Self.purchase(
                 fresh, in: catalog, outcome: outcome ?? quote.request.outcome, state: &state, moment: moment,
-                appAccountToken: quote.request.appAccountTokenText)
+                appAccountToken: quote.request.appAccountToken)
             let unverified = result.transaction == nil ? nil : moment.settings.simulatedError(.verificationError)
             return Receipt(
                 result: result, balance: state.app.consumables[quote.product.id] ?? 0,
@@ -82,7 +82,7 @@ extension StoreSession {
     ///   request's); nil for the next one.
     static func purchase(
         _ quote: PurchaseQuote, in catalog: Catalog, outcome: Outcome?, state: inout PurchaseState, moment: Moment,
-        id: UInt64? = nil, appAccountToken: String? = nil
+        id: UInt64? = nil, appAccountToken: UUID? = nil
     ) throws -> PurchaseResult {
         let settings = moment.settings
         let product = quote.product
@@ -200,7 +200,7 @@ extension StoreSession {
     /// - Parameter ownership: `familyShared` for a purchase the family organiser shares.
     static func complete(
         _ product: Product, quantity: Int, id: UInt64, storefront: Storefront, state: inout PurchaseState,
-        moment: Moment, appAccountToken: String? = nil, ownership: Transaction.OwnershipType = .purchased,
+        moment: Moment, appAccountToken: UUID? = nil, ownership: Transaction.OwnershipType = .purchased,
         offer: AppliedOffer? = nil, billingPlan: BillingPlan? = nil
     ) throws -> Transaction {
         var transaction = Transaction(

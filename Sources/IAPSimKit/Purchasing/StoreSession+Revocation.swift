@@ -78,7 +78,7 @@ extension StoreSession {
             try deliverUpdates(&state)
             let transaction = try Self.complete(
                 product, quantity: 1, id: try state.takeTransactionID(), storefront: catalog.storefront, state: &state,
-                moment: moment.outsideTheApp, appAccountToken: request.appAccountTokenText, ownership: .familyShared)
+                moment: moment.outsideTheApp, appAccountToken: request.appAccountToken, ownership: .familyShared)
             state.simulation.undeliveredTransactionIDs.append(transaction.id)
             return transaction
         }

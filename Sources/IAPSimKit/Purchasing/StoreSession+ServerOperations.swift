@@ -145,7 +145,7 @@ extension StoreSession {
     /// does: its transactions carry it as `appAccountToken` from now on.
     /// - Throws: `AppAccountTokenRefusal` for an identifier that is not an original
     ///   transaction of the account's own purchases.
-    public func setAppAccountToken(_ token: String, originalID: UInt64) throws {
+    public func setAppAccountToken(_ token: UUID, originalID: UInt64) throws {
         guard let named = try store.transaction(originalID) else { throw AppAccountTokenRefusal.notFound }
         guard named.originalID == originalID else { throw AppAccountTokenRefusal.notOriginal }
         guard named.ownershipType != .familyShared else { throw AppAccountTokenRefusal.familyShared }

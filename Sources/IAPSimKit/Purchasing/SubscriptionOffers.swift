@@ -7,7 +7,7 @@ public enum OfferRequest: Sendable, Equatable {
     /// win-back offer.
     /// `appAccountToken` is the purchase's (`Product.PurchaseOption.appAccountToken`), which
     /// the signature covers.
-    case offer(id: String, signature: PromotionalOfferSignature?, appAccountToken: String? = nil)
+    case offer(id: String, signature: PromotionalOfferSignature?, appAccountToken: UUID? = nil)
     /// The offer code redemption sheet (`AppStore.presentOfferCodeRedeemSheet`):
     /// `redeem-offer-code`.
     case code(id: String)
@@ -68,7 +68,7 @@ extension StoreSession {
                     guard let signature else { return fail(.purchase(.missingOfferParameters)) }
                     let valid = try? signature.isValid(
                         for: key, bundleID: moment.settings.bundleID, productID: product.id, offerID: id,
-                        appAccountToken: appAccountToken)
+                        appAccountToken: appAccountToken?.appleString)
                     let age = realNow.timeIntervalSince1970 - Double(signature.timestamp) / 1000
                     // Apple: a nonce is used once; a timestamp is the moment of signing.
                     guard valid == true, age <= offerSignatureLifetime, age >= -offerSignatureClockSkew,

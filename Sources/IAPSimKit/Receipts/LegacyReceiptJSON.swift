@@ -108,7 +108,7 @@ public enum LegacyReceiptJSON {
         if transaction.offerType == .code, let name = transaction.offerID {
             members.append(("offer_code_ref_name", .string(name)))
         }
-        if let token = transaction.appAccountToken { members.append(("app_account_token", .string(token))) }
+        if let token = transaction.appAccountToken { members.append(("app_account_token", .string(token.appleString))) }
         return .object(members)
     }
 

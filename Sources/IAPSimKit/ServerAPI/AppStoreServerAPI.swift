@@ -194,13 +194,13 @@ public struct AppStoreServerAPI: Sendable {
             let id = captured[0]
             try expect("PUT")
             let body = try jsonBody(request)
-            guard let token = body["appAccountToken"]?.stringValue, UUID(uuidString: token) != nil else {
+            guard let text = body["appAccountToken"]?.stringValue, let token = UUID(appleString: text) else {
                 throw APIError.invalidAppAccountToken
             }
             try refuseAppTransactionID(id)
             guard let original = Self.transactionNumber(id) else { throw APIError.invalidOriginalTransactionId }
             do {
-                try session.setAppAccountToken(token.lowercased(), originalID: original)
+                try session.setAppAccountToken(token, originalID: original)
             } catch StoreSession.AppAccountTokenRefusal.notFound {
                 throw APIError.originalTransactionIdNotFound
             } catch StoreSession.AppAccountTokenRefusal.notOriginal {

@@ -126,7 +126,7 @@ public enum SignedPayloads {
             ("price", milliunits(transaction.price)),
             ("appTransactionId", .string(context.appTransactionID)),
         ]
-        if let token = transaction.appAccountToken { members.append(("appAccountToken", .string(token))) }
+        if let token = transaction.appAccountToken { members.append(("appAccountToken", .string(token.appleString))) }
         if transaction.productType == .autoRenewable {
             // App Store Server API 1.21 ("billingPlanType", "TransactionCommitmentInfo"): how
             // this period is paid; a monthly payment says where it is in its commitment.
@@ -186,7 +186,7 @@ public enum SignedPayloads {
         ]
         // The token the app or its server tied to the purchase: the chain's (Apple,
         // "JWSRenewalInfoDecodedPayload", appAccountToken).
-        if let token = latest.appAccountToken { members.append(("appAccountToken", .string(token))) }
+        if let token = latest.appAccountToken { members.append(("appAccountToken", .string(token.appleString))) }
         members += commitmentMembers(info, autoRenews: facts.willAutoRenew)
         return .object(members)
     }

@@ -23,6 +23,6 @@ extension StoreSession {
         let time = timestamp ?? Int64((realNow().timeIntervalSince1970 * 1000).rounded(.down))
         return try PromotionalOfferSignature.sign(
             with: key, bundleID: try settings().bundleID, productID: productID, offerID: offerID,
-            appAccountToken: appAccountToken?.uuidString.lowercased(), nonce: nonce, timestamp: time)
+            appAccountToken: appAccountToken?.appleString, nonce: nonce, timestamp: time)
     }
 }

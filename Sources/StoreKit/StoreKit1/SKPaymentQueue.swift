@@ -132,7 +132,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                     signature: PromotionalOfferSignature(
                         keyID: discount.keyIdentifier, nonce: discount.nonce.uuidString.lowercased(),
                         timestamp: discount.timestamp.int64Value, signature: discount.signature),
-                    appAccountToken: token?.uuidString.lowercased())
+                    appAccountToken: token)
             }
             let request: PurchaseRequest
             do {

@@ -76,7 +76,7 @@ extension Product {
                     signature: PromotionalOfferSignature(
                         keyID: keyID, nonce: nonce.uuidString.lowercased(), timestamp: Int64(timestamp),
                         signature: signature.base64EncodedString()),
-                    appAccountToken: token?.uuidString.lowercased())
+                    appAccountToken: token)
             case .custom: break
             }
         }

@@ -93,7 +93,7 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
             $0 == .developerIssue ? .developerIssue : .other
         }
         productType = Product.ProductType(transaction.productType)
-        appAccountToken = transaction.appAccountToken.flatMap(UUID.init(uuidString:))
+        appAccountToken = transaction.appAccountToken
         environment = AppStore.Environment(rawValue: payload["environment"]?.stringValue ?? "Sandbox")
         reason = transaction.reason == .renewal ? .renewal : .purchase
         storefront = Storefront(countryCode: transaction.storefrontCountryCode)

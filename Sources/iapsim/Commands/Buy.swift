@@ -109,12 +109,18 @@ struct Buy: CLICommand, Equatable {
                 ["outcome", "yes", "offer"], with: "--outside-app",
                 because: ": a purchase made outside the app has no prompt and completes")
         }
+        let token: UUID?
+        do throws(PurchaseRequestError) {
+            token = try words.value("app-account-token").map(UUID.init(appAccountToken:))
+        } catch {
+            throw words.error(error.errorDescription ?? "\(error)")
+        }
         var offer: OfferRequest?
         if let id = words.value("offer") {
             do {
                 offer = .offer(
                     id: id, signature: try words.value("offer-signature").map(PromotionalOfferSignature.init(text:)),
-                    appAccountToken: words.value("app-account-token")?.lowercased())
+                    appAccountToken: token)
             } catch {
                 throw words.error("--offer-signature \(error.localizedDescription)")
             }
@@ -125,8 +131,7 @@ struct Buy: CLICommand, Equatable {
             request = try PurchaseRequest(
                 productID: productID, quantity: try words.value("quantity").map(PurchaseQuantity.init(text:)) ?? .one,
                 outcome: try words.value("outcome").map(StoreSession.Outcome.init(text:)), offer: offer,
-                appAccountToken: try words.value("app-account-token").map(UUID.init(appAccountToken:)),
-                isFamilyMember: words.flag("as-family-member"),
+                appAccountToken: token, isFamilyMember: words.flag("as-family-member"),
                 billingPlan: try words.value("billing-plan").map(BillingPlanType.init(text:)) ?? .billedUpfront)
         } catch {
             throw words.error(error.errorDescription ?? "\(error)")

@@ -30,7 +30,8 @@ extension JSON {
 
     /// A pending purchase; `appAccountToken` only when the purchase was made with one.
     static func pending(_ pending: PendingPurchase) -> JSON {
-        let token: [(String, JSON)] = pending.appAccountToken.map { [("appAccountToken", .string($0))] } ?? []
+        let token: [(String, JSON)] =
+            pending.appAccountToken.map { [("appAccountToken", .string($0.appleString))] } ?? []
         return .object(
             [
                 ("id", .int(pending.id)),
