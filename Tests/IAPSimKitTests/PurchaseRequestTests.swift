@@ -7,6 +7,27 @@ import Testing
 /// an app account token is a UUID, and the textual forms are refused in the words the
 /// command line has always used.
 @Suite struct PurchaseRequestTests {
+    /// StoreKit 2's options are a set, in no order: the offer's signature is checked with the
+    /// token whether the token option came before the offer or after it.
+    @Test func aStoreKitPurchaseSignsItsOfferWithItsTokenWhateverTheOrder() throws {
+        let token = UUID()
+        let nonce = UUID()
+        var purchase = StoreKitPurchase(productID: "fx.plus")
+        purchase.offer = .promotional(id: "o", keyID: "K", nonce: nonce, timestamp: 5, signature: "AAAA")
+        purchase.appAccountToken = token
+        purchase.quantity = 2
+        purchase.simulatesAskToBuy = true
+        let request = try PurchaseRequest(purchase)
+        let signature = PromotionalOfferSignature(keyID: "K", nonce: nonce.appleString, timestamp: 5, signature: "AAAA")
+        #expect(request.offer == .offer(id: "o", signature: signature, appAccountToken: token))
+        #expect(request.appAccountToken == token && request.quantity == (try PurchaseQuantity(2)))
+        #expect(request.outcome == .askToBuy)
+        purchase.offer = .winBack(id: "w")
+        #expect(try PurchaseRequest(purchase).offer == .offer(id: "w", signature: nil))
+        purchase.quantity = 0
+        #expect(throws: PurchaseRequestError.invalidQuantity("0")) { try PurchaseRequest(purchase) }
+    }
+
     @Test(arguments: [0, -2, 11, 1000, Int.min, Int.max])
     func aQuantityOutsideOneToTenIsRefusedNamingIt(value: Int) {
         #expect(throws: PurchaseRequestError.invalidQuantity(String(value))) { try PurchaseQuantity(value) }

@@ -124,21 +124,18 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private func buy(_ transaction: SKPaymentTransaction) {
         let payment = transaction.payment
         do {
-            var offer: OfferRequest?
-            let token = payment.applicationUsername.flatMap(UUID.init(uuidString:))
+            var purchase = StoreKitPurchase(productID: payment.productIdentifier)
+            purchase.quantity = payment.quantity
+            purchase.appAccountToken = payment.applicationUsername.flatMap(UUID.init(uuidString:))
+            purchase.simulatesAskToBuy = payment.simulatesAskToBuyInSandbox
             if let discount = payment.paymentDiscount {
-                offer = .offer(
-                    id: discount.identifier,
-                    signature: PromotionalOfferSignature(
-                        keyID: discount.keyIdentifier, nonce: discount.nonce.uuidString.lowercased(),
-                        timestamp: discount.timestamp.int64Value, signature: discount.signature),
-                    appAccountToken: token)
+                purchase.offer = .promotional(
+                    id: discount.identifier, keyID: discount.keyIdentifier, nonce: discount.nonce,
+                    timestamp: discount.timestamp.int64Value, signature: discount.signature)
             }
             let request: PurchaseRequest
             do {
-                request = try PurchaseRequest(
-                    productID: payment.productIdentifier, quantity: try PurchaseQuantity(payment.quantity),
-                    outcome: payment.simulatesAskToBuyInSandbox ? .askToBuy : nil, offer: offer, appAccountToken: token)
+                request = try PurchaseRequest(purchase)
             } catch {
                 throw SKError(.paymentInvalid)
             }

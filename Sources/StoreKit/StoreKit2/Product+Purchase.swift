@@ -58,33 +58,25 @@ extension Product {
     }
 
     static func purchase(_ id: String, options: Set<Product.PurchaseOption>) throws -> Product.PurchaseResult {
-        var quantity = 1
-        var token: UUID?
-        var askToBuy = false
-        var offer: OfferRequest?
+        var purchase = StoreKitPurchase(productID: id)
         for option in options {
             switch option.kind {
-            case .quantity(let value): quantity = value
-            case .appAccountToken(let value): token = value
-            case .simulatesAskToBuy(let value): askToBuy = value
+            case .quantity(let value): purchase.quantity = value
+            case .appAccountToken(let value): purchase.appAccountToken = value
+            case .simulatesAskToBuy(let value): purchase.simulatesAskToBuy = value
             case .winBackOffer(let offerID):
                 guard let offerID else { throw Product.PurchaseError.invalidOfferIdentifier }
-                offer = .offer(id: offerID, signature: nil)
+                purchase.offer = .winBack(id: offerID)
             case .promotionalOffer(let offerID, let keyID, let nonce, let signature, let timestamp):
-                offer = .offer(
-                    id: offerID,
-                    signature: PromotionalOfferSignature(
-                        keyID: keyID, nonce: nonce.uuidString.lowercased(), timestamp: Int64(timestamp),
-                        signature: signature.base64EncodedString()),
-                    appAccountToken: token)
+                purchase.offer = .promotional(
+                    id: offerID, keyID: keyID, nonce: nonce, timestamp: Int64(timestamp),
+                    signature: signature.base64EncodedString())
             case .custom: break
             }
         }
         let request: PurchaseRequest
         do {
-            request = try PurchaseRequest(
-                productID: id, quantity: try PurchaseQuantity(quantity), outcome: askToBuy ? .askToBuy : nil,
-                offer: offer, appAccountToken: token)
+            request = try PurchaseRequest(purchase)
         } catch {
             throw Product.PurchaseError.invalidQuantity
         }
