@@ -241,16 +241,18 @@ import Testing
         let steps = Collected<String>()
         await onThreads(3) { index in
             if index < 2 {
-                // As long as the third client may wait for both handlers to run, and more.
-                steps.append("waited \(HTTPTestClient.get("/wait", port: port, timeout: 30)?.text ?? "none")")
+                // Longer than the third client may wait for both handlers to run: a waiter that
+                // gave up would free its slot early. Under ThreadSanitizer on a loaded machine one
+                // waiter's thread once started more than 30 s after the other's.
+                steps.append("waited \(HTTPTestClient.get("/wait", port: port, timeout: 300)?.text ?? "none")")
                 return
             }
             // Both handlers must be running before the third client comes: on a loaded machine
             // (the suites run in parallel) that can take a while, so the wait is generous, and a
             // wait that runs out is said as such rather than as a wrong answer.
-            Self.waitUntil(.now + .seconds(20)) { server.busyConnections == 2 }
+            Self.waitUntil(.now + .seconds(120)) { server.busyConnections == 2 }
             guard server.busyConnections == 2 else {
-                steps.append("handlers running \(server.busyConnections) of 2 after 20 s")
+                steps.append("handlers running \(server.busyConnections) of 2 after 120 s")
                 gate.open()
                 return
             }

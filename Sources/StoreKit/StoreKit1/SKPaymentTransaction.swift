@@ -10,36 +10,83 @@ public enum SKPaymentTransactionState: Int, Sendable {
 }
 
 /// StoreKit 1's `SKPaymentTransaction`: a payment in the queue and what became of it.
+///
+/// The queue sets its fields on its callback queue while the app may read them from any
+/// thread (a task polling `transactionState`, a view): each is read and written under a lock,
+/// so a reader sees the value before or after, never a torn one.
 open class SKPaymentTransaction: NSObject, @unchecked Sendable {
-    var _payment: SKPayment
+    private struct Fields {
+        var payment: SKPayment
+        var transactionState: SKPaymentTransactionState
+        var transactionIdentifier: String?
+        var transactionDate: Date?
+        var original: SKPaymentTransaction?
+        var error: (any Error)?
+        var downloads: [SKDownload] = []
+        var storeID: UInt64?
+    }
+
+    private let lock = NSLock()
+    private var fields: Fields
+
+    private func field<Value>(_ path: WritableKeyPath<Fields, Value>) -> Value {
+        lock.withLock { fields[keyPath: path] }
+    }
+    private func set<Value>(_ path: WritableKeyPath<Fields, Value>, _ value: Value) {
+        lock.withLock { fields[keyPath: path] = value }
+    }
+
+    var _payment: SKPayment {
+        get { field(\.payment) }
+        set { set(\.payment, newValue) }
+    }
     open var payment: SKPayment { _payment }
-    var _transactionState: SKPaymentTransactionState
+    var _transactionState: SKPaymentTransactionState {
+        get { field(\.transactionState) }
+        set { set(\.transactionState, newValue) }
+    }
     open var transactionState: SKPaymentTransactionState { _transactionState }
     /// The App Store's transaction identifier (iapsim's), once purchased or restored.
-    var _transactionIdentifier: String?
+    var _transactionIdentifier: String? {
+        get { field(\.transactionIdentifier) }
+        set { set(\.transactionIdentifier, newValue) }
+    }
     open var transactionIdentifier: String? { _transactionIdentifier }
-    var _transactionDate: Date?
+    var _transactionDate: Date? {
+        get { field(\.transactionDate) }
+        set { set(\.transactionDate, newValue) }
+    }
     open var transactionDate: Date? { _transactionDate }
     /// For a restored transaction, the transaction it restores.
-    var _original: SKPaymentTransaction?
+    var _original: SKPaymentTransaction? {
+        get { field(\.original) }
+        set { set(\.original, newValue) }
+    }
     open var original: SKPaymentTransaction? { _original }
-    var _error: (any Error)?
+    var _error: (any Error)? {
+        get { field(\.error) }
+        set { set(\.error, newValue) }
+    }
     open var error: (any Error)? { _error }
-    var _downloads: [SKDownload] = []
+    var _downloads: [SKDownload] {
+        get { field(\.downloads) }
+        set { set(\.downloads, newValue) }
+    }
     open var downloads: [SKDownload] { _downloads }
 
     /// The store's transaction, for finishing it.
-    var storeID: UInt64?
+    var storeID: UInt64? {
+        get { field(\.storeID) }
+        set { set(\.storeID, newValue) }
+    }
 
     public override init() {
-        _payment = SKPayment()
-        _transactionState = .purchasing
+        fields = Fields(payment: SKPayment(), transactionState: .purchasing)
         super.init()
     }
 
     init(payment: SKPayment, state: SKPaymentTransactionState) {
-        self._payment = payment
-        self._transactionState = state
+        fields = Fields(payment: payment, transactionState: state)
         super.init()
     }
 }
