@@ -87,6 +87,24 @@ import Testing
         #expect(try request.view { $0.app.purchasedProductIdentifiers } == ["a.one", "a.three", "a.two"])
     }
 
+    /// The one version the page and `Transaction.updates` wait on: the same while nothing is
+    /// written, another after any change from another process, its own per customer.
+    @Test func theStateVersionChangesWithEveryWriteAndNotOtherwise() throws {
+        let store = Support.store()
+        let before = StateVersion(store.location)
+        #expect(StateVersion(store.location) == before)
+        #expect(before.text.hasPrefix("default-"))
+        let cli = StateStore(location: store.location)
+        try cli.update { _ = $0.app.deliver("a.one") }
+        let bought = StateVersion(store.location)
+        #expect(bought != before && bought.text != before.text)
+        #expect(StateVersion(store.location) == bought)
+        try cli.update { _ = $0.app.deliver("a.two") }
+        #expect(StateVersion(store.location) != bought)
+        #expect(StateVersion(store.location.forAccount("bob")) != StateVersion(store.location))
+        #expect(FileVersion(store.location.statePath).exists && !FileVersion(store.location.directory + "/no").exists)
+    }
+
     @Test func aPayloadSignedAgainGivesTheSameBytesFromABoundedMemo() throws {
         let directory = Support.temporaryDirectory() + "/certs"
         let identity = try SigningIdentity.loadOrCreate(in: directory, lockTimeout: 5)

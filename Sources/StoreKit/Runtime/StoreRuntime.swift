@@ -128,9 +128,8 @@ import IAPSimKit
         if store.exists, let code = try store.read().simulation.settings[.storefront] {
             storefront = IAPSimKit.Storefront.named(code)
         }
-        let file = fileSignature(path)
-        let signature: String? =
-            file[1] == 0 ? nil : "\(path)|\(file)|" + (storefront?.countryCode ?? "")
+        let file = FileVersion(path)
+        let signature: String? = file.exists ? "\(path)|\(file)|" + (storefront?.countryCode ?? "") : nil
         if let signature, let cached = lock.withLock({ cachedCatalog }), cached.signature == signature {
             return cached.catalog
         }

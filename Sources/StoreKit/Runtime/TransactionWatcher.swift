@@ -2,20 +2,14 @@ import Dispatch
 import Foundation
 import IAPSimKit
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Tells `Transaction.updates` and the `SKPaymentQueue` of transactions the app did not just
 /// buy itself: an Ask to Buy approved, a renewal, a refund, a purchase on another device —
 /// whether this process made the change (`SKTestSession`) or another one did (`iapsim approve`,
 /// `iapsim refund`, `iapsim clock advance`).
 ///
 /// While anyone listens, a timer on a private queue looks at the state folder's files every
-/// 75 ms: a `stat` of two files, no read, no busy CPU. When their signature changed — or once
-/// a second, so that time passing under an accelerated `timeRate` renews subscriptions — it
+/// 75 ms: a `stat` of each of the state's files (`StateVersion`, as the page waits on), no
+/// read, no busy CPU. When the version changed — or once a second, so that time passing under an accelerated `timeRate` renews subscriptions — it
 /// reads the history and tells the listeners of every transaction that is new or changed.
 final class TransactionWatcher: @unchecked Sendable {
     static let shared = TransactionWatcher()
@@ -42,7 +36,7 @@ final class TransactionWatcher: @unchecked Sendable {
     private var purchasesInFlight = 0
     private var timer: DispatchSourceTimer?
     /// Read and written on `queue` only.
-    private var lastSignature: [Int64] = []
+    private var lastSignature: StateVersion?
     private var ticks = 0
 
     /// Starts telling `listener` of changes made from now on.
@@ -115,7 +109,7 @@ final class TransactionWatcher: @unchecked Sendable {
             return !listeners.isEmpty
         }
         // The tick's own fields belong to the queue: changed there, never from this thread.
-        queue.async { self.lastSignature = [] }
+        queue.async { self.lastSignature = nil }
         if listening { baseline() }
     }
 
@@ -171,22 +165,9 @@ final class TransactionWatcher: @unchecked Sendable {
             ownership: transaction.ownershipType)
     }
 
-    /// Size, inode and modification time of the snapshot and the journal.
-    private func stateSignature() -> [Int64] {
-        guard let store = try? StoreRuntime.shared.store() else { return [] }
-        return fileSignature(store.location.statePath) + fileSignature(store.location.journalPath)
+    /// The state's version (`StateVersion`): what the page waits on too.
+    private func stateSignature() -> StateVersion? {
+        guard let store = try? StoreRuntime.shared.store() else { return nil }
+        return StateVersion(store.location)
     }
-}
-
-/// A file's size, inode and modification time (seconds, nanoseconds); zeros when it is absent.
-func fileSignature(_ path: String) -> [Int64] {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return [0, 0, 0, 0] }
-    #if os(Linux)
-        return [Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
-    #else
-        return [
-            Int64(info.st_size), Int64(info.st_ino), Int64(info.st_mtimespec.tv_sec), Int64(info.st_mtimespec.tv_nsec),
-        ]
-    #endif
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimJSON
+import IAPSimKit
 
 /// The rows of one list command's `--json` (`transactions`, `notifications`), kept for as long
 /// as the state keeps its version, so the page pages, filters and sorts a 10,000-row history
