@@ -13,6 +13,9 @@ public struct ProductsResponse: Sendable {
     public var status: AccountStatus
     /// The session settings in force (the locale setting among them).
     public var settings: SessionSettings
+    /// The locale products are shown in: the session's `locale` when set (`SKTestSession`'s
+    /// locale), else the catalog's (its storefront's, or the `.storekit` file's own).
+    public var localeIdentifier: String
 }
 
 extension StoreSession {
@@ -28,6 +31,29 @@ extension StoreSession {
             products: catalog.products, invalidProductIdentifiers: catalog.invalidProductIdentifiers,
             notAvailableInStorefront: catalog.notAvailableInStorefront,
             status: AccountStatus(state: state, at: moment.now, environment: moment.settings.environment),
-            settings: moment.settings)
+            settings: moment.settings,
+            localeIdentifier: moment.settings.localeOverride ?? catalog.localeIdentifier)
+    }
+
+    /// Requests the products of `identifiers`, as an app's `SKProductsRequest` or
+    /// `Product.products(for:)` does: those the store sells in the buyer's storefront, in the
+    /// order asked and once each; the rest (unknown to the store, or not sold in the storefront)
+    /// are `invalidProductIdentifiers`, in the order asked.
+    /// - Throws: `SimulationError.simulated` when the session simulates a Load Products error.
+    public func requestProducts(_ identifiers: some Sequence<String>, in catalog: Catalog) throws -> ProductsResponse {
+        var response = try requestProducts(in: catalog)
+        var seen = Set<String>()
+        var found: [Product] = []
+        var invalid: [String] = []
+        for id in identifiers where seen.insert(id).inserted {
+            if let product = catalog.product(id), !catalog.notAvailableInStorefront.contains(id) {
+                found.append(product)
+            } else {
+                invalid.append(id)
+            }
+        }
+        response.products = found
+        response.invalidProductIdentifiers = invalid
+        return response
     }
 }

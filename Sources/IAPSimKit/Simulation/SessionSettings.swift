@@ -227,6 +227,10 @@ public struct SessionSettings: Sendable, Equatable {
     public var gracePeriod: Bool { gracePeriodEnabled && billingRetry }
     public var finishesTransactions: Bool { finishTransactions == .auto }
 
+    /// The locale the session shows products in when one is set (`settings set locale`,
+    /// `SKTestSession.locale`); nil leaves it to the catalog (its storefront's, or the file's).
+    public var localeOverride: String? { sources[.locale] == .set ? self[.locale] : nil }
+
     /// The simulated error of the API `key` holds the error of; nil when it does not fail.
     public func simulatedError(_ key: SettingKey) -> SimulatedError? {
         StoreKitTestAPI(settingKey: key).flatMap { simulatedErrors[$0] }

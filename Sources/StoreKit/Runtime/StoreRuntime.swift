@@ -151,9 +151,4 @@ import IAPSimKit
         lock.withLock { cachedSigner = (configuration.certsDirectory, signer) }
         return signer
     }
-
-    /// The locale prices and texts read in: the session's `locale` setting, else the catalog's.
-    func localeIdentifier(_ catalog: Catalog, _ settings: SessionSettings) -> String {
-        settings.sources[.locale] == .set ? settings[.locale] : catalog.localeIdentifier
-    }
 }

@@ -97,19 +97,11 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
         let response: SKProductsResponse
         do {
             let (catalog, session) = try StoreRuntime.shared.open()
-            let result = try session.requestProducts(in: catalog)
-            let locale = StoreRuntime.shared.localeIdentifier(catalog, result.settings)
             // Apple gives no order; the identifiers' sorted order keeps a run repeatable.
-            var products: [SKProduct] = []
-            var invalid: [String] = []
-            for id in productIdentifiers.sorted() {
-                if let product = catalog.product(id), !catalog.notAvailableInStorefront.contains(id) {
-                    products.append(SKProduct(product, catalog: catalog, locale: locale))
-                } else {
-                    invalid.append(id)
-                }
-            }
-            response = SKProductsResponse(products: products, invalidProductIdentifiers: invalid)
+            let result = try session.requestProducts(productIdentifiers.sorted(), in: catalog)
+            response = SKProductsResponse(
+                products: result.products.map { SKProduct($0, catalog: catalog, locale: result.localeIdentifier) },
+                invalidProductIdentifiers: result.invalidProductIdentifiers)
         } catch {
             throw SKPaymentQueue.skError(error)
         }

@@ -43,16 +43,11 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     where Identifiers.Element == String {
         do {
             let (catalog, session) = try StoreRuntime.shared.open()
-            let response = try session.requestProducts(in: catalog)
-            let locale = StoreRuntime.shared.localeIdentifier(catalog, response.settings)
+            let response = try session.requestProducts(identifiers, in: catalog)
+            let locale = response.localeIdentifier
             let formatter = PriceFormatter(currencyCode: catalog.storefront.currencyCode, localeIdentifier: locale)
-            var seen = Set<String>()
-            return identifiers.compactMap { id in
-                guard seen.insert(id).inserted, !catalog.notAvailableInStorefront.contains(id),
-                    let product = catalog.product(id)
-                else { return nil }
-                return Product(
-                    product, catalog: catalog, locale: locale, formatter: formatter, status: response.status)
+            return response.products.map {
+                Product($0, catalog: catalog, locale: locale, formatter: formatter, status: response.status)
             }
         } catch {
             throw StoreKit2Errors.map(error)

@@ -161,8 +161,7 @@ struct CommandContext {
     /// The presenter for `catalog` in the locale asked for, else one set with `settings set
     /// locale`, else the catalog's own (its `_locale` in its storefront, else the storefront's).
     func presenter(_ catalog: Catalog, settings: SessionSettings) throws -> ProductPresenter {
-        let setting = settings.sources[.locale] == .set ? settings[.locale] : nil
-        return ProductPresenter(catalog: catalog, locale: try requestedLocale() ?? setting)
+        ProductPresenter(catalog: catalog, locale: try requestedLocale() ?? settings.localeOverride)
     }
 
     /// At each launch `Transaction.updates` re-delivers what the app has not finished; say so.
