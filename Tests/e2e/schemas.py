@@ -2,8 +2,11 @@
 """Validates real --json output of the built iapsim against docs/schemas/*.schema.json.
 
 A small validator for the JSON Schema subset the schemas use (type, enum, pattern,
-properties, required, additionalProperties, items, anyOf, $ref to #/definitions), so the
-test needs nothing beyond Python's standard library. Run by `make test`.
+properties, required, additionalProperties, items, anyOf, $ref to the shared
+definitions.schema.json), so the test needs nothing beyond Python's standard library. It also
+checks that the shapes several commands share are defined once: no command's schema holds
+a definition of its own, every $ref resolves, and every shared definition is used. Run by
+`make test`.
 Usage: Tests/e2e/schemas.py [path/to/iapsim]
 """
 import atexit, json, os, re, shutil, subprocess, sys, tempfile
@@ -13,9 +16,21 @@ BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/iap
 TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list, "object": dict, "null": type(None)}
 
 
+SCHEMAS = os.path.join(ROOT, "docs/schemas")
+DEFINITIONS = json.load(open(os.path.join(SCHEMAS, "definitions.schema.json")))["definitions"]
+
+
+def resolve(reference, root):
+    """A $ref: "definitions.schema.json#/definitions/NAME", or "#/definitions/NAME" inside it."""
+    document, _, pointer = reference.partition("#")
+    if document not in ("", "definitions.schema.json"):
+        raise KeyError(f"a $ref outside definitions.schema.json: {reference}")
+    return (DEFINITIONS if document else root["definitions"])[pointer.split("/")[-1]]
+
+
 def validate(value, schema, root, where="$"):
     if "$ref" in schema:
-        return validate(value, root["definitions"][schema["$ref"].split("/")[-1]], root, where)
+        return validate(value, resolve(schema["$ref"], root), {"definitions": DEFINITIONS}, where)
     errors = []
     if "anyOf" in schema:
         if all(validate(value, option, root, where) for option in schema["anyOf"]):
@@ -131,12 +146,36 @@ runs = [
     ("version", ["--version"]),
     ("accounts", ["accounts", "add", "alice", "--storefront", "GBR"]),
     ("buy", ["--account", "alice", "buy", "com.example.app.pro.monthly"]),
+    ("accounts", ["accounts", "add", "carol"]),
+    ("buy", ["--account", "carol", "redeem-offer-code", "com.example.app.pro.monthly", "pro.winter"]),  # offerID
+    ("transactions", ["--account", "carol", "transactions"]),
     ("accounts", ["accounts"]),
     ("accounts", ["accounts", "remove", "alice", "--yes"]),
     ("reset", ["reset", "--yes"]),
     ("reset", ["reset", "--all", "--yes"]),
 ]
 passed = failed = 0
+# One definition per shape: none copied into a command's schema; every $ref resolves; none unused.
+used = set()
+for file in sorted(os.listdir(SCHEMAS)):
+    text = open(os.path.join(SCHEMAS, file)).read()
+    document = json.loads(text)
+    if file != "definitions.schema.json" and "definitions" in document:
+        failed += 1
+        print(f"FAIL: {file} defines {sorted(document['definitions'])} itself; they belong in definitions.schema.json")
+    for reference in re.findall(r'"\$ref": "([^"]+)"', text):
+        try:
+            resolve(reference, {"definitions": DEFINITIONS} if file == "definitions.schema.json" else {})
+            used.add(reference.split("/")[-1])
+        except KeyError:
+            failed += 1
+            print(f"FAIL: {file}: {reference} does not resolve")
+unused = sorted(set(DEFINITIONS) - used)
+if unused:
+    failed += 1
+    print(f"FAIL: definitions.schema.json defines {unused}, which no schema uses")
+else:
+    passed += 1
 ids = {}  # identifiers later runs name: the last interrupted purchase, the last transaction
 for name, arguments in runs:
     schema = json.load(open(os.path.join(ROOT, "docs/schemas", f"{name}.schema.json")))
