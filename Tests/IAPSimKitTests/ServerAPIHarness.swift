@@ -68,11 +68,15 @@ struct ServerAPIHarness {
     }
 
     /// The answer to `method` `path` (from `/inApps`), with `query` and a JSON `body`.
-    func call(_ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil) -> Answer {
+    /// `host`: the Apple host a tunnel named, nil for iapsim's own address.
+    func call(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil,
+        host: AppleHost? = nil, authorization: String? = Self.authorization
+    ) -> Answer {
         let request = APIRequest(
             method: method, pathComponents: path.split(separator: "/").map(String.init),
-            query: query.map { (name: $0.0, value: $0.1) }, authorization: Self.authorization,
-            body: body?.bytes(compact: true) ?? [])
+            query: query.map { (name: $0.0, value: $0.1) }, authorization: authorization,
+            body: body?.bytes(compact: true) ?? [], host: host)
         let response = api.respond(request)
         return Answer(status: response.status, body: response.body.isEmpty ? nil : try? JSONValue.parse(response.body))
     }

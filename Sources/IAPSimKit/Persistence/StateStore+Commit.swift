@@ -19,13 +19,17 @@ extension StateStore {
     }
 
     /// Runs `body` under the state's lock, after finishing or undoing any change a crash
-    /// interrupted: every locked step that reads or appends to the state goes through here.
-    func holdingLock<Result>(_ body: () throws -> Result) throws -> Result {
+    /// interrupted: every locked step goes through here, the one way the lock is taken.
+    /// - Parameter recovering: false for the one step that must not depend on reading the
+    ///   intent, the erase that removes it with everything else.
+    func holdingLock<Result>(recovering: Bool = true, _ body: () throws -> Result) throws -> Result {
         // What a pinned reader saw may change now: its next look reads again.
         defer { pin?.forget() }
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
-            try recoverCommit()
-            removeLeftTemporaries()
+            if recovering {
+                try recoverCommit()
+                removeLeftTemporaries()
+            }
             return try body()
         }
     }

@@ -18,7 +18,7 @@ extension StateStore {
     ///   `.busy`, `.io` or `.cannotCreate` when a file cannot be removed.
     public func erase(force: Bool = false) throws -> [String] {
         guard FileSystem.exists(location.directory) else { return [] }
-        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        return try holdingLock(recovering: false) {
             let path = location.statePath
             if !force {
                 let data: Data?

@@ -37,17 +37,11 @@ extension StateStore {
     /// Counts notification lines past the snapshot's mark, written by a change whose snapshot
     /// a crash interrupted: they belong to the transactions replayed with them.
     func replayNotifications(into state: inout PurchaseState) throws(StateError) {
-        let size = FileSystem.size(location.notificationsPath) ?? 0
-        let mark = state.outbox.journalLength
-        if size < mark {
-            throw .corrupt(
-                path: location.notificationsPath,
-                detail: "it is \(size) bytes but \(StateLocation.fileName) includes \(mark)")
-        }
-        guard size > mark else { return }
         var outbox = state.outbox
-        try forEachLine(of: location.notificationsPath, from: mark, what: "a notification", parse: Outbox.Record.init) {
-            record, end in
+        try forEachLine(
+            pastMark: outbox.journalLength, of: location.notificationsPath, what: "a notification",
+            parse: Outbox.Record.init
+        ) { record, end in
             if case .notification = record { outbox.count += 1 }
             outbox.journalLength = end
         }
@@ -57,18 +51,14 @@ extension StateStore {
     /// Replays journal lines past the snapshot's mark: a crash came between appending them
     /// and writing the snapshot. New transactions are delivered to the app's record.
     func replayJournal(into state: inout PurchaseState) throws(StateError) {
-        let size = FileSystem.size(location.journalPath) ?? 0
-        let mark = state.account.journalLength
-        if size < mark {
-            throw .corrupt(
-                path: location.journalPath,
-                detail: "it is \(size) bytes but \(StateLocation.fileName) includes \(mark)")
-        }
-        guard size > mark else { return }
+        guard (FileSystem.size(location.journalPath) ?? 0) != state.account.journalLength else { return }
         var replayed = state
         var overflow: PurchaseState.Overflow?
         var bereft: [String] = []  // products a replayed deletion took the latest transaction of
-        try forEachJournalLine(from: mark) { transaction, end in
+        try forEachLine(
+            pastMark: state.account.journalLength, of: location.journalPath, what: "a transaction",
+            parse: Transaction.init
+        ) { transaction, end in
             guard overflow == nil else { return }
             do throws(PurchaseState.Overflow) {
                 if transaction.deletionDate != nil, replayed.account.current(id: transaction.id) != nil {
@@ -112,12 +102,20 @@ extension StateStore {
         state = replayed
     }
 
-    /// Calls `body` with each complete journal line from byte `offset` on, and the offset just
-    /// past it. A torn last line (no newline: a crash mid-append) is not a line.
-    private func forEachJournalLine(
-        from offset: UInt64, _ body: (Transaction, UInt64) -> Void
+    /// Calls `body` with each complete line a snapshot does not include yet — past its `mark`
+    /// in the journal at `path` — and the offset just past it: what a crash left between
+    /// appending and committing. A file shorter than its mark lost committed lines.
+    /// - Throws: `StateError.corrupt` naming the file when it is shorter than the mark.
+    private func forEachLine<Item>(
+        pastMark mark: UInt64, of path: String, what: String, parse: (Reader) throws(Reader.Failure) -> Item,
+        _ body: (Item, UInt64) -> Void
     ) throws(StateError) {
-        try forEachLine(of: location.journalPath, from: offset, what: "a transaction", parse: Transaction.init, body)
+        let size = FileSystem.size(path) ?? 0
+        if size < mark {
+            throw .corrupt(path: path, detail: "it is \(size) bytes but \(StateLocation.fileName) includes \(mark)")
+        }
+        guard size > mark else { return }
+        try forEachLine(of: path, from: mark, what: what, parse: parse, body)
     }
 
     /// Calls `body` with each complete line of the JSONL file at `path` from byte `offset`

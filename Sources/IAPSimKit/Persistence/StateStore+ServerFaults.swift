@@ -40,7 +40,7 @@ extension StateStore {
         } catch {
             throw StateError.cannotCreate(path: error.path, reason: error.reason)
         }
-        return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
+        return try holdingLock {
             let before = try serverFaults()
             var faults = before
             let result = try change(&faults)

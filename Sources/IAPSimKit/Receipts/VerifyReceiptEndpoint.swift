@@ -42,12 +42,16 @@ public struct VerifyReceiptEndpoint: Sendable {
         self.signer = signer
     }
 
-    /// Answers one request: the JSON body to send with HTTP 200.
-    public func respond(method: String, body: [UInt8]) -> [UInt8] {
-        response(method: method, body: body).bytes(compact: true)
+    /// Answers one request: the JSON body to send with HTTP 200. `host` is the Apple host a
+    /// tunnel named (`buy.itunes.apple.com`, `sandbox.itunes.apple.com`), nil at iapsim's own
+    /// address.
+    public func respond(method: String, body: [UInt8], host: AppleHost? = nil) -> [UInt8] {
+        var pinned = self
+        pinned.session = session.pinned()
+        return pinned.response(method: method, body: body, host: host).bytes(compact: true)
     }
 
-    public func response(method: String, body: [UInt8]) -> JSONValue {
+    public func response(method: String, body: [UInt8], host: AppleHost? = nil) -> JSONValue {
         guard method == "POST" else { return Self.status(.notPost, environment: nil) }
         // The receipt's Base64 text is read where it lies in the body: the body and the
         // decoded receipt are the only copies of it held.
@@ -62,6 +66,11 @@ public struct VerifyReceiptEndpoint: Sendable {
             return Self.status(.internalDataAccessError, environment: nil)
         }
         let environment = signer.environment ?? settings.environment
+        // Apple's "status": a host of the other environment answers 21007 (a test receipt sent
+        // to production) or 21008, whatever the receipt, as a backend's retry logic expects.
+        if let status = host?.verifyReceiptStatus(for: environment) {
+            return .object([("status", .number(String(status)))])
+        }
         let production = environment == .production
         let name = production ? "Production" : "Sandbox"
         do {

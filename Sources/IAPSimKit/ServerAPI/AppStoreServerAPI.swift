@@ -12,16 +12,20 @@ public struct APIRequest: Sendable {
     public var query: [(name: String, value: String)]
     public var authorization: String?
     public var body: [UInt8]
+    /// The Apple host a tunnel named (`serve` as an HTTPS proxy), whose environment is the
+    /// one asked for; nil when the request came to iapsim's own address.
+    public var host: AppleHost?
 
     public init(
         method: String, pathComponents: [String], query: [(name: String, value: String)], authorization: String?,
-        body: [UInt8]
+        body: [UInt8], host: AppleHost? = nil
     ) {
         self.method = method
         self.pathComponents = pathComponents
         self.query = query
         self.authorization = authorization
         self.body = body
+        self.host = host
     }
 
     func values(_ name: String) -> [String] { query.filter { $0.name == name }.map(\.value) }
@@ -141,13 +145,29 @@ public struct AppStoreServerAPI: Sendable {
                 }
             }
             response.delay = armed.delay ?? 0
-            return dated(response)
+            return dated(inEnvironment(of: request.host, response, settings: settings))
         } catch let error as APIError {
-            return dated(.error(error))
+            return dated(inEnvironment(of: request.host, .error(error), settings: nil))
         } catch {
             internalError(error)
-            return .error(.generalInternal)
+            return inEnvironment(of: request.host, .error(.generalInternal), settings: nil)
         }
+    }
+
+    /// Through a tunnel, the host names the environment, and a host of the other environment
+    /// than the state's data holds none of it: Apple's production API does not know a
+    /// sandbox transaction, so every answer there is `TransactionIdNotFoundError` (the delay
+    /// an armed fault holds stays). Decided on the request's own view of the settings.
+    private func inEnvironment(of host: AppleHost?, _ response: APIResponse, settings: SessionSettings?)
+        -> APIResponse
+    {
+        guard let host else { return response }
+        let data = signer.environment ?? (settings ?? (try? session.appSettings()))?.environment ?? .sandbox
+        guard !host.holds(data) else { return response }
+        var refused = APIResponse.error(.transactionIdNotFound)
+        refused.delay = response.delay
+        refused.reason = "\(host.rawValue) holds \(host.environment.rawValue) data; this state's is not"
+        return refused
     }
 
     /// The App Store's time is the simulated one: `Date` agrees with `Retry-After` and with

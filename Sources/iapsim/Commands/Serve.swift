@@ -142,9 +142,6 @@ struct Serve: CLICommand {
                 directory: try context.certsDirectory(), realNow: context.now,
                 simulatedNow: { [session] in try? session.simulatedNow() }),
             listeningHost: host)
-        let dataEnvironment: @Sendable () -> AppStoreEnvironment = { [signer, session] in
-            signer.environment ?? (try? session.appSettings().environment) ?? .sandbox
-        }
         do {
             server = try HTTPServer(configuration, tunnels: tunnels, admission: admission.admit) { [api, legacy] http in
                 let started = ContinuousClock.now
@@ -162,23 +159,14 @@ struct Serve: CLICommand {
                 }
                 // Apple's legacy endpoint: no bearer token, every answer 200 with a status.
                 if http.pathComponents == ["verifyReceipt"] {
-                    let body: [UInt8]
-                    if let status = host?.verifyReceiptStatus(for: dataEnvironment()) {
-                        body = Array(#"{"status":\#(status)}"#.utf8)
-                    } else {
-                        body = legacy.respond(method: http.method, body: http.body)
-                    }
+                    let body = legacy.respond(method: http.method, body: http.body, host: host)
                     log.record(http, status: 200, since: started)
                     return HTTPResponse.json(body, status: .ok)
                 }
-                var response = api.respond(
+                let response = api.respond(
                     APIRequest(
                         method: http.method, pathComponents: http.pathComponents, query: http.query,
-                        authorization: http.headers["Authorization"], body: http.body))
-                if let host, response.status != 401, !host.holds(dataEnvironment()) {
-                    response = .error(.transactionIdNotFound)
-                    response.reason = "\(host.rawValue) holds \(host.environment.rawValue) data; this state's is not"
-                }
+                        authorization: http.headers["Authorization"], body: http.body, host: host))
                 // An armed delay (`iapsim server-error delay`) holds this connection's answer.
                 if response.delay > 0 { Self.sleep(seconds: response.delay) }
                 var answer =
