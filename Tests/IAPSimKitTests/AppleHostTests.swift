@@ -42,7 +42,8 @@ import Testing
         let signed = try ServerAPIHarness.identity.signReceipt(receipt)
         let endpoint = VerifyReceiptEndpoint(
             session: h.session, signer: StoreSession.Signer(identity: ServerAPIHarness.identity))
-        let body = JSONValue.object([("receipt-data", .string(Data(signed).base64EncodedString()))]).bytes(compact: true)
+        let body = JSONValue.object([("receipt-data", .string(Data(signed).base64EncodedString()))]).bytes(
+            compact: true)
         func status(_ host: AppleHost?) throws -> JSONValue? {
             try JSONValue.parse(endpoint.respond(method: "POST", body: body, host: host))["status"]
         }
