@@ -67,7 +67,7 @@ let package = Package(
             dependencies: ["IAPSimTLS", "IAPSimCrypto", "IAPSimHTTP"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "IAPSimJSONTests", dependencies: ["IAPSimJSON"]),
+        .testTarget(name: "IAPSimJSONTests", dependencies: ["IAPSimJSON"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IAPSimKitTests",
             dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"],

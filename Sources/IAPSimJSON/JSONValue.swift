@@ -249,18 +249,9 @@ public enum JSONValue: Equatable, Sendable {
 
         mutating func number() throws(SyntaxError) -> JSONValue {
             let start = position
-            if bytes[position] == UInt8(ascii: "-") { position += 1 }
-            var digits = 0
-            scan: while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
-                    break
-                default: break scan
-                }
-                position += 1
-            }
-            guard digits > 0 else { throw error("malformed number") }
+            let (end, problem) = JSONValue.scanNumber(bytes, from: start)
+            position = end
+            if let problem { throw error(problem) }
             return .number(String(decoding: bytes[start..<position], as: UTF8.self))
         }
 

@@ -71,6 +71,20 @@ import Testing
         #expect(text.contains(message), "\(text)")
     }
 
+    /// An editor may save a `.storekit` with a UTF-8 byte order mark; Xcode reads it, and so
+    /// does iapsim, with a fault's byte offset still counted in the file.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Support.fixture("valid.storekit")))
+        let path = Support.temporaryDirectory() + "/bom.storekit"
+        try (Data([0xEF, 0xBB, 0xBF]) + original).write(to: URL(fileURLWithPath: path))
+        let plain = try StoreKitConfiguration.load(path: Support.fixture("valid.storekit"))
+        let marked = try StoreKitConfiguration.load(path: path)
+        #expect(marked.products.map(\.id) == plain.products.map(\.id) && !marked.products.isEmpty)
+        try Data([0xEF, 0xBB, 0xBF, UInt8(ascii: "{"), UInt8(ascii: "x")]).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: CatalogError.self) { try StoreKitConfiguration.load(path: path) }
+        #expect(error.errorDescription?.contains("malformed JSON at byte 4") == true, "\(error)")
+    }
+
     @Test func aMissingFileIsReportedAsMissing() {
         #expect(throws: CatalogError.fileNotFound(path: "/nonexistent/Products.storekit")) {
             try StoreKitConfiguration.load(path: "/nonexistent/Products.storekit")

@@ -48,10 +48,15 @@ public struct StoreKitConfiguration: Sendable {
                 throw CatalogError.malformed(path: path, detail: error.message)
             }
         }
+        // A byte order mark, which an editor may add when it saves the file, is skipped, as
+        // Foundation's `JSONSerialization` (and so Xcode) skips it (RFC 8259 §8.1 allows it).
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let skipped = data.starts(with: bom) ? bom.count : 0
         do {
-            return try JSONValue.parse([UInt8](data))
+            return try JSONValue.parse([UInt8](data.dropFirst(skipped)))
         } catch {
-            throw CatalogError.malformed(path: path, detail: "malformed JSON at byte \(error.offset): \(error.message)")
+            throw CatalogError.malformed(
+                path: path, detail: "malformed JSON at byte \(error.offset + skipped): \(error.message)")
         }
     }
 

@@ -129,18 +129,10 @@ struct JournalLine {
                 guard let range = string() else { return false }
                 token = Token(kind: .string, start: Int32(range.lowerBound), end: Int32(range.upperBound))
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                // What JSONValue takes for a number: these bytes, with a digit among them.
-                var digits = 0
-                scan: while i < b.count {
-                    switch b[i] {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-                    case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
-                        break
-                    default: break scan
-                    }
-                    i += 1
-                }
-                guard digits > 0 else { return false }
+                // Exactly what JSONValue takes for a number.
+                let (end, problem) = JSONValue.scanNumber(b, from: i)
+                guard problem == nil else { return false }
+                i = end
                 token = Token(kind: .number, start: Int32(start), end: Int32(i))
             case UInt8(ascii: "t"):
                 guard literal("true") else { return false }
