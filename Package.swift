@@ -55,6 +55,7 @@ let package = Package(
             name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON", "IAPSimTLS"],
             resources: [
                 .embedInCode("UI/Page/index.html"), .embedInCode("UI/Page/app.css"), .embedInCode("UI/Page/app.js"),
+                .embedInCode("UI/Page/views.js"),
             ]),
         .testTarget(
             name: "IAPSimCryptoTests",

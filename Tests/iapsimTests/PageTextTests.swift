@@ -46,21 +46,23 @@ import Testing
     /// and the binary serves exactly the files in `Sources/iapsim/UI/Page`.
     @Test func thePageIsItsFilesAndTheScriptParses() throws {
         let folder = Harness.repositoryRoot + "/Sources/iapsim/UI/Page/"
-        for (name, served) in [
-            ("index.html", PageSource.html), ("app.css", PageSource.style), ("app.js", PageSource.script),
-        ] {
-            #expect(try String(contentsOfFile: folder + name, encoding: .utf8) == served, "\(name)")
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(onDisk == PageSource.files.map(\.name).sorted(), "a file in Page/ the binary does not serve")
+        for file in PageSource.files {
+            #expect(try String(contentsOfFile: folder + file.name, encoding: .utf8) == file.text, "\(file.name)")
         }
         let node = try External.file("/usr/bin/node")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: node)
-        process.arguments = ["--check", folder + "app.js"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: message, as: UTF8.self))")
+        for file in PageSource.files where file.name.hasSuffix(".js") {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: node)
+            process.arguments = ["--check", folder + file.name]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let message = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(file.name): \(String(decoding: message, as: UTF8.self))")
+        }
     }
 
     /// The commands the page's buttons run are typed against the registry: each is a command
@@ -68,7 +70,10 @@ import Testing
     /// every one of those has a button.
     @Test func thePagesButtonsNameCommandsTheServerRuns() throws {
         let call = try Regex(#"(?:act|button)\([^;]*?\['([a-z-]+)'"#)
-        let named = Set(PageSource.script.matches(of: call).compactMap { $0.output[1].substring.map(String.init) })
+        let named = Set(
+            (PageSource.script + PageSource.views).matches(of: call).compactMap {
+                $0.output[1].substring.map(String.init)
+            })
         let commands = Set(Registry.commands.map { $0.spec.name })
         for name in named {
             #expect(commands.contains(name), "the page runs '\(name)', which is no command")
@@ -78,7 +83,7 @@ import Testing
     }
 
     @Test func everyTextTheStateGivesGoesThroughIt() {
-        let script = PageSource.script
+        let script = PageSource.script + PageSource.views
         #expect(script.contains("node.textContent = safe(value)"))
         #expect(script.contains("document.createTextNode(safe(child))"))
         #expect(script.contains("box.textContent = safe(text, true)"))

@@ -79,7 +79,7 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
 
     /// Any local process may `GET /`: without the session cookie it gets neither the page, its
     /// script nor any secret.
-    @Test(arguments: ["/", "/app.js", "/app.css"])
+    @Test(arguments: ["/", "/app.js", "/views.js", "/app.css"])
     func thePageNeedsTheSessionCookie(path: String) throws {
         let manager = try Self.manager(Harness())
         for token in [nil, "", "t0ke", "T0KEN"] as [String?] {
@@ -90,6 +90,13 @@ private let raisedPrice = ["price-increase", "com.example.app.pro.monthly", "3.9
             #expect(body.contains("login?secret="), "it says how to sign in")
         }
         #expect(manager.respond(try Self.request(path)).status.code == 200)
+    }
+
+    /// The page is served by the names it links to, and nothing else beside the API.
+    @Test(arguments: ["/index.html", "/nope.js", "/app.js/x", "/Views.js"])
+    func onlyThePagesOwnFilesAreServed(path: String) throws {
+        let manager = try Self.manager(Harness())
+        #expect(manager.respond(try Self.request(path)).status.code == 404)
     }
 
     /// The printed address signs one browser in, once: the cookie is `HttpOnly` and

@@ -93,9 +93,12 @@ struct TransactionManager: Sendable {
                 // A customer's name is letters, digits, '.', '_' and '-' only: nothing to escape.
                 let html = PageSource.html.replacingOccurrences(of: "{{ACCOUNT}}", with: location.account)
                 return page(html, "text/html")
-            case ["app.js"]: return page(PageSource.script, "text/javascript")
-            case ["app.css"]: return page(PageSource.style, "text/css")
-            default: return Self.refuse(404, "no such page")
+            default:
+                // The style sheet and the scripts, as they are.
+                guard path.count == 1, path[0] != "index.html",
+                    let file = PageSource.files.first(where: { $0.name == path[0] })
+                else { return Self.refuse(404, "no such page") }
+                return page(file.text, file.type)
             }
         }
         guard isSignedIn(request) else {
