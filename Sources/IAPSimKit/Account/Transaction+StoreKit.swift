@@ -62,16 +62,62 @@ extension Transaction {
         offerType.map { Offer(type: $0, id: offerID, paymentMode: offerPaymentMode, period: offerPeriod) }
     }
 
-    /// The transaction as StoreKit 2's `Transaction` shows it: the recorded fields (`json`),
-    /// then those StoreKit adds — `environment`, `webOrderLineItemID`, `ownershipType`,
-    /// `signedDate`, `appTransactionID`, `offer` and `storefront`.
-    /// - Parameter price: the price already spelled (see `json(price:)`); nil to spell it.
+    /// The transaction as StoreKit 2's `Transaction` shows it — the public `--json` form, the
+    /// page's and the app's view — written here member by member, apart from the stored form
+    /// (`Persistence/Transaction+JSON.swift`), so a change to how a transaction is stored never
+    /// changes what a script reads. Each member once: what the transaction records, then what
+    /// StoreKit adds — `environment`, `webOrderLineItemID`, `ownershipType`, `signedDate`,
+    /// `appTransactionID`, `offer` and `storefront`. Keys that StoreKit leaves out when they do
+    /// not apply (an offer's, a prorated refund's, an account token) are left out.
+    /// - Parameter price: the price already spelled (`Decimal.plainString`; a listing spells
+    ///   each distinct price once); nil to spell it.
     public func storeKitJSON(_ context: StoreKitContext, price: String? = nil) -> JSONValue {
-        guard case .object(var members) = json(price: price ?? self.price.plainString) else { return .null }
-        if revocationDate != nil, revocationReason != nil, revocationPercentage == nil {
-            // A full refund: StoreKit's revocationPercentage is 100 (the record keeps only a
-            // prorated one's).
-            members.append(("revocationPercentage", .string("100")))
+        var members: [(String, JSONValue)] = [
+            ("id", .int(id)),
+            ("originalID", .int(originalID)),
+            ("productID", .string(productID)),
+            ("productType", .string(productType.rawValue)),
+            ("purchaseDate", .date(purchaseDate)),
+            ("originalPurchaseDate", .date(originalPurchaseDate)),
+            ("purchasedQuantity", .int(purchasedQuantity)),
+            ("expirationDate", .date(expirationDate)),
+            ("revocationDate", .date(revocationDate)),
+            ("revocationReason", .optional(revocationReason?.rawValue)),
+        ]
+        if revocationDate != nil, revocationReason != nil {
+            // `revocationPercentage`: a prorated refund's share; 100 for a full refund, which
+            // the record does not keep.
+            members.append(("revocationPercentage", .string(revocationPercentage?.plainString ?? "100")))
+        }
+        members += [
+            ("subscriptionGroupID", .optional(subscriptionGroupID)),
+            ("isUpgraded", .bool(isUpgraded)),
+            ("reason", .string(reason.rawValue)),
+        ]
+        if let offerType {
+            members.append(("offerType", .string(offerType.rawValue)))
+            members.append(("offerPaymentMode", .optional(offerPaymentMode?.rawValue)))
+            if let offerID { members.append(("offerID", .string(offerID))) }
+            if let offerPeriod { members.append(("offerPeriod", .string(offerPeriod.iso8601))) }
+        }
+        members += [
+            ("price", .string(price ?? self.price.plainString)),
+            ("currency", .string(currency)),
+            ("storefrontCountryCode", .string(storefrontCountryCode)),
+        ]
+        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken.appleString))) }
+        if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType.rawValue))) }
+        if let commitmentInfo {
+            members.append(
+                (
+                    "commitmentInfo",
+                    .object([
+                        ("billingPeriodNumber", .int(commitmentInfo.billingPeriodNumber)),
+                        ("totalBillingPeriods", .int(commitmentInfo.totalBillingPeriods)),
+                        ("expirationDate", .date(commitmentInfo.expirationDate)),
+                        ("price", .string(commitmentInfo.price.plainString)),
+                    ])
+                ))
         }
         members += [
             ("environment", .string(context.environment.rawValue)),

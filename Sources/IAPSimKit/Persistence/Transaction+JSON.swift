@@ -5,12 +5,14 @@ import IAPSimJSON
 // state's JSON is written and read).
 
 extension Transaction {
-    /// StoreKit 2's field names, `id` first.
-    public var json: JSONValue { json(price: price.plainString) }
+    /// The stored form: a journal line, a snapshot's entry, a notification's record. Internal
+    /// to persistence; the public form is `storeKitJSON` (`Transaction+StoreKit.swift`), written
+    /// on its own. Keys are StoreKit 2's field names, `id` first, so a line reads plainly.
+    var json: JSONValue { json(price: price.plainString) }
 
     /// The same, with the price already spelled as `plainString` spells it: a listing spells
     /// each distinct price once (spelling a `Decimal` takes a microsecond).
-    public func json(price text: String) -> JSONValue {
+    func json(price text: String) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .int(id)),
             ("originalID", .int(originalID)),
