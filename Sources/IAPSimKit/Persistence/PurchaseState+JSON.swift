@@ -131,7 +131,7 @@ extension RefundRequest {
 
 extension PurchaseState {
     /// The snapshot: the app's record first, as the user-visible record of what was bought.
-    public var json: JSONValue {
+    var json: JSONValue {
         var accountMembers: [(String, JSONValue)] = [("nextTransactionID", .int(account.nextTransactionID))]
         if account.customerNumber != 0 { accountMembers.append(("customerNumber", .int(account.customerNumber))) }
         accountMembers += [
