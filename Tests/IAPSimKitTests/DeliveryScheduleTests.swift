@@ -79,6 +79,27 @@ import Testing
         #expect(entry.dueDate(delays: [], now: now) == (failures == 0 ? start : nil))
     }
 
+    /// Another process moves the clock on and raises a notification between the deliverer's
+    /// read of the state and its look at the journal (the moment a `clock advance` lands while
+    /// `listen` delivers): the notification's first attempt is dated at its event, never
+    /// before it.
+    @Test func aNotificationRaisedMeanwhileIsDatedAtItsEvent() throws {
+        let fixture = try DeliveryFixture(environment: .production)
+        let deliverer = try NotificationDeliverer(
+            session: fixture.session, endpoint: fixture.endpoint, timeout: 5, signer: fixture.signer)
+        var raised: ServerNotification?
+        deliverer.afterSnapshot = {
+            fixture.clock.advance(seconds: 6 * 86_400)
+            raised = try? fixture.session.sendTestNotification()
+        }
+        var attempts: [DeliveryAttempt] = []
+        _ = try deliverer.deliverDue { _, attempt, _ in attempts.append(attempt) }
+        let notification = try #require(raised)
+        #expect(attempts.map(\.uuid) == [notification.uuid])
+        #expect(attempts.first?.date == notification.date)
+        #expect(try fixture.recordedAttempts().map(\.date) == [notification.date])
+    }
+
     /// A clock set back before an event still delivers it, at once.
     @Test func anEventAfterNowIsDueNow() {
         let now = Support.fixedDate

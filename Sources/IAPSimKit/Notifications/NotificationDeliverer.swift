@@ -72,12 +72,28 @@ public final class NotificationDeliverer {
     ) throws -> Int {
         try session.bringOtherAccountsUpToDate()  // every customer's renewals notify
         let (state, moment) = try session.snapshot()  // time brought up to date: renewals notify
+        afterSnapshot()
         try queue.refresh(session.store)
+        let now = try nowAfterRefresh()
         let context = session.signingContext(state, moment, signer)
         let delays = StoreSession.retryDelays(context.environment)
         schedule = (state.simulation.clock, moment.settings.timeRate, delays)
-        let ready = queue.due(at: moment.now, delays: delays, kinds: kinds)
-        return try post(ready, state: state, moment: moment, context: context, retrying: true, shouldStop, report)
+        let ready = queue.due(at: now, delays: delays, kinds: kinds)
+        return try post(ready, state: state, retryingBy: now, context: context, shouldStop, report)
+    }
+
+    /// Called between the snapshot and the queue's refresh: where another process's change
+    /// can land. Tests set it to make one land there.
+    var afterSnapshot: () -> Void = {}
+
+    /// The simulated now, read after the queue: a change another process committed since the
+    /// snapshot (a clock moved on, with its renewals' notifications) is in the queue, and its
+    /// notifications are dated after the snapshot's now. Read before them, each would fall due
+    /// at once and its first attempt be dated before its own event (`dueDate` dates an event
+    /// past now at now, for a clock set back); read after, every committed notification is
+    /// dated by then, unless the clock was set back.
+    private func nowAfterRefresh() throws -> Date {
+        try session.simulatedNow()
     }
 
     /// `notifications resend`: posts again, now, the notifications `uuids` names (each by its
@@ -95,16 +111,16 @@ public final class NotificationDeliverer {
         try queue.refresh(session.store)
         let context = session.signingContext(state, moment, signer)
         schedule = (state.simulation.clock, moment.settings.timeRate, StoreSession.retryDelays(context.environment))
-        let (ready, unknown) = queue.resendable(uuids, at: moment.now)
-        let made = try post(ready, state: state, moment: moment, context: context, retrying: false, shouldStop, report)
+        let (ready, unknown) = queue.resendable(uuids, at: try nowAfterRefresh())
+        let made = try post(ready, state: state, retryingBy: nil, context: context, shouldStop, report)
         return (made, unknown)
     }
 
-    /// Posts `ready` in order (the next is the last), recording each attempt; with
-    /// `retrying`, a failure whose retry falls due by now is posted again in this pass.
+    /// Posts `ready` in order (the next is the last), recording each attempt; given a `now`, a
+    /// failure whose retry falls due by then is posted again in this pass.
     private func post(
-        _ ready: [(date: Date, number: Int)], state: PurchaseState, moment: StoreSession.Moment,
-        context: SigningContext, retrying: Bool, _ shouldStop: () -> Bool,
+        _ ready: [(date: Date, number: Int)], state: PurchaseState, retryingBy now: Date?,
+        context: SigningContext, _ shouldStop: () -> Bool,
         _ report: (StoreSession.Delivery, DeliveryAttempt, Duration) -> Void
     ) throws -> Int {
         var ready = ready
@@ -143,9 +159,7 @@ public final class NotificationDeliverer {
             report(
                 StoreSession.Delivery(notification: entry.notification, body: body, attempt: entry.failures + 1),
                 attempt, elapsed)
-            if retrying, let retry = queue.pending[number]?.dueDate(delays: delays, now: moment.now),
-                retry <= moment.now
-            {
+            if let now, let retry = queue.pending[number]?.dueDate(delays: delays, now: now), retry <= now {
                 let place = ready.firstIndex { ($0.date, $0.number) < (retry, number) } ?? ready.endIndex
                 ready.insert((retry, number), at: place)
             }
