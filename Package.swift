@@ -57,28 +57,35 @@ let package = Package(
                 .embedInCode("UI/Page/index.html"), .embedInCode("UI/Page/app.css"), .embedInCode("UI/Page/app.js"),
                 .embedInCode("UI/Page/views.js"),
             ]),
+        // What several test targets share (External, the receipt chain fixture, hex): a library
+        // for tests only, which no product contains.
+        .target(
+            name: "IAPSimTestSupport", dependencies: ["IAPSimCrypto", "IAPSimKit"], path: "Tests/IAPSimTestSupport"),
         .testTarget(
             name: "IAPSimCryptoTests",
-            dependencies: ["IAPSimCrypto"],
+            dependencies: ["IAPSimCrypto", "IAPSimTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "IAPSimHTTPTests", dependencies: ["IAPSimHTTP", "IAPSimTLS", "IAPSimCrypto"]),
         .testTarget(
             name: "IAPSimTLSTests",
-            dependencies: ["IAPSimTLS", "IAPSimCrypto", "IAPSimHTTP"],
+            dependencies: ["IAPSimTLS", "IAPSimCrypto", "IAPSimHTTP", "IAPSimTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "IAPSimJSONTests", dependencies: ["IAPSimJSON"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IAPSimKitTests",
-            dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"],
+            dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON", "IAPSimTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "StoreKitTests",
             dependencies: [
                 .target(name: storeKitModule), .target(name: storeKitTestModule), "IAPSimKit", "IAPSimCrypto",
+                "IAPSimTestSupport",
             ]),
-        .testTarget(name: "iapsimTests", dependencies: ["iapsim", "IAPSimKit", "IAPSimCrypto", "IAPSimJSON"]),
+        .testTarget(
+            name: "iapsimTests",
+            dependencies: ["iapsim", "IAPSimKit", "IAPSimCrypto", "IAPSimJSON", "IAPSimTestSupport"]),
     ]
 )

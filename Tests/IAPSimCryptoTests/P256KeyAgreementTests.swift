@@ -1,3 +1,4 @@
+import IAPSimTestSupport
 import Testing
 
 @testable import IAPSimCrypto

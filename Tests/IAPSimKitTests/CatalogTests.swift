@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimTestSupport
 import Testing
 
 @testable import IAPSimKit

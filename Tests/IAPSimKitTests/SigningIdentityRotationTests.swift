@@ -1,6 +1,7 @@
 import Foundation
 import IAPSimCrypto
 import IAPSimJSON
+import IAPSimTestSupport
 import Testing
 
 @testable import IAPSimKit

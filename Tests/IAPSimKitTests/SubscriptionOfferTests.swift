@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimCrypto
+import IAPSimTestSupport
 import Testing
 
 @testable import IAPSimKit

@@ -1,6 +1,7 @@
 import Foundation
 import IAPSimCrypto
 import IAPSimTLS
+import IAPSimTestSupport
 import Testing
 
 /// Real clients against the server on 127.0.0.1: openssl s_client, curl and Python's ssl (and

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimTestSupport
 
 /// RFC 8448 §3's values (`Fixtures/rfc8448-simple-1rtt.json`, its README says where they come
 /// from), read from the test bundle. A missing file fails the test, never skips it.

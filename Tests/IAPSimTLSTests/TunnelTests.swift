@@ -1,6 +1,7 @@
 import Foundation
 import IAPSimHTTP
 import IAPSimTLS
+import IAPSimTestSupport
 import Testing
 
 /// `HTTPServer` as an HTTPS proxy target: curl sends `CONNECT` for Apple's host, and the

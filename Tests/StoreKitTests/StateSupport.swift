@@ -1,4 +1,5 @@
 import IAPSimKit
+import IAPSimTestSupport
 
 /// Gives the session's certificate set the committed TEST ONLY receipt chain, as the first
 /// receipt would give it fresh keys: a debug build takes several seconds per RSA key.

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimTestSupport
 import Testing
 
 /// Runs the built `iapsim` the way a script does: a real process, a temporary state folder,

@@ -1,5 +1,6 @@
 import Foundation
 import IAPSimKit
+import IAPSimTestSupport
 
 @testable import iapsim
 

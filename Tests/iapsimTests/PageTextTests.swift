@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimTestSupport
 import Testing
 
 @testable import iapsim
@@ -19,15 +20,27 @@ import Testing
         let program =
             definition + "\nconst inputs = " + String(decoding: data, as: UTF8.self)
             + ";\nprocess.stdout.write(JSON.stringify(inputs.map((t) => safe(t, \(keepNewlines)))));\n"
+        let output = try Self.node(node, ["-e", program]).output
+        return try #require(try JSONSerialization.jsonObject(with: output) as? [String])
+    }
+
+    /// Runs node with `arguments`: its exit status, standard output and standard error.
+    private static func node(_ node: String, _ arguments: [String]) throws -> (
+        status: Int32, output: Data, errors: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: node)
-        process.arguments = ["-e", program]
-        let out = Pipe()
-        process.standardOutput = out
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
         try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
+        // Standard error is small (a parse error's lines); standard output is read first, whole.
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return try #require(try JSONSerialization.jsonObject(with: output) as? [String])
+        return (process.terminationStatus, out, String(decoding: err, as: UTF8.self))
     }
 
     static let samples = [
@@ -53,15 +66,8 @@ import Testing
         }
         let node = try External.file("/usr/bin/node")
         for file in PageSource.files where file.name.hasSuffix(".js") {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: node)
-            process.arguments = ["--check", folder + file.name]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let message = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(file.name): \(String(decoding: message, as: UTF8.self))")
+            let checked = try Self.node(node, ["--check", folder + file.name])
+            #expect(checked.status == 0, "\(file.name): \(checked.errors)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import IAPSimCrypto
 import IAPSimKit
+import IAPSimTestSupport
 import Testing
 
 @testable import iapsim

@@ -1,13 +1,13 @@
 import Foundation
 
-struct InvalidHex: Error, CustomStringConvertible {
-    let text: String
-    var description: String { "not hexadecimal: \(text.prefix(40))" }
+public struct InvalidHex: Error, CustomStringConvertible {
+    public let text: String
+    public var description: String { "not hexadecimal: \(text.prefix(40))" }
 }
 
 extension Array where Element == UInt8 {
     /// Decodes hexadecimal text (either case); throws on odd length or non-hex characters.
-    init(hex text: String) throws {
+    public init(hex text: String) throws {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { throw InvalidHex(text: text) }
         func nibble(_ c: UInt8) throws -> UInt8 {
@@ -28,5 +28,5 @@ extension Array where Element == UInt8 {
         self = bytes
     }
 
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    public var hex: String { map { String(format: "%02x", $0) }.joined() }
 }

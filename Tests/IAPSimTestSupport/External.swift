@@ -7,13 +7,13 @@ import Testing
 /// test that did not run; elsewhere the test stops there and is reported cancelled, with the
 /// reason, so a clone on its own passes.
 ///
-/// Both test targets use this file: `Tests/iapsimTests/External.swift` is a link to it.
-enum External {
+/// Every test target that needs something from outside uses it, from `IAPSimTestSupport`.
+public enum External {
     /// Whether this is a CI run: `CI` set to anything but the empty string.
-    static var isCI: Bool { !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty }
+    public static var isCI: Bool { !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty }
 
     /// `value`; when it is nil, a failure in CI and a skip elsewhere, both saying `absence`.
-    static func require<T>(
+    public static func require<T>(
         _ value: T?, _ absence: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> T {
         if let value { return value }
@@ -24,7 +24,7 @@ enum External {
 
     /// The corpus of real `.storekit` and plist files: `IAPSIM_CORPUS`, or `shared/corpus`
     /// beside the repository.
-    static func corpus(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    public static func corpus(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let path =
@@ -39,14 +39,14 @@ enum External {
     }
 
     /// `path` when it is an executable, such as /usr/bin/openssl.
-    static func executable(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    public static func executable(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try require(
             FileManager().isExecutableFile(atPath: path) ? path : nil, "\(path) is not installed",
             sourceLocation: sourceLocation)
     }
 
     /// `path` when it exists, such as /dev/full (Linux).
-    static func file(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    public static func file(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try require(
             FileManager().fileExists(atPath: path) ? path : nil, "\(path) does not exist here",
             sourceLocation: sourceLocation)

@@ -5,8 +5,8 @@ import IAPSimKit
 /// genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048`): one key at every level, so tests that
 /// sign receipts do not wait for three keys to be made in a debug build (several seconds each).
 /// `RSATests.generatedKey` in IAPSimCryptoTests and `certs rotate` in SignedDataTests make real ones.
-enum ReceiptChainFixture {
-    static let keyPEM = """
+public enum ReceiptChainFixture {
+    public static let keyPEM = """
         -----BEGIN PRIVATE KEY-----
         MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCNifXplDBDHjfy
         3IC9SbryDyWN0MQXASvy+bS7gbiN5Zc5cd6H5nGRxFKecdFOJSwevtZ55N2lMcrj
@@ -37,7 +37,7 @@ enum ReceiptChainFixture {
         -----END PRIVATE KEY-----
         """
 
-    static func make() throws -> ReceiptSigningChain {
+    public static func make() throws -> ReceiptSigningChain {
         let key = try RSAPrivateKey(pemRepresentation: keyPEM)
         return try ReceiptSigningChain(rootKey: key, intermediateKey: key, leafKey: key)
     }

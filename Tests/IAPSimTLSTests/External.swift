@@ -1,1 +1,0 @@
-../IAPSimKitTests/External.swift

@@ -1,1 +1,0 @@
-../IAPSimCryptoTests/Hex.swift

@@ -1,1 +1,0 @@
-../IAPSimKitTests/ReceiptChainFixture.swift
