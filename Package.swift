@@ -55,7 +55,7 @@ let package = Package(
             name: "iapsim", dependencies: ["IAPSimKit", "IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON", "IAPSimTLS"],
             resources: [
                 .embedInCode("UI/Page/index.html"), .embedInCode("UI/Page/app.css"), .embedInCode("UI/Page/app.js"),
-                .embedInCode("UI/Page/views.js"),
+                .embedInCode("UI/Page/views.js"), .embedInCode("UI/Page/buy.js"),
             ]),
         // What several test targets share (External, the receipt chain fixture, hex): a library
         // for tests only, which no product contains.

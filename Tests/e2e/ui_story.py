@@ -11,6 +11,7 @@ and prints the load and update times it measured.
 Usage: ui_story.py path/to/iapsim SHOTS [--docs DIR]   (run by Tests/e2e/ui.sh)
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -201,10 +202,18 @@ def main():
 
         # 6c. Buy with options: three coins with a new app account token, from the keyboard.
         driver.execute_script("document.getElementById('buy-options').scrollIntoView({ block: 'center' })")
+        # The form is buy's spec: a field for each option `iapsim help buy --json` lists (but --yes),
+        # and every --outcome value, fail=ERROR ones included, to choose from.
+        spec = json.loads(iapsim(env, "help", "buy", "--json").stdout)["options"]
+        fields = [f.get_attribute("data-option") for f in driver.find_elements(By.CSS_SELECTOR, "#bo-fields [data-option]")]
+        check(fields == [o["name"] for o in spec if o["name"] != "yes"], "a field per option of buy: %s" % fields)
+        outcome = next(o for o in spec if o["name"] == "outcome")
+        offered = [e.get_attribute("value") for e in Select(driver.find_element(By.ID, "bo-outcome")).options]
+        check(offered == [""] + outcome["values"] and "fail=StoreKitError.networkError" in offered, "the outcomes are buy's")
         Select(driver.find_element(By.ID, "bo-product")).select_by_value("com.example.app.coins100")
-        check(not driver.find_element(By.ID, "bo-plan").is_displayed(), "no billing plan to choose for a consumable")
-        driver.find_element(By.ID, "bo-token-new").send_keys(Keys.ENTER)
-        token = driver.find_element(By.ID, "bo-token").get_attribute("value")
+        check(not driver.find_element(By.ID, "bo-billing-plan").is_displayed(), "no billing plan to choose for a consumable")
+        driver.find_element(By.ID, "bo-app-account-token-new").send_keys(Keys.ENTER)
+        token = driver.find_element(By.ID, "bo-app-account-token").get_attribute("value")
         quantity = driver.find_element(By.ID, "bo-quantity")
         quantity.clear()
         quantity.send_keys("3", Keys.ENTER)

@@ -178,6 +178,28 @@ import Testing
         #expect(harness.run("--version").stdout == "iapsim \(HelpText.version)\n")
     }
 
+    /// `help COMMAND --json` lists the command's own options as its help page does, which is
+    /// what the page's "Buy with options" form is built from: a flag has no value name, an
+    /// option of a known set gives the set (every simulated error `--outcome fail=` takes).
+    @Test func helpAsJSONListsTheCommandsOptions() throws {
+        let harness = Harness()
+        let help = try harness.json("help", "buy")
+        let options = try #require(help["options"] as? [[String: Any]])
+        #expect(options.map { $0["name"] as? String } == Buy.spec.options.map(\.name))
+        let byName = Dictionary(uniqueKeysWithValues: options.map { ($0["name"] as? String ?? "", $0) })
+        #expect(byName["quantity"]?["values"] as? [String] == (1...10).map(String.init))
+        #expect(byName["quantity"]?["valueName"] as? String == "N")
+        #expect(byName["yes"]?["valueName"] is NSNull)
+        #expect(byName["yes"]?["short"] as? String == "y")
+        let outcomes = try #require(byName["outcome"]?["values"] as? [String])
+        #expect(outcomes.prefix(5) == ["success", "cancel", "fail", "ask-to-buy", "interrupted"])
+        #expect(outcomes.contains("fail=StoreKitError.networkError"))
+        #expect(outcomes.contains("fail=Product.PurchaseError.ineligibleForOffer"))
+        #expect((byName["app-account-token"]?["help"] as? String)?.contains("UUID") == true)
+        // A topic that is not a command has no options.
+        #expect(try harness.json("help", "exit-codes")["options"] == nil)
+    }
+
     @Test func usageErrorsAreOneLineOnStderr() {
         let result = Harness().run("buy")
         #expect(result.status == 64)

@@ -46,6 +46,7 @@ import Testing
             "accounts add alice --storefront GBR", "--account alice buy com.example.app.pro.monthly --yes",
         ],
         "trigger REFUND --product com.example.app.book --json": aRenewal,
+        "help buy --json": [],
         "--version --json": [],
     ]
     static let threePurchases = [

@@ -77,7 +77,7 @@ import Testing
     @Test func thePagesButtonsNameCommandsTheServerRuns() throws {
         let call = try Regex(#"(?:act|button)\([^;]*?\['([a-z-]+)'"#)
         let named = Set(
-            (PageSource.script + PageSource.views).matches(of: call).compactMap {
+            (PageSource.script + PageSource.views + PageSource.buyForm).matches(of: call).compactMap {
                 $0.output[1].substring.map(String.init)
             })
         let commands = Set(Registry.commands.map { $0.spec.name })
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func everyTextTheStateGivesGoesThroughIt() {
-        let script = PageSource.script + PageSource.views
+        let script = PageSource.script + PageSource.views + PageSource.buyForm
         #expect(script.contains("node.textContent = safe(value)"))
         #expect(script.contains("document.createTextNode(safe(child))"))
         #expect(script.contains("box.textContent = safe(text, true)"))

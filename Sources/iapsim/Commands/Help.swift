@@ -1,14 +1,20 @@
 import Foundation
+import IAPSimJSON
 import IAPSimKit
 
 struct Help: CLICommand {
     static let spec = CommandSpec(
         name: "help", abstract: "Show help for a command or topic.",
         synopsis: "[<command> | exit-codes | environment | errors | settings-keys]",
-        discussion: "Shows help. 'iapsim help <command>' and 'iapsim <command> --help' agree.",
+        discussion: """
+            Shows help. 'iapsim help <command>' and 'iapsim <command> --help' agree.
+            With --json, a command's help also lists its own options, each with its name, short
+            name, value name (null for a flag), help line, the values it takes (empty: any) and
+            whether it repeats: what a script or a form needs to offer them.
+            """,
         arguments: [.init("topic", kind: .helpTopic)],
         options: [],
-        examples: ["iapsim help buy", "iapsim help exit-codes"])
+        examples: ["iapsim help buy", "iapsim help exit-codes", "iapsim help buy --json"])
 
     let topic: HelpTopic?
 
@@ -23,7 +29,25 @@ struct Help: CLICommand {
 
     func run(in context: CommandContext) throws -> Report {
         let text = HelpText.page(for: topic)
-        return Report(json: .object([("topic", .optional(topic.map(\.word))), ("text", .string(text))])).verbatim(text)
+        var members: [(String, JSONValue)] = [("topic", .optional(topic.map(\.word))), ("text", .string(text))]
+        if case .command(let spec) = topic {
+            members.append(("options", .array(spec.options.map(\.json))))
+        }
+        return Report(json: .object(members)).verbatim(text)
+    }
+}
+
+extension OptionSpec {
+    /// `{"name", "short", "valueName", "help", "values", "repeatable"}`: the option as its
+    /// help page gives it, for a script or a form built from it (the page's "Buy with
+    /// options" is `help buy --json`'s options). `valueName` is null for a flag; `values`
+    /// is empty when any value is taken.
+    var json: JSONValue {
+        .object([
+            ("name", .string(name)), ("short", .optional(short.map { String($0) })),
+            ("valueName", .optional(valueName)), ("help", .string(help)),
+            ("values", .array(values.map(JSONValue.string))), ("repeatable", .bool(repeatable)),
+        ])
     }
 }
 

@@ -16,7 +16,7 @@ struct PageCommands: Sendable {
     /// The commands the page reads its views from, with `--json`, by their names (not aliases).
     static let reads: Set<String> = [
         "list-products", "status", "transactions", "notifications", "clock", "settings", "jws", "trigger",
-        "accounts",
+        "accounts", "help",
     ]
     /// The verbs (a first argument from a fixed list, `clock advance`) the page may give each
     /// command above; any other verb is refused, so a verb added to a command later is off the

@@ -1,5 +1,5 @@
 /// The page `iapsim ui` serves: hand-written HTML, CSS and JavaScript in `Page/` (index.html,
-/// app.css, app.js and views.js), embedded in the binary by SwiftPM (`embedInCode`) so it works offline
+/// app.css, app.js, views.js and buy.js), embedded in the binary by SwiftPM (`embedInCode`) so it works offline
 /// and needs no package; `make test` checks the script with `node --check`. It holds no secret
 /// (the browser proves itself with the session cookie it got at the sign-in link);
 /// `{{ACCOUNT}}` is replaced by the customer `iapsim ui` started with (the picker's first
@@ -16,9 +16,11 @@ enum PageSource {
     static let script = String(decoding: PackageResources.app_js, as: UTF8.self)
     /// The views `script` draws, one per command's `--json`, with their buttons.
     static let views = String(decoding: PackageResources.views_js, as: UTF8.self)
+    /// "Buy with options": its fields built from `iapsim help buy --json`.
+    static let buyForm = String(decoding: PackageResources.buy_js, as: UTF8.self)
     /// Every file the page is made of, by the name it is served under.
     static let files: [(name: String, text: String, type: String)] = [
         ("index.html", html, "text/html"), ("app.css", style, "text/css"), ("app.js", script, "text/javascript"),
-        ("views.js", views, "text/javascript"),
+        ("views.js", views, "text/javascript"), ("buy.js", buyForm, "text/javascript"),
     ]
 }

@@ -191,6 +191,7 @@ struct TransactionManager: Sendable {
         case "clock": words = ["clock"]
         case "settings": words = ["settings"]
         case "triggers": words = ["trigger", "--list"]
+        case "buy-options": words = ["help", "buy"]
         case "jws":
             guard let id = request.queryValue("transaction") else {
                 return Self.refuse(400, "expected ?transaction=ID")

@@ -6,7 +6,7 @@
 'use strict';
 const $ = (selector, root = document) => root.querySelector(selector);
 const view = { account: document.querySelector('meta[name="iapsim-account"]').content,
-  products: [], status: null, clock: null, notifications: [],
+  products: [], status: null, clock: null, notifications: [], buyOptions: null,
   tx: { offset: 0, limit: 50, sort: 'id', order: 'desc', filter: {} }, nt: { offset: 0, limit: 25 } };
 
 /** Text from the state made safe to show, as the terminal shows it (TerminalText): control
@@ -198,7 +198,6 @@ function wire() {
     else if (view.clock && !view.clock.frozen) { clearTimeout(tickTimer); tick(); }
   });
   $('#bo-product').addEventListener('change', renderOffers);
-  $('#bo-token-new').addEventListener('click', () => { $('#bo-token').value = newUUID(); $('#bo-token').focus(); });
   $('#buy-options').addEventListener('submit', (e) => { e.preventDefault(); act(buyWords(), e.submitter); });
 }
 
@@ -206,6 +205,13 @@ document.addEventListener('DOMContentLoaded', async () => {
   wire();
   renderHeader();
   read('triggers').then((t) => $('#trigger-type').replaceChildren(...t.triggerable.map((n) => el('option', { text: n }))));
+  // The buy form's fields and the rows' outcomes are buy's options: read before the first paint.
+  try {
+    view.buyOptions = await read('buy-options');
+    renderBuyForm();
+  } catch (error) {
+    $('#bo-fields').textContent = safe('Could not read the options of iapsim buy: ' + error);
+  }
   // The first paint does not wait for the version watch's first answer (whose refresh
   // then runs once more, at most).
   refresh().catch(() => {});

@@ -46,7 +46,7 @@ function renderCatalog(list) {
       : 'not eligible for the introductory offer';
     const owned = product.type === 'consumable' ? 'balance ' + product.balance : product.owned ? 'owned' : '';
     const select = el('select', { id: 'outcome-' + index, 'aria-label': 'Outcome of buying ' + product.displayName },
-      ...['success', 'ask-to-buy', 'interrupted', 'cancel', 'fail'].map((o) => el('option', { text: o })));
+      ...rowOutcomes().map((o) => el('option', { text: o })));
     return el('tr', { 'data-product': product.id },
       el('td', {}, el('strong', { text: product.displayName }), el('br'), el('span', { class: 'muted', text: product.id })),
       el('td', { text: product.type }),
@@ -64,45 +64,6 @@ function renderCatalog(list) {
     if (keep) select.value = keep;
   }
   renderOffers();
-}
-
-/** The offers of the product chosen in "Buy with options", as the catalog lists them. */
-function renderOffers() {
-  const select = $('#bo-offer');
-  const keep = select.value;
-  const product = view.products.find((p) => p.id === $('#bo-product').value);
-  const sub = product && product.subscription;
-  const offers = sub ? [...sub.promotionalOffers, ...sub.winBackOffers] : [];
-  select.replaceChildren(el('option', { value: '', text: 'none' }), ...offers.map((offer) =>
-    el('option', { value: offer.id, text: offer.id + ' (' + offer.type + ': ' + offer.summary + ')' })));
-  if (offers.some((offer) => offer.id === keep)) select.value = keep;
-  // A billing plan is a choice only for a subscription the catalog gives plans (billingPlans).
-  const plans = !!(sub && sub.billingPlans.length);
-  $('#bo-plan-label').hidden = !plans;
-  if (!plans) $('#bo-plan').value = '';
-}
-
-/** The words of "Buy with options": each field the user filled becomes its option of `iapsim buy`. */
-function buyWords() {
-  const words = ['buy', $('#bo-product').value];
-  const quantity = $('#bo-quantity').value.trim();
-  if (quantity) words.push('--quantity', quantity);
-  for (const [field, option] of [['#bo-offer', '--offer'], ['#bo-signature', '--offer-signature'],
-    ['#bo-token', '--app-account-token'], ['#bo-plan', '--billing-plan'], ['#bo-outcome', '--outcome']]) {
-    const value = $(field).value.trim();
-    if (value) words.push(option, value);
-  }
-  return words;
-}
-
-/** A random version-4 UUID for an app account token (crypto.randomUUID where the browser has it). */
-function newUUID() {
-  if (crypto.randomUUID) return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
 }
 
 /* Pending purchases and refund requests */
