@@ -31,11 +31,13 @@ test:
 	swift test --skip-build
 	Tests/e2e/run-all.sh .build/debug/iapsim
 
-# Medians of iapsim against a floor program built the same way (bench/bench.py).
+# Medians of iapsim against a floor program built the same way (bench/bench.py). The benches
+# that build iapsim's modules as a path dependency plan afresh: a cached plan misses a source
+# file added to the repository since, and the build then fails on what that file declares.
 bench: release
 	cd bench/Floor && swift build $(RELEASE_FLAGS)
-	cd bench/Crypto && swift build $(RELEASE_FLAGS)
-	swift build -c release --package-path bench/StoreKit --scratch-path .build/bench-storekit
+	cd bench/Crypto && swift build $(RELEASE_FLAGS) --disable-build-manifest-caching
+	swift build -c release --package-path bench/StoreKit --scratch-path .build/bench-storekit --disable-build-manifest-caching
 	CRYPTOBENCH="bench/Crypto/$$(cd bench/Crypto && swift build $(RELEASE_FLAGS) --show-bin-path | sed 's|.*/bench/Crypto/||')/CryptoBench" \
 	python3 bench/bench.py "$$(swift build $(RELEASE_FLAGS) --show-bin-path)/iapsim" "bench/Floor/$$(cd bench/Floor && swift build $(RELEASE_FLAGS) --show-bin-path | sed 's|.*/bench/Floor/||')/Floor"
 

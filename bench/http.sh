@@ -22,7 +22,7 @@ trap cleanup EXIT
 
 flags=(-c release)
 [ "$(uname -s)" = Linux ] && flags+=(--static-swift-stdlib)
-(cd "$root/bench/HTTP" && swift build "${flags[@]}" >/dev/null)
+(cd "$root/bench/HTTP" && swift build "${flags[@]}" --disable-build-manifest-caching >/dev/null)
 binary="$root/bench/HTTP/$(cd "$root/bench/HTTP" && swift build "${flags[@]}" --show-bin-path | sed "s|.*/bench/HTTP/||")/HTTPBench"
 
 load() { # load NAME URL
