@@ -128,6 +128,25 @@ import Testing
         #expect(try store.accountNames() == ["Bob"])
     }
 
+    /// The registry is read to check a name's spelling only where the folder reached may be
+    /// another spelling's: a link, or a file system that folds case (here the swapped-case
+    /// name is made to reach the same folder, as such a file system does). A plain folder on
+    /// a file system that tells case apart needs no reading; that is what keeps `status` for
+    /// one of a thousand customers as fast as for the one customer of a store.
+    @Test func onlyAFolderThatMayBeAnotherSpellingsIsChecked() throws {
+        try buy("fx.coins", for: "Bob")
+        let accounts = h.session.store.location.accountsDirectory
+        #expect(!StateStore.mayReachAnotherSpelling(accounts + "/Bob"))
+        try FileManager().createDirectory(atPath: accounts + "/42", withIntermediateDirectories: false)
+        #expect(!StateStore.mayReachAnotherSpelling(accounts + "/42"), "no letter has another case")
+        try FileManager().createSymbolicLink(atPath: accounts + "/bOB", withDestinationPath: accounts + "/Bob")
+        #expect(StateStore.mayReachAnotherSpelling(accounts + "/Bob"), "a file system that folds case")
+        #expect(StateStore.mayReachAnotherSpelling(accounts + "/bOB"), "a link")
+        #expect(StateStore.mayReachAnotherSpelling(accounts + "/nobody"), "no folder: left to the reader")
+        // Bob still reads his own snapshot: the check runs and finds his own name.
+        #expect(try h.session.store.forAccount("Bob").read().account.transactionCount == 1)
+    }
+
     /// `serve` answered nobody while `default`'s snapshot was unreadable: it read the settings
     /// through it. The app's settings come from `store.json`; every other customer is answered.
     @Test func everyOtherCustomerIsAnsweredWhileDefaultsSnapshotIsUnreadable() throws {

@@ -100,14 +100,32 @@ public struct StateStore: Sendable {
 
     /// On a case-insensitive file system `bob` opens `Bob`'s folder: a snapshot read under a
     /// name must be the one `customers.json` gives its number, else the name only differs in
-    /// case from the store's, and acts for nobody (`accountNameTaken`).
+    /// case from the store's, and acts for nobody (`accountNameTaken`). Asked only where the
+    /// name may have reached a folder of another spelling (`mayReachAnotherSpelling`): reading
+    /// the registry of a thousand customers was a fifth of a `status`.
     private func checkSpelling(of state: PurchaseState) throws(StateError) {
         let number = state.account.customerNumber
         guard location.account != StateLocation.defaultAccount, number != 0,
+            Self.mayReachAnotherSpelling(location.accountDirectory),
             let held = try CustomerRegistry.read(location.customersPath).name(of: number), held != location.account,
             held.lowercased() == location.account.lowercased()
         else { return }
         throw .accountNameTaken(name: location.account, existing: held)
+    }
+
+    /// Whether the customer's folder at `path` may be another customer's, named in another
+    /// case: when it is not a folder itself (a link), or when the file system folds case — the
+    /// name with its letters' case swapped reaches the same folder. On a file system that tells
+    /// case apart (Linux's, most of the time) that is two `lstat`s and a `stat`.
+    static func mayReachAnotherSpelling(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return true }
+        let name = (path as NSString).lastPathComponent
+        let swapped = String(name.flatMap { $0.isUppercase ? $0.lowercased() : $0.uppercased() })
+        guard swapped != name else { return false }
+        var other = stat()
+        let otherPath = (path as NSString).deletingLastPathComponent + "/" + swapped
+        return stat(otherPath, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino
     }
 
     /// The app's settings alone (`SettingKey.isAppWide`: environment, bundle identifier, app
