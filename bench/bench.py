@@ -254,7 +254,7 @@ if os.path.exists(crypto) and openssl:
     row("a whole signed JWSTransaction (payload, header, sign) vs openssl sign", ours["jws_transaction_us"] / 1e6, 1 / sign_per_s, None,
         None, f"{ours['jws_length']} bytes")
 else:
-    rows.append("| ES256 sign / verify | – | – | ≤ 10× | not measured: CryptoBench or openssl missing | | |")
+    rows.append("| ES256 sign / verify | – | – | ≤ 1.5× / ≤ 10× | not measured: CryptoBench or openssl missing | | |")
 
 # 6. The StoreKit API in-process against the library work of the matching commands, in one
 #    process on the same catalog (bench/StoreKit): Product.products(for:) vs what `list` does,

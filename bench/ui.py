@@ -37,8 +37,9 @@ def measure(iapsim, state):
         def get(path):
             return opener.open(base + path, timeout=60).read()
 
-        opening = ["/", "/app.css", "/app.js", "/api/version", "/api/read/products", "/api/read/status",
-                   "/api/read/clock", "/api/read/settings", "/api/read/triggers",
+        opening = ["/", "/app.css", "/app.js", "/views.js", "/buy.js", "/api/version", "/api/read/buy-options",
+                   "/api/read/products", "/api/read/status", "/api/read/clock", "/api/read/settings",
+                   "/api/read/accounts", "/api/read/triggers",
                    "/api/rows/transactions?offset=0&limit=50&sort=id&order=desc",
                    "/api/rows/notifications?order=desc&offset=0&limit=25", "/api/rows/notifications?order=desc&limit=500"]
 

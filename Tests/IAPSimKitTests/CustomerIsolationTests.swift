@@ -136,11 +136,16 @@ import Testing
     @Test func onlyAFolderThatMayBeAnotherSpellingsIsChecked() throws {
         try buy("fx.coins", for: "Bob")
         let accounts = h.session.store.location.accountsDirectory
+        guard !FileManager().fileExists(atPath: accounts + "/bOB") else {
+            // This file system folds case (macOS's, by default): every name is checked.
+            #expect(StateStore.mayReachAnotherSpelling(accounts + "/Bob"))
+            return
+        }
         #expect(!StateStore.mayReachAnotherSpelling(accounts + "/Bob"))
         try FileManager().createDirectory(atPath: accounts + "/42", withIntermediateDirectories: false)
         #expect(!StateStore.mayReachAnotherSpelling(accounts + "/42"), "no letter has another case")
         try FileManager().createSymbolicLink(atPath: accounts + "/bOB", withDestinationPath: accounts + "/Bob")
-        #expect(StateStore.mayReachAnotherSpelling(accounts + "/Bob"), "a file system that folds case")
+        #expect(StateStore.mayReachAnotherSpelling(accounts + "/Bob"), "as on a file system that folds case")
         #expect(StateStore.mayReachAnotherSpelling(accounts + "/bOB"), "a link")
         #expect(StateStore.mayReachAnotherSpelling(accounts + "/nobody"), "no folder: left to the reader")
         // Bob still reads his own snapshot: the check runs and finds his own name.

@@ -114,9 +114,11 @@ public struct StateStore: Sendable {
     }
 
     /// Whether the customer's folder at `path` may be another customer's, named in another
-    /// case: when it is not a folder itself (a link), or when the file system folds case — the
-    /// name with its letters' case swapped reaches the same folder. On a file system that tells
-    /// case apart (Linux's, most of the time) that is two `lstat`s and a `stat`.
+    /// case: when it is not a folder itself (a link), or when the name with its letters' case
+    /// swapped reaches anything — as it does on a file system that folds case, whatever inode
+    /// numbers that file system gives (the registry never holds two names that differ only in
+    /// case, so on one that tells case apart it reaches nothing). That is an `lstat` and a
+    /// `stat` on Linux, most of the time.
     static func mayReachAnotherSpelling(_ path: String) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return true }
@@ -125,7 +127,7 @@ public struct StateStore: Sendable {
         guard swapped != name else { return false }
         var other = stat()
         let otherPath = (path as NSString).deletingLastPathComponent + "/" + swapped
-        return stat(otherPath, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino
+        return stat(otherPath, &other) == 0
     }
 
     /// The app's settings alone (`SettingKey.isAppWide`: environment, bundle identifier, app

@@ -207,10 +207,12 @@ document.addEventListener('DOMContentLoaded', async () => {
   read('triggers').then((t) => $('#trigger-type').replaceChildren(...t.triggerable.map((n) => el('option', { text: n }))));
   // The buy form's fields and the rows' outcomes are buy's options: read before the first paint.
   try {
-    view.buyOptions = await read('buy-options');
+    const answer = await api('/api/read/buy-options');
+    if (!answer.output) throw new Error((answer.messages || []).join(' ') || 'exit ' + answer.exitCode);
+    view.buyOptions = answer.output;
     renderBuyForm();
   } catch (error) {
-    $('#bo-fields').textContent = safe('Could not read the options of iapsim buy: ' + error);
+    $('#bo-fields').textContent = safe('Could not read the options of iapsim buy: ' + error.message);
   }
   // The first paint does not wait for the version watch's first answer (whose refresh
   // then runs once more, at most).
