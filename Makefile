@@ -63,6 +63,7 @@ man: build
 
 docs: man
 	.build/debug/iapsim help reference > docs/REFERENCE.md
+	.build/debug/iapsim help transaction-schema > docs/schemas/transaction.schema.json
 
 # The screenshots docs/UI.md shows, taken by the browser story of `iapsim ui` (Tests/e2e/ui.sh).
 screenshots: build

@@ -12,11 +12,10 @@ import Testing
     static let context = StoreKitContext(
         signedDate: Support.fixedDate, appTransactionID: "700000000000000001", environment: .sandbox)
 
-    /// The shared transaction definition of `docs/schemas/definitions.schema.json`.
+    /// The published schema of a transaction, `docs/schemas/transaction.schema.json`.
     static func schema() throws -> (properties: Set<String>, required: Set<String>) {
-        let path = Support.repositoryRoot + "/docs/schemas/definitions.schema.json"
-        let document = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-        let transaction = try #require(document["definitions"]?["transaction"])
+        let path = Support.repositoryRoot + "/docs/schemas/transaction.schema.json"
+        let transaction = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         let properties = try #require(transaction["properties"]?.objectValue).map(\.0)
         let required = try #require(transaction["required"]?.arrayValue).compactMap(\.stringValue)
         return (Set(properties), Set(required))

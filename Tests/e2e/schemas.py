@@ -3,7 +3,7 @@
 
 A small validator for the JSON Schema subset the schemas use (type, enum, pattern,
 properties, required, additionalProperties, items, anyOf, $ref to the shared
-definitions.schema.json), so the test needs nothing beyond Python's standard library. It also
+definitions.schema.json, or a generated schema such as transaction.schema.json), so the test needs nothing beyond Python's standard library. It also
 checks that the shapes several commands share are defined once: no command's schema holds
 a definition of its own, every $ref resolves, and every shared definition is used. Run by
 `make test`.
@@ -18,11 +18,16 @@ TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
 
 SCHEMAS = os.path.join(ROOT, "docs/schemas")
 DEFINITIONS = json.load(open(os.path.join(SCHEMAS, "definitions.schema.json")))["definitions"]
+# Schemas `make docs` generates from the types that write the JSON, referred to whole.
+GENERATED = {name: json.load(open(os.path.join(SCHEMAS, name))) for name in ["transaction.schema.json"]}
 
 
 def resolve(reference, root):
-    """A $ref: "definitions.schema.json#/definitions/NAME", or "#/definitions/NAME" inside it."""
+    """A $ref: "definitions.schema.json#/definitions/NAME", or "#/definitions/NAME" inside it,
+    or a generated schema whole."""
     document, _, pointer = reference.partition("#")
+    if document in GENERATED and not pointer:
+        return GENERATED[document]
     if document not in ("", "definitions.schema.json"):
         raise KeyError(f"a $ref outside definitions.schema.json: {reference}")
     return (DEFINITIONS if document else root["definitions"])[pointer.split("/")[-1]]

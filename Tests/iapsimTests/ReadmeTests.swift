@@ -77,6 +77,14 @@ import Testing
             "run 'make docs' and commit docs/REFERENCE.md")
     }
 
+    /// docs/schemas/transaction.schema.json is generated from the members a transaction's
+    /// public form writes (`Transaction.viewMembers`) and a listing's row adds.
+    @Test func theTransactionSchemaIsInSyncWithTheWriter() throws {
+        #expect(
+            try Self.read("docs/schemas/transaction.schema.json") == HelpText.page(for: .transactionSchema),
+            "run 'make docs' and commit docs/schemas/transaction.schema.json")
+    }
+
     @Test func theManPageMentionsEveryCommandAndOption() throws {
         let page = try Self.read("docs/iapsim.1")
         for spec in Registry.visible {

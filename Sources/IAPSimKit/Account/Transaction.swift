@@ -8,12 +8,12 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     }
 
     /// `Transaction.Reason`: a first purchase or an automatic renewal.
-    public enum Reason: String, Codable, Sendable {
+    public enum Reason: String, Codable, Sendable, CaseIterable {
         case purchase, renewal
     }
 
     /// `Transaction.OfferType` raw values.
-    public enum OfferType: String, Codable, Sendable {
+    public enum OfferType: String, Codable, Sendable, CaseIterable {
         case introductory, promotional, code, winBack
     }
 

@@ -1,27 +1,6 @@
 import Foundation
 
 extension JournalLine {
-    /// The members of a stored transaction, named as its line names them, in the order of the
-    /// fast reader's slots.
-    ///
-    /// The one list of them: the fast reader finds a member by these names, and a test holds
-    /// them equal to the stored fields of `Transaction` and to the members its writer writes,
-    /// so a field the writer gains and this list lacks fails that test (and the write check,
-    /// which would see the field dropped on reading back).
-    enum Key: String, CaseIterable {
-        case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
-        case expirationDate, revocationDate, revocationReason, revocationPercentage, subscriptionGroupID
-        case isUpgraded, reason, offerType, offerPaymentMode, offerID, offerPeriod, price, currency
-        case storefrontCountryCode, appAccountToken, billingPlanType, commitmentInfo, ownershipType, deletionDate
-
-        static let count = allCases.count
-
-        /// Its token's place: its place in `allCases`. A Swift enum without payloads is stored
-        /// as the number of its case in declaration order, which `allCases` follows (a test
-        /// checks both), so finding it costs nothing on the path that reads every line.
-        var slot: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
-    }
-
     /// The members of `commitmentInfo`, the one nested object of a line; their tokens follow
     /// the transaction's.
     enum CommitmentKey: String, CaseIterable {

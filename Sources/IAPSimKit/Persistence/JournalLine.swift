@@ -318,19 +318,28 @@ struct JournalLine {
             let storefront = present(.storefrontCountryCode), string(storefront) != nil,
             optional(.offerType, { text($0).flatMap(Transaction.OfferType.init(rawValue:)) }) != nil,
             optional(.offerPaymentMode, { text($0).flatMap(SubscriptionOffer.PaymentMode.init(rawValue:)) }) != nil,
-            optional(.appAccountToken, { text($0).flatMap(UUID.init(appleString:)) }) != nil,
-            optional(.offerID, string) != nil,
-            optional(.revocationPercentage, { text($0).flatMap(Decimal.init(plainDecimal:)) }) != nil,
-            optional(.billingPlanType, { text($0).flatMap(BillingPlanType.init(rawValue:)) }) != nil,
-            optional(.offerPeriod, { text($0).flatMap(SubscriptionPeriod.init(iso8601:)) }) != nil,
             optional(.commitmentInfo, commitment) != nil,
             let ownership = optional(.ownershipType, { text($0).flatMap(Transaction.OwnershipType.init(rawValue:)) }),
-            let deletionDate = optional(.deletionDate, date)
+            let deletionDate = optional(.deletionDate, date),
+            storedTexts({ member, text in
+                var scratch = Transaction.blank
+                return member.read(&scratch, text)
+            })
         else { return nil }
         return (
             id, originalID, productType, purchaseDate, expirationDate, revocationDate, isUpgraded ?? false,
             reason ?? .purchase, deletionDate, ownership ?? .purchased
         )
+    }
+
+    /// Hands each member of `Transaction.storedTexts` the line has to `read` with its text;
+    /// false when one is not a string or `read` refuses it.
+    private func storedTexts(_ read: (Transaction.StoredText, String) -> Bool) -> Bool {
+        for member in Transaction.storedTexts {
+            guard let token = present(member.key) else { continue }
+            guard let text = text(token), read(member, text) else { return false }
+        }
+        return true
     }
 
     private func transaction() -> Transaction? {
@@ -352,12 +361,6 @@ struct JournalLine {
         transaction.offerType = present(.offerType).flatMap(text).flatMap(Transaction.OfferType.init(rawValue:))
         transaction.offerPaymentMode = present(.offerPaymentMode).flatMap(text).flatMap(
             SubscriptionOffer.PaymentMode.init(rawValue:))
-        transaction.offerPeriod = present(.offerPeriod).flatMap(text).flatMap(SubscriptionPeriod.init(iso8601:))
-        transaction.appAccountToken = present(.appAccountToken).flatMap(text).flatMap(UUID.init(appleString:))
-        transaction.revocationPercentage = present(.revocationPercentage).flatMap(text).flatMap(
-            Decimal.init(plainDecimal:))
-        transaction.offerID = present(.offerID).flatMap(text)
-        transaction.billingPlanType = present(.billingPlanType).flatMap(text).flatMap(BillingPlanType.init(rawValue:))
         if let commitment = present(.commitmentInfo).flatMap(commitment) {
             guard let price = text(commitment.price).flatMap(Decimal.init(plainDecimal:)) else { return nil }
             transaction.commitmentInfo = Transaction.CommitmentInfo(
@@ -366,6 +369,7 @@ struct JournalLine {
         }
         transaction.ownershipType = fields.ownershipType
         transaction.deletionDate = fields.deletionDate
+        guard storedTexts({ member, text in member.read(&transaction, text) }) else { return nil }
         return transaction
     }
 

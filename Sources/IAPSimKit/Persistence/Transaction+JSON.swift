@@ -25,10 +25,6 @@ extension Transaction {
             ("revocationDate", .date(revocationDate)),
             ("revocationReason", .optional(revocationReason?.rawValue)),
         ]
-        // Written only for a prorated refund, so other lines read as before.
-        if let revocationPercentage {
-            members.append(("revocationPercentage", .string(revocationPercentage.plainString)))
-        }
         members += [
             ("subscriptionGroupID", .optional(subscriptionGroupID)),
             ("isUpgraded", .bool(isUpgraded)),
@@ -37,16 +33,15 @@ extension Transaction {
         if let offerType {
             members.append(("offerType", .string(offerType.rawValue)))
             members.append(("offerPaymentMode", .optional(offerPaymentMode?.rawValue)))
-            if let offerID { members.append(("offerID", .string(offerID))) }
-            if let offerPeriod { members.append(("offerPeriod", .string(offerPeriod.iso8601))) }
         }
         members += [
             ("price", .string(text)),
             ("currency", .string(currency)),
             ("storefrontCountryCode", .string(storefrontCountryCode)),
         ]
-        if let appAccountToken { members.append(("appAccountToken", .string(appAccountToken.appleString))) }
-        if let billingPlanType { members.append(("billingPlanType", .string(billingPlanType.rawValue))) }
+        for member in Self.storedTexts {
+            if let text = member.write(self) { members.append((member.key.rawValue, .string(text))) }
+        }
         if let commitmentInfo {
             members.append(
                 (
@@ -81,13 +76,14 @@ extension Transaction {
             reason: try r.optional("reason")?.raw(Reason.self) ?? .purchase,
             price: try r.required("price").decimal(), currency: try r.required("currency").string(),
             storefrontCountryCode: try r.required("storefrontCountryCode").string())
-        revocationPercentage = try r.optional("revocationPercentage")?.decimal()
         offerType = try r.optional("offerType")?.raw(OfferType.self)
         offerPaymentMode = try r.optional("offerPaymentMode")?.raw(SubscriptionOffer.PaymentMode.self)
-        offerID = try r.optional("offerID")?.string()
-        offerPeriod = try r.optional("offerPeriod")?.period()
-        appAccountToken = try r.optional("appAccountToken")?.uuid()
-        billingPlanType = try r.optional("billingPlanType")?.raw(BillingPlanType.self)
+        for member in Self.storedTexts {
+            guard let value = try r.optional(member.key.rawValue) else { continue }
+            guard case .string(let text) = value.value, member.read(&self, text) else {
+                throw value.fail(member.expected)
+            }
+        }
         commitmentInfo = try r.optional("commitmentInfo").map { c throws(Reader.Failure) in
             CommitmentInfo(
                 billingPeriodNumber: try c.required("billingPeriodNumber").positiveInt(),
@@ -97,6 +93,86 @@ extension Transaction {
         ownershipType = try r.optional("ownershipType")?.raw(OwnershipType.self) ?? .purchased
         deletionDate = try r.optional("deletionDate")?.date()
     }
+}
+
+extension JournalLine {
+    /// The members of a stored transaction, named as its line names them, in the order of the
+    /// fast reader's slots.
+    ///
+    /// The one list of them: the fast reader finds a member by these names, and a test holds
+    /// them equal to the stored fields of `Transaction` and to the members its writer writes,
+    /// so a field the writer gains and this list lacks fails that test (and the write check,
+    /// which would see the field dropped on reading back).
+    enum Key: String, CaseIterable {
+        case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
+        case expirationDate, revocationDate, revocationReason, revocationPercentage, subscriptionGroupID
+        case isUpgraded, reason, offerType, offerPaymentMode, offerID, offerPeriod, price, currency
+        case storefrontCountryCode, appAccountToken, billingPlanType, commitmentInfo, ownershipType, deletionDate
+
+        static let count = allCases.count
+
+        /// Its token's place: its place in `allCases`. A Swift enum without payloads is stored
+        /// as the number of its case in declaration order, which `allCases` follows (a test
+        /// checks both), so finding it costs nothing on the path that reads every line.
+        var slot: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+    }
+}
+
+extension Transaction {
+    /// An optional member that a line spells as one string and writes only when it is set.
+    ///
+    /// The writer above, the full reader and the journal's one pass (`JournalLine`) all take
+    /// these members from `storedTexts` alone, so a field of this kind is added to the stored
+    /// form by its `Key` and one entry here, and no reader can miss it.
+    struct StoredText: Sendable {
+        let key: JournalLine.Key
+        /// What the text must be, for the error naming a member that does not read.
+        let expected: String
+        /// The text to write; nil to leave the member out.
+        let write: @Sendable (Transaction) -> String?
+        /// Sets the field from `text`; false when the text is not a value of it.
+        let read: @Sendable (inout Transaction, String) -> Bool
+
+        init<Value>(
+            _ key: JournalLine.Key, _ field: WritableKeyPath<Transaction, Value?> & Sendable, expected: String,
+            when condition: @escaping @Sendable (Transaction) -> Bool = { _ in true },
+            write: @escaping @Sendable (Value) -> String, read: @escaping @Sendable (String) -> Value?
+        ) {
+            self.key = key
+            self.expected = expected
+            self.write = { transaction in condition(transaction) ? transaction[keyPath: field].map(write) : nil }
+            self.read = { transaction, text in
+                guard let value = read(text) else { return false }
+                transaction[keyPath: field] = value
+                return true
+            }
+        }
+    }
+
+    /// A transaction with nothing set, for checking a member's text without keeping it.
+    static let blank = Transaction(
+        id: 0, originalID: 0, productID: "", productType: .consumable, purchaseDate: .distantPast,
+        originalPurchaseDate: .distantPast, price: 0, currency: "", storefrontCountryCode: "")
+
+    /// The optional members spelled as one string, in the order a line writes them.
+    static let storedTexts: [StoredText] = [
+        // Written only for a prorated refund, so other lines read as before.
+        StoredText(
+            .revocationPercentage, \.revocationPercentage, expected: "a decimal number as a string such as \"40\"",
+            write: \.plainString, read: Decimal.init(plainDecimal:)),
+        // An offer's details are kept only with its type.
+        StoredText(
+            .offerID, \.offerID, expected: "a string", when: { $0.offerType != nil }, write: { $0 }, read: { $0 }),
+        StoredText(
+            .offerPeriod, \.offerPeriod, expected: "a subscription period such as P1M", when: { $0.offerType != nil },
+            write: \.iso8601, read: SubscriptionPeriod.init(iso8601:)),
+        StoredText(
+            .appAccountToken, \.appAccountToken, expected: "a UUID such as \"7e3fb20b-4cdb-47cc-936d-99d65f608138\"",
+            write: \.appleString, read: UUID.init(appleString:)),
+        StoredText(
+            .billingPlanType, \.billingPlanType, expected: "one of \(BillingPlanType.allCases.map(\.rawValue))",
+            write: \.rawValue, read: BillingPlanType.init(rawValue:)),
+    ]
 }
 
 extension PendingPurchase {

@@ -59,6 +59,8 @@ enum HelpTopic: Sendable {
     case manpage
     /// docs/REFERENCE.md, for `make docs` (not listed in help).
     case reference
+    /// docs/schemas/transaction.schema.json, for `make docs` (not listed in help).
+    case transactionSchema
 
     /// The topics other than commands, by the word that names them.
     static let named: [(word: String, topic: HelpTopic)] = [
@@ -76,6 +78,7 @@ enum HelpTopic: Sendable {
         case .settingKeys: "settings-keys"
         case .manpage: "manpage"
         case .reference: "reference"
+        case .transactionSchema: "transaction-schema"
         }
     }
 
@@ -86,6 +89,8 @@ enum HelpTopic: Sendable {
             self = .manpage
         } else if word == "reference" {
             self = .reference
+        } else if word == "transaction-schema" {
+            self = .transactionSchema
         } else if let topic = Self.named.first(where: { $0.word == word })?.topic {
             self = topic
         } else {

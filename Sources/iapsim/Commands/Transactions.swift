@@ -80,6 +80,25 @@ struct Transactions: CLICommand, Equatable {
 }
 
 extension Transactions {
+    /// What a listing's row adds to a transaction's public form (`storeKitJSON`), and `status
+    /// --jws` to an entitlement: described beside its members in the generated schema.
+    static let rowMembers: [TransactionViewMember] = [
+        .init(
+            extra: "orderID",
+            JSONSchema.of(
+                "string", pattern: "^M[0-9A-HJKMNP-TV-Z]{9}([0-9A-HJKMNP-TV-Z]{4})?$",
+                description:
+                    "The order on the buyer's receipt, derived from originalID: renewals share their purchase's.")
+        ),
+        .init(extra: "state", JSONSchema.of("string", values: TransactionState.allCases.map(\.rawValue))),
+        .init(extra: "isFinished", JSONSchema.of("boolean")),
+        .init(
+            extra: "jwsRepresentation",
+            JSONSchema.of(
+                "string", pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$",
+                description: "With --jws: Transaction.jwsRepresentation, signed.")),
+    ]
+
     /// The account's history, like Xcode's Transaction Manager, with the pending purchases.
     private func list(productID: String?, filter: HistoryFilter?, withJWS: Bool, in context: CommandContext) throws
         -> Report

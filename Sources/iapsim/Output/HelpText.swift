@@ -15,6 +15,10 @@ enum HelpText {
         case .settingKeys?: settingKeys
         case .manpage?: ManPage.roff
         case .reference?: ReferencePage.markdown
+        case .transactionSchema?:
+            String(
+                decoding: IAPSimKit.Transaction.storeKitSchema(adding: Transactions.rowMembers).bytes(), as: UTF8.self)
+                + "\n"
         }
     }
 
