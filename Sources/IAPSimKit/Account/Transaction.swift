@@ -144,6 +144,14 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         productType == .autoRenewable ? String(1_000_000_000 + id) : nil
     }
 
+    /// The revocation undone, as a reversed refund leaves it: no revocation field is left
+    /// (Apple, "revocationPercentage": not there once the refund is reversed).
+    public mutating func reinstate() {
+        revocationDate = nil
+        revocationReason = nil
+        revocationPercentage = nil
+    }
+
     /// Whether this transaction grants access at `date`, as `Transaction.currentEntitlements`
     /// decides: not revoked, not upgraded away, and for a subscription not yet expired.
     public func isEntitlement(at date: Date) -> Bool {

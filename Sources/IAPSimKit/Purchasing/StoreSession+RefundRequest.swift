@@ -82,10 +82,7 @@ extension StoreSession {
         try transact { state, moment in
             var transaction = try Self.liveTransaction(id, in: state, store: store)
             guard transaction.revocationDate != nil else { throw SimulationError.notRefunded(id: id) }
-            transaction.revocationDate = nil
-            transaction.revocationReason = nil
-            // Apple, "revocationPercentage": not there once the refund is reversed.
-            transaction.revocationPercentage = nil
+            transaction.reinstate()
             try state.account.record(transaction, isNew: false)
             switch transaction.productType {
             case .consumable:
