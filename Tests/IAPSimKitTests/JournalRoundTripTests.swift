@@ -165,6 +165,20 @@ import Testing
         }
     }
 
+    /// Names that differ only in their middle, as a field added beside another often does
+    /// (`revocationDate`, `revocationType`), each find their own slot: the table is built, and
+    /// no name finds another's.
+    @Test func namesAlikeButInTheirMiddleFindTheirOwnSlots() {
+        let names = [
+            "revocationDate", "revocationType", "revocationReasonX", "revocationSeasonX", "a", "b", "ab", "ba", "abc",
+            "acb", "abcd", "abdc", "commitmentExpiresDateOfTheWholePlan", "commitmentExpiresDateOfThatWholePlan",
+        ]
+        let table = JournalLine.KeyNames(names, base: 0)
+        for (index, name) in names.enumerated() {
+            #expect(Array(name.utf8).withUnsafeBufferPointer { table.slot(of: $0) } == index, "\(name)")
+        }
+    }
+
     /// Where a key is left out of the one pass's names, as when a field is added to the writer
     /// and not to `Key`: the one pass declines the line (which `everyShapeReadsBackThroughTheOnePass` fails) or the
     /// write check names the field it lost.

@@ -16,7 +16,7 @@ extension JournalLine {
     /// its name, without making a `String`, in a few instructions — it runs for every member
     /// of every line an index rebuild reads.
     ///
-    /// A name's length and four of its bytes, multiplied by a seed chosen when the table is
+    /// A name's length and its two ends (`hash`), multiplied by a seed chosen when the table is
     /// built so that no two names share a place, give the one name it can be; comparing the
     /// bytes decides.
     struct KeyNames: Sendable {
@@ -40,7 +40,7 @@ extension JournalLine {
                 bytes += names[k].utf8
             }
             // Most seeds place a few dozen names in 256 places apart; two names alike in all
-            // that is hashed never are, and then the key needs another byte.
+            // that is hashed (their length and both ends) never are.
             var placed = false
             search: for step in 0..<10_000 as Range<UInt64> {
                 seed = 0x9E37_79B9_7F4A_7C15 &* (step + 1) | 1
@@ -64,12 +64,31 @@ extension JournalLine {
         /// `commitmentInfo`'s members.
         static let commitment = KeyNames(CommitmentKey.allCases.map { $0.rawValue }, base: Key.count)
 
-        /// The place of the name of `count` bytes (1 or more) at `name`.
+        /// The place of the name of `count` bytes (1 or more) at `name`: its length and its
+        /// first and last eight bytes (two loads that cover all of a name of up to 16 bytes, and
+        /// both ends of a longer one), so names alike but for a few letters in their middle —
+        /// `revocationDate` and `revocationType` — still hash apart.
         @inline(__always)
         private static func hash(_ name: UnsafePointer<UInt8>, _ count: Int, seed: UInt64) -> Int {
-            let key =
-                UInt64(truncatingIfNeeded: count) | UInt64(name[0]) << 8 | UInt64(name[count &>> 1]) << 16
-                | UInt64(name[(count &- 1) &* 3 &>> 2]) << 24 | UInt64(name[count &- 1]) << 32
+            let raw = UnsafeRawPointer(name)
+            let head: UInt64
+            let tail: UInt64
+            switch count {
+            case 8...:
+                head = raw.loadUnaligned(as: UInt64.self)
+                tail = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            case 4...7:
+                head = UInt64(raw.loadUnaligned(as: UInt32.self))
+                tail = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            case 2...3:
+                head = UInt64(raw.loadUnaligned(as: UInt16.self))
+                tail = UInt64(raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self))
+            default:
+                head = UInt64(name[0])
+                tail = 0
+            }
+            var key = (head &* 0x9E37_79B9_7F4A_7C15) ^ (tail &+ UInt64(truncatingIfNeeded: count))
+            key ^= key >> 29
             return Int((key &* seed) >> 56)
         }
 
