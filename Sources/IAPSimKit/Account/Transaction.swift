@@ -17,6 +17,27 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         case introductory, promotional, code, winBack
     }
 
+    /// `Transaction.RevocationType` (StoreKit, iOS 26.4; `revocationType` in the JWS since App
+    /// Store Server API 1.19): how the transaction was revoked. Raw values are Apple's wire
+    /// spellings, which StoreKit's `rawValue` carries too.
+    public enum RevocationType: String, Codable, Sendable, CaseIterable {
+        /// Refunded in full.
+        case fullRefund = "REFUND_FULL"
+        /// Refunded in part, `revocationPercentage` of it.
+        case proratedRefund = "REFUND_PRORATED"
+        /// Revoked because the family organiser stopped sharing it.
+        case familyRevocation = "FAMILY_REVOKE"
+
+        /// StoreKit's name of the case (`fullRefund`), as `--json` spells it.
+        public var storeKitName: String {
+            switch self {
+            case .fullRefund: "fullRefund"
+            case .proratedRefund: "proratedRefund"
+            case .familyRevocation: "familyRevocation"
+            }
+        }
+    }
+
     /// `Transaction.OwnershipType`: bought by this account, or shared with it by the family
     /// organiser (Apple, "Supporting Family Sharing in your app").
     public enum OwnershipType: String, Codable, Sendable, CaseIterable {
@@ -150,6 +171,15 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         revocationDate = nil
         revocationReason = nil
         revocationPercentage = nil
+    }
+
+    /// How this transaction was revoked, as its revocation fields tell it: a revocation
+    /// without a refund reason is the end of Family Sharing, a refund with a percentage is
+    /// prorated; nil when it is not revoked.
+    public var revocationKind: RevocationType? {
+        guard revocationDate != nil else { return nil }
+        if ownershipType == .familyShared && revocationReason == nil { return .familyRevocation }
+        return revocationPercentage == nil ? .fullRefund : .proratedRefund
     }
 
     /// Whether this transaction grants access at `date`, as `Transaction.currentEntitlements`

@@ -93,18 +93,18 @@ public enum SignedPayloads {
                 members.append(("revocationReason", .int(reason == .developerIssue ? 1 : 0)))
             }
             members.append(("revocationDate", milliseconds(revoked)))
-            // revocationType: FAMILY_REVOKE when the organiser stopped sharing; a refund is
-            // REFUND_PRORATED for part of the transaction, with its revocationPercentage, and
-            // REFUND_FULL (100000) for all of it (Apple, "revocationType",
-            // "revocationPercentage": present for refunded transactions).
-            if transaction.ownershipType == .familyShared && transaction.revocationReason == nil {
-                members.append(("revocationType", .string("FAMILY_REVOKE")))
-            } else if let percentage = transaction.revocationPercentage {
-                members.append(("revocationType", .string("REFUND_PRORATED")))
-                members.append(("revocationPercentage", milliunits(percentage)))
-            } else {
-                members.append(("revocationType", .string("REFUND_FULL")))
-                members.append(("revocationPercentage", .int(RevocationPercentage.fullMilliunits)))
+            // revocationType: how it was revoked; a refund's revocationPercentage in milliunits,
+            // 100000 for all of it (Apple, "revocationType", "revocationPercentage": present
+            // for refunded transactions).
+            if let kind = transaction.revocationKind {
+                members.append(("revocationType", .string(kind.rawValue)))
+                switch kind {
+                case .proratedRefund:
+                    members.append(("revocationPercentage", milliunits(transaction.revocationPercentage ?? 100)))
+                case .fullRefund:
+                    members.append(("revocationPercentage", .int(RevocationPercentage.fullMilliunits)))
+                case .familyRevocation: break
+                }
             }
         }
         if transaction.isUpgraded { members.append(("isUpgraded", .bool(true))) }
