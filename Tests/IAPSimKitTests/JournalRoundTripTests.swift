@@ -35,6 +35,7 @@ import Testing
         $0.revocationDate = date + 3_600.9
         $0.revocationReason = .other
         $0.revocationPercentage = Decimal(string: "67.932")!
+        $0.revocationType = .proratedRefund
         $0.isUpgraded = true
         $0.reason = .renewal
         $0.offerType = .promotional
@@ -85,6 +86,7 @@ import Testing
             $0.revocationDate = date + 60
             $0.revocationReason = .other
             $0.revocationPercentage = Decimal(string: "40")!
+            $0.revocationType = .proratedRefund
         },
         transaction(12, "fx.plus", .autoRenewable) {
             $0.price = Decimal(string: "1.99")!

@@ -27,6 +27,46 @@ import Testing
         _ = try h.session.reverseRefund(bought.id)
         let reversed = try h.signedTransaction(bought.id)
         #expect(reversed["revocationPercentage"] == nil && reversed["revocationType"] == nil)
+        #expect(try h.session.store.transaction(bought.id)?.revocationType == nil)
+    }
+
+    /// `Transaction.revocationType` (StoreKit, iOS 26.4) is recorded when the transaction is
+    /// revoked, and shown as StoreKit names it; the signed form spells it as Apple's server does.
+    @Test func howATransactionWasRevokedIsRecordedAndShown() throws {
+        let context = try h.session.storeKitContext()
+        let full = try h.buy("fx.levels")
+        _ = try h.session.refund(full.id, reason: .developerIssue)
+        let prorated = try h.buy("fx.plus.yearly")
+        _ = try h.session.refundTransaction(
+            prorated.id, reason: .other, percentage: try RevocationPercentage(text: "40"))
+        let shared = try h.share("fx.levels")
+        _ = try h.session.revokeFamilySharing(shared.id)
+        for (id, type, shown) in [
+            (full.id, Transaction.RevocationType.fullRefund, "fullRefund"),
+            (prorated.id, .proratedRefund, "proratedRefund"), (shared.id, .familyRevocation, "familyRevocation"),
+        ] {
+            let stored = try #require(try h.session.store.transaction(id))
+            #expect(stored.revocationType == type)
+            #expect(stored.storeKitJSON(context)["revocationType"] == .string(shown))
+        }
+        #expect(full.storeKitJSON(context)["revocationType"] == nil)
+    }
+
+    /// A record revoked before the type was kept shows the type its other fields tell, in
+    /// every form.
+    @Test func aRevocationRecordedWithoutItsTypeIsToldFromTheOtherFields() throws {
+        var refunded = try h.buy("fx.levels")
+        refunded.revocationDate = h.clock.now
+        refunded.revocationReason = .other
+        #expect(refunded.revocationType == nil && refunded.revocationKind == .fullRefund)
+        refunded.revocationPercentage = 40
+        #expect(refunded.revocationKind == .proratedRefund)
+        var shared = refunded
+        shared.revocationReason = nil
+        shared.revocationPercentage = nil
+        shared.ownershipType = .familyShared
+        #expect(shared.revocationKind == .familyRevocation)
+        #expect(shared.storeKitJSON(try h.session.storeKitContext())["revocationType"] == .string("familyRevocation"))
     }
 
     @Test func aFullRefundSaysOneHundredPercent() throws {

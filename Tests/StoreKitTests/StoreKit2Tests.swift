@@ -145,6 +145,8 @@ extension StoreKitAPITests {
             let update = await iterator.next()
             #expect(update?.unsafePayloadValue.id == transaction.id)
             #expect(update?.unsafePayloadValue.revocationDate != nil)
+            #expect(update?.unsafePayloadValue.revocationType == .fullRefund)
+            #expect(transaction.revocationType == nil)
             var entitled: [String] = []
             for await result in Transaction.currentEntitlements { entitled.append(result.unsafePayloadValue.productID) }
             #expect(entitled.isEmpty)

@@ -87,6 +87,8 @@ apple_root = base64.b64decode(pem)
 
 TYPES = {"consumable": "Consumable", "nonConsumable": "Non-Consumable",
          "autoRenewable": "Auto-Renewable Subscription", "nonRenewable": "Non-Renewing Subscription"}
+# --json's revocationType (StoreKit's names) as Apple's library reads the JWS's.
+REVOCATION_TYPES = {"fullRefund": "REFUND_FULL", "proratedRefund": "REFUND_PRORATED", "familyRevocation": "FAMILY_REVOKE"}
 
 
 def verifier(environment, roots):
@@ -132,8 +134,7 @@ for environment, roots in [(Environment.SANDBOX, [iapsim_root]), (Environment.PR
             "storefront": t["storefrontCountryCode"], "subscriptionGroupIdentifier": t["subscriptionGroupID"],
             "rawTransactionReason": "RENEWAL" if t["reason"] == "renewal" else "PURCHASE",
             "rawOfferType": 1 if t.get("offerType") == "introductory" else None,
-            "rawRevocationType": None if t["revocationDate"] is None
-            else "REFUND_FULL" if t.get("revocationPercentage") == "100" else "REFUND_PRORATED",
+            "rawRevocationType": REVOCATION_TYPES.get(t.get("revocationType")),
             "revocationPercentage": None if t["revocationDate"] is None
             else round(float(t["revocationPercentage"]) * 1000),
             "rawBillingPlanType": "BILLED_UPFRONT" if t["productType"] == "autoRenewable" else None,

@@ -110,6 +110,7 @@ import Testing
         let json = try harness.json("transactions")
         let transaction = try #require((json["transactions"] as? [[String: Any]])?.first)
         #expect(transaction["revocationPercentage"] as? String == "40")
+        #expect(transaction["revocationType"] as? String == "proratedRefund")
         let jws = harness.run("jws", "transaction", "1", "--json")
         let payload = try #require(
             (try JSONSerialization.jsonObject(with: Data(jws.stdout.utf8)) as? [String: Any])?["payload"]

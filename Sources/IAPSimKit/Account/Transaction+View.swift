@@ -110,6 +110,14 @@ extension Transaction {
             t.revocationDate != nil && t.revocationReason != nil
                 ? .string(t.revocationPercentage?.plainString ?? "100") : nil
         },
+        Member(
+            "revocationType",
+            S.of(
+                "string", values: RevocationType.allCases.map(\.storeKitName),
+                description:
+                    "Transaction.revocationType: fullRefund, proratedRefund (with revocationPercentage) or familyRevocation; absent when not revoked."
+            ), required: false
+        ) { t, _, _ in t.revocationKind.map { .string($0.storeKitName) } },
         Member("subscriptionGroupID", S.of("string", nullable: true)) { t, _, _ in .optional(t.subscriptionGroupID) },
         Member("isUpgraded", S.of("boolean")) { t, _, _ in .bool(t.isUpgraded) },
         Member("reason", S.of("string", values: Reason.allCases.map(\.rawValue))) { t, _, _ in

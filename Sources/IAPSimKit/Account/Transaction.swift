@@ -76,6 +76,10 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// percentage given back, more than 0 and less than 100. Nil for a full refund (100%), for
     /// a revocation that is no refund, and for a transaction not refunded.
     public var revocationPercentage: Decimal? = nil
+    /// `Transaction.revocationType`, as recorded when the transaction was revoked; nil when it
+    /// is not revoked, and on records written before it was kept (`revocationKind` then tells
+    /// it from the other revocation fields).
+    public var revocationType: RevocationType? = nil
     public var subscriptionGroupID: String?
     /// True when the buyer moved to a higher level of the same group and this one stopped.
     public var isUpgraded: Bool
@@ -171,13 +175,16 @@ public struct Transaction: Sendable, Equatable, Identifiable {
         revocationDate = nil
         revocationReason = nil
         revocationPercentage = nil
+        revocationType = nil
     }
 
-    /// How this transaction was revoked, as its revocation fields tell it: a revocation
-    /// without a refund reason is the end of Family Sharing, a refund with a percentage is
-    /// prorated; nil when it is not revoked.
+    /// How this transaction was revoked: the recorded `revocationType`, else, for a record
+    /// written before it was kept, what the other fields say (a revocation without a refund
+    /// reason is the end of Family Sharing, a refund with a percentage is prorated); nil when
+    /// it is not revoked.
     public var revocationKind: RevocationType? {
         guard revocationDate != nil else { return nil }
+        if let revocationType { return revocationType }
         if ownershipType == .familyShared && revocationReason == nil { return .familyRevocation }
         return revocationPercentage == nil ? .fullRefund : .proratedRefund
     }

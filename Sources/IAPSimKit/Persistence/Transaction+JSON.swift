@@ -105,7 +105,8 @@ extension JournalLine {
     /// which would see the field dropped on reading back).
     enum Key: String, CaseIterable {
         case id, originalID, productID, productType, purchaseDate, originalPurchaseDate, purchasedQuantity
-        case expirationDate, revocationDate, revocationReason, revocationPercentage, subscriptionGroupID
+        case expirationDate, revocationDate, revocationReason, revocationPercentage, revocationType
+        case subscriptionGroupID
         case isUpgraded, reason, offerType, offerPaymentMode, offerID, offerPeriod, price, currency
         case storefrontCountryCode, appAccountToken, billingPlanType, commitmentInfo, ownershipType, deletionDate
 
@@ -160,6 +161,9 @@ extension Transaction {
         StoredText(
             .revocationPercentage, \.revocationPercentage, expected: "a decimal number as a string such as \"40\"",
             write: \.plainString, read: Decimal.init(plainDecimal:)),
+        StoredText(
+            .revocationType, \.revocationType, expected: "one of \(RevocationType.allCases.map(\.rawValue))",
+            write: \.rawValue, read: RevocationType.init(rawValue:)),
         // An offer's details are kept only with its type.
         StoredText(
             .offerID, \.offerID, expected: "a string", when: { $0.offerType != nil }, write: { $0 }, read: { $0 }),

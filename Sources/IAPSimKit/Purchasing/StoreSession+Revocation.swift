@@ -52,8 +52,8 @@ extension StoreSession {
             let request = state.simulation.refundRequests.first { $0.transactionID == id }
             state.simulation.refundRequests.removeAll { $0.transactionID == id }
             var revocation = try Self.revoke(
-                transaction, reason: reason, percentage: percentage, notification: .refund, state: &state,
-                moment: moment)
+                transaction, as: percentage == nil ? .fullRefund : .proratedRefund, reason: reason,
+                percentage: percentage, notification: .refund, state: &state, moment: moment)
             revocation.request = request
             return revocation
         }
@@ -97,7 +97,8 @@ extension StoreSession {
             {
                 transaction = latest
             }
-            return try Self.revoke(transaction, reason: nil, notification: .revoke, state: &state, moment: moment)
+            return try Self.revoke(
+                transaction, as: .familyRevocation, reason: nil, notification: .revoke, state: &state, moment: moment)
         }
     }
 
@@ -110,17 +111,20 @@ extension StoreSession {
         return transaction
     }
 
-    /// Revokes `transaction` now and lets the app's record react, then notifies `notification`.
+    /// Revokes `transaction` now, as `type`, and lets the app's record react, then notifies
+    /// `notification`.
     /// Only the chain's current period ends a subscription: an earlier period's revocation
     /// leaves its state, its renewals and the app's record alone.
     private static func revoke(
-        _ original: Transaction, reason: Transaction.RevocationReason?, percentage: RevocationPercentage? = nil,
+        _ original: Transaction, as type: Transaction.RevocationType, reason: Transaction.RevocationReason?,
+        percentage: RevocationPercentage? = nil,
         notification: ServerNotification.Kind, state: inout PurchaseState, moment: Moment
     ) throws -> Revocation {
         var transaction = original
         transaction.revocationDate = moment.now
         transaction.revocationReason = reason
         transaction.revocationPercentage = percentage?.value
+        transaction.revocationType = type
         try state.account.record(transaction, isNew: false)
         var change = AppRecordChange.kept
         var status: ServerNotification.Status?

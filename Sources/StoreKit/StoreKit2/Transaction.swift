@@ -21,6 +21,8 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
     public let offer: Transaction.Offer?
     public let revocationDate: Date?
     public let revocationReason: Transaction.RevocationReason?
+    /// How the transaction was revoked; nil when it is not (iOS 26.4).
+    public let revocationType: Transaction.RevocationType?
     public let productType: Product.ProductType
     public let appAccountToken: UUID?
     public let environment: AppStore.Environment
@@ -92,6 +94,7 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
         revocationReason = transaction.revocationReason.map {
             $0 == .developerIssue ? .developerIssue : .other
         }
+        revocationType = transaction.revocationKind.map { Transaction.RevocationType(rawValue: $0.rawValue) }
         productType = Product.ProductType(transaction.productType)
         appAccountToken = transaction.appAccountToken
         environment = AppStore.Environment(rawValue: payload["environment"]?.stringValue ?? "Sandbox")
@@ -126,6 +129,18 @@ extension Transaction {
         public init(rawValue: Int) { self.rawValue = rawValue }
         public static let developerIssue = RevocationReason(rawValue: 1)
         public static let other = RevocationReason(rawValue: 0)
+    }
+
+    /// `Transaction.RevocationType`: a full or prorated refund, or the end of Family Sharing.
+    public struct RevocationType: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let fullRefund = RevocationType(
+            rawValue: IAPSimKit.Transaction.RevocationType.fullRefund.rawValue)
+        public static let proratedRefund = RevocationType(
+            rawValue: IAPSimKit.Transaction.RevocationType.proratedRefund.rawValue)
+        public static let familyRevocation = RevocationType(
+            rawValue: IAPSimKit.Transaction.RevocationType.familyRevocation.rawValue)
     }
 
     public struct OwnershipType: RawRepresentable, Equatable, Hashable, Sendable {
