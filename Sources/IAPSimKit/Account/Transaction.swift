@@ -10,11 +10,32 @@ public struct Transaction: Sendable, Equatable, Identifiable {
     /// `Transaction.Reason`: a first purchase or an automatic renewal.
     public enum Reason: String, Codable, Sendable, CaseIterable {
         case purchase, renewal
+
+        /// Apple's spelling on the wire (`transactionReason` in the JWS; StoreKit's
+        /// `Transaction.Reason.rawValue`).
+        public var appleName: String {
+            switch self {
+            case .purchase: "PURCHASE"
+            case .renewal: "RENEWAL"
+            }
+        }
     }
 
     /// `Transaction.OfferType` raw values.
     public enum OfferType: String, Codable, Sendable, CaseIterable {
         case introductory, promotional, code, winBack
+
+        /// Apple's number on the wire (`offerType` in the JWS and renewal info; StoreKit's
+        /// `Transaction.OfferType.rawValue`): 1 introductory, 2 promotional, 3 offer code,
+        /// 4 win-back.
+        public var appleNumber: Int {
+            switch self {
+            case .introductory: 1
+            case .promotional: 2
+            case .code: 3
+            case .winBack: 4
+            }
+        }
     }
 
     /// `Transaction.RevocationType` (StoreKit, iOS 26.4; `revocationType` in the JWS since App

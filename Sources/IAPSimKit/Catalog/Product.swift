@@ -98,6 +98,16 @@ public struct SubscriptionOffer: Sendable, Equatable {
         case freeTrial = "free"
         case payAsYouGo
         case payUpFront
+
+        /// Apple's spelling on the wire (`offerDiscountType` in the JWS and renewal info;
+        /// StoreKit's `Transaction.Offer.PaymentMode.rawValue`).
+        public var appleName: String {
+            switch self {
+            case .freeTrial: "FREE_TRIAL"
+            case .payAsYouGo: "PAY_AS_YOU_GO"
+            case .payUpFront: "PAY_UP_FRONT"
+            }
+        }
     }
 
     /// Who may redeem an offer code (App Store Connect's customer eligibility).

@@ -129,7 +129,10 @@ public struct StoreKitConfiguration: Sendable {
                 // Format 5 lists introductory offers per billing plan: the one paid up front.
                 introductoryOffer: try
                     (entry.introductoryOffer
-                    ?? entry.introductoryOffers?.first { ($0.billingPlanType ?? "BILLED_UPFRONT") == "BILLED_UPFRONT" }
+                    ?? entry.introductoryOffers?.first {
+                        ($0.billingPlanType ?? BillingPlanType.billedUpfront.rawValue)
+                            == BillingPlanType.billedUpfront.rawValue
+                    }
                     ?? entry.introductoryOffers?.first).map(offer),
                 promotionalOffers: try (entry.adHocOffers ?? []).map(offer),
                 // An offer code is known by its reference name when the file gives it no

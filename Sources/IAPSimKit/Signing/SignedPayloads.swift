@@ -43,25 +43,6 @@ public enum SignedPayloads {
         return .number(rounded.plainString)
     }
 
-    /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    static func offerType(_ type: Transaction.OfferType) -> Int {
-        switch type {
-        case .introductory: 1
-        case .promotional: 2
-        case .code: 3
-        case .winBack: 4
-        }
-    }
-
-    /// `offerDiscountType`.
-    static func discountType(_ mode: SubscriptionOffer.PaymentMode) -> String {
-        switch mode {
-        case .freeTrial: "FREE_TRIAL"
-        case .payAsYouGo: "PAY_AS_YOU_GO"
-        case .payUpFront: "PAY_UP_FRONT"
-        }
-    }
-
     /// JWSTransactionDecodedPayload for `transaction`.
     public static func transaction(_ transaction: Transaction, context: SigningContext) -> JSONValue {
         var members: [(String, JSONValue)] = [
@@ -109,10 +90,10 @@ public enum SignedPayloads {
         }
         if transaction.isUpgraded { members.append(("isUpgraded", .bool(true))) }
         if let offer = transaction.offerType {
-            members.append(("offerType", .int(offerType(offer))))
+            members.append(("offerType", .int(offer.appleNumber)))
             if let id = transaction.offerID { members.append(("offerIdentifier", .string(id))) }
             if let mode = transaction.offerPaymentMode {
-                members.append(("offerDiscountType", .string(discountType(mode))))
+                members.append(("offerDiscountType", .string(mode.appleName)))
             }
             if let period = transaction.offerPeriod { members.append(("offerPeriod", .string(period.iso8601))) }
         }
@@ -121,7 +102,7 @@ public enum SignedPayloads {
             ("environment", .string(context.environment.rawValue)),
             ("storefront", .string(transaction.storefrontCountryCode)),
             ("storefrontId", .string(storefront?.appleID ?? "")),
-            ("transactionReason", .string(transaction.reason == .renewal ? "RENEWAL" : "PURCHASE")),
+            ("transactionReason", .string(transaction.reason.appleName)),
             ("currency", .string(transaction.currency)),
             ("price", milliunits(transaction.price)),
             ("appTransactionId", .string(context.appTransactionID)),
@@ -169,8 +150,8 @@ public enum SignedPayloads {
         }
         if let status = facts.priceIncreaseStatus.jwsValue { members.append(("priceIncreaseStatus", .int(status))) }
         if let offer = facts.offer {
-            members.append(("offerType", .int(offerType(offer.type))))
-            if let mode = offer.paymentMode { members.append(("offerDiscountType", .string(discountType(mode)))) }
+            members.append(("offerType", .int(offer.type.appleNumber)))
+            if let mode = offer.paymentMode { members.append(("offerDiscountType", .string(mode.appleName))) }
             if let period = offer.period { members.append(("offerPeriod", .string(period.iso8601))) }
             if let id = offer.id { members.append(("offerIdentifier", .string(id))) }
         }

@@ -120,8 +120,8 @@ extension Transaction {
     public struct Reason: RawRepresentable, Equatable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public static let purchase = Reason(rawValue: "PURCHASE")
-        public static let renewal = Reason(rawValue: "RENEWAL")
+        public static let purchase = Reason(rawValue: IAPSimKit.Transaction.Reason.purchase.appleName)
+        public static let renewal = Reason(rawValue: IAPSimKit.Transaction.Reason.renewal.appleName)
     }
 
     public struct RevocationReason: RawRepresentable, Equatable, Hashable, Sendable {
@@ -154,19 +154,12 @@ extension Transaction {
     public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
-        public static let introductory = OfferType(rawValue: 1)
-        public static let promotional = OfferType(rawValue: 2)
-        public static let code = OfferType(rawValue: 3)
-        public static let winBack = OfferType(rawValue: 4)
+        public static let introductory = OfferType(IAPSimKit.Transaction.OfferType.introductory)
+        public static let promotional = OfferType(IAPSimKit.Transaction.OfferType.promotional)
+        public static let code = OfferType(IAPSimKit.Transaction.OfferType.code)
+        public static let winBack = OfferType(IAPSimKit.Transaction.OfferType.winBack)
 
-        init(_ type: IAPSimKit.Transaction.OfferType) {
-            switch type {
-            case .introductory: self = .introductory
-            case .promotional: self = .promotional
-            case .code: self = .code
-            case .winBack: self = .winBack
-            }
-        }
+        init(_ type: IAPSimKit.Transaction.OfferType) { self.init(rawValue: type.appleNumber) }
     }
 
     /// `Transaction.Offer`: the offer a subscription transaction used.
@@ -179,17 +172,11 @@ extension Transaction {
         public struct PaymentMode: RawRepresentable, Equatable, Hashable, Sendable {
             public let rawValue: String
             public init(rawValue: String) { self.rawValue = rawValue }
-            public static let freeTrial = PaymentMode(rawValue: "FREE_TRIAL")
-            public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
-            public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
+            public static let freeTrial = PaymentMode(SubscriptionOffer.PaymentMode.freeTrial)
+            public static let payAsYouGo = PaymentMode(SubscriptionOffer.PaymentMode.payAsYouGo)
+            public static let payUpFront = PaymentMode(SubscriptionOffer.PaymentMode.payUpFront)
 
-            init(_ mode: SubscriptionOffer.PaymentMode) {
-                switch mode {
-                case .freeTrial: self = .freeTrial
-                case .payAsYouGo: self = .payAsYouGo
-                case .payUpFront: self = .payUpFront
-                }
-            }
+            init(_ mode: SubscriptionOffer.PaymentMode) { self.init(rawValue: mode.appleName) }
         }
     }
 }
