@@ -32,13 +32,14 @@ let package = Package(
     ],
     targets: [
         // SHA-256, HMAC, P-256/ECDSA, RFC 6979, DER, X.509, PEM, Base64: knows no App Store.
-        .target(name: "IAPSimCrypto"),
+        // Certificate times count days on IAPSimJSON's Gregorian calendar, the state's.
+        .target(name: "IAPSimCrypto", dependencies: ["IAPSimJSON"]),
         // HTTP/1.1 server and client on POSIX sockets: knows no App Store.
         .target(name: "IAPSimHTTP", dependencies: ["IAPSimTLS"]),
         // A TLS 1.3 server (record layer, handshake, a socket-free engine and a stream over
         // caller-given I/O), hand-written for test data: knows no App Store and no HTTP.
         .target(name: "IAPSimTLS", dependencies: ["IAPSimCrypto"]),
-        // JSON values, reader, writer, ISO 8601 dates: knows no App Store.
+        // JSON values, reader, writer, ISO 8601 dates and the Gregorian calendar: knows no App Store.
         .target(name: "IAPSimJSON"),
         // The domain: catalog, prices, transactions, the state store. No I/O to the terminal.
         .target(name: "IAPSimKit", dependencies: ["IAPSimCrypto", "IAPSimHTTP", "IAPSimJSON"]),

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// UTCTime and GeneralizedTime as RFC 5280 §4.1.2.5 profiles them: UTC, whole seconds,
 /// "YYMMDDHHMMSSZ" for 1950–2049 and "YYYYMMDDHHMMSSZ" otherwise.
@@ -80,7 +81,7 @@ public enum ASN1Time {
             year: year, month: number(yearDigits, 2), day: number(yearDigits + 2, 2),
             hour: number(yearDigits + 4, 2), minute: number(yearDigits + 6, 2), second: number(yearDigits + 8, 2))
         guard parts.month >= 1, parts.month <= 12,
-            parts.day >= 1, parts.day <= CivilCalendar.daysIn(month: parts.month, year: parts.year),
+            parts.day >= 1, parts.day <= Int64(GregorianDate.daysIn(month: Int(parts.month), year: Int(parts.year))),
             parts.hour <= 23, parts.minute <= 59, parts.second <= 59
         else { throw .derInvalidValue("a time names an impossible date or time") }
         return Date(timeIntervalSince1970: TimeInterval(seconds(from: parts)))
@@ -96,23 +97,21 @@ public enum ASN1Time {
         return Int64(interval)
     }
 
-    /// Civil date from seconds since 1970, for years 0–9999.
+    /// Civil date from seconds since 1970, for years 0–9999 (the proleptic Gregorian calendar
+    /// of `GregorianDate`, which the state's dates use too).
     static func components(fromSeconds seconds: Int64) -> Components {
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        let civil = CivilCalendar.civil(fromDays: days)
+        // Years 0–9999 are far inside what GregorianDate counts: it cannot decline.
+        let civil = GregorianDate(secondsSince1970: Double(seconds)) ?? GregorianDate(year: 1970, month: 1, day: 1)
+        let secondOfDay = Int64(civil.secondOfDay)
         return Components(
-            year: civil.year, month: civil.month, day: civil.day,
+            year: Int64(civil.year), month: Int64(civil.month), day: Int64(civil.day),
             hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60, second: secondOfDay % 60)
     }
 
     /// Seconds since 1970 from a civil date.
     static func seconds(from parts: Components) -> Int64 {
-        let days = CivilCalendar.days(year: parts.year, month: parts.month, day: parts.day)
+        let midnight = GregorianDate(year: Int(parts.year), month: Int(parts.month), day: Int(parts.day))
+        let days = Int64(midnight.secondsSince1970 ?? 0) / 86_400
         return days * 86_400 + parts.hour * 3600 + parts.minute * 60 + parts.second
     }
 }

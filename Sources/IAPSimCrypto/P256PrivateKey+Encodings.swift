@@ -53,26 +53,14 @@ extension P256PrivateKey {
     /// - Throws: `CryptoError` for malformed DER, another algorithm or curve, a scalar out of
     ///   range, or an embedded public key that does not match the private one.
     public init(derRepresentation: some Collection<UInt8>) throws(CryptoError) {
-        var reader = DERReader(Array(derRepresentation))
-        var info = try reader.readSequence()
-        try reader.finish()
-        let version = try info.readInteger()
-        guard version == 0 || version == 1 else {
-            throw .invalidPrivateKey("PKCS#8 version \(version) is not 0 or 1")
-        }
-        var algorithm = try info.readSequence()
-        let algorithmIdentifier = try algorithm.readObjectIdentifier()
-        guard algorithmIdentifier == .ecPublicKey else { throw .unsupportedAlgorithm(algorithmIdentifier.description) }
-        let curve = try algorithm.readObjectIdentifier()
+        var info = try PKCS8PrivateKeyInfo(derRepresentation, invalid: CryptoError.invalidPrivateKey)
+        guard info.algorithm == .ecPublicKey else { throw .unsupportedAlgorithm(info.algorithm.description) }
+        let curve = try info.parameters.readObjectIdentifier()
         guard curve == .prime256v1 else { throw .unsupportedCurve(curve.description) }
-        try algorithm.finish()
-        let inner = try info.readOctetString()
-        // Attributes [0] carry nothing a P-256 key needs; the v2 public key [1] is checked.
-        _ = try info.readOptionalElement(tag: DERTag.contextSpecific(0, constructed: true))
-        let outerPublicKey = try info.readOptionalElement(tag: DERTag.contextSpecific(1, constructed: false))
-        try info.finish()
-        try self.init(sec1DERRepresentation: inner)
-        if let outerPublicKey {
+        try info.parameters.finish()
+        try self.init(sec1DERRepresentation: info.privateKey)
+        // Version 1's public key must be this key's.
+        if let outerPublicKey = info.publicKey {
             let bits = try outerPublicKey.bitStringValue()
             guard bits.unusedBitCount == 0, bits.bytes == publicKey.x963Representation else {
                 throw .invalidPrivateKey("the PKCS#8 public key does not match the private key")
@@ -115,16 +103,11 @@ extension P256PrivateKey {
     /// Reads the first "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC 1) block of
     /// `pemRepresentation`, skipping others such as openssl's "EC PARAMETERS".
     public init(pemRepresentation: String) throws(CryptoError) {
-        for block in try PEMDocument.parseAll(pemRepresentation) {
-            if block.label == Self.pkcs8PEMLabel {
-                try self.init(derRepresentation: block.derBytes)
-                return
-            }
-            if block.label == Self.sec1PEMLabel {
-                try self.init(sec1DERRepresentation: block.derBytes)
-                return
-            }
+        let block = try PEMDocument.first(in: pemRepresentation, labelled: [Self.pkcs8PEMLabel, Self.sec1PEMLabel])
+        if block.label == Self.pkcs8PEMLabel {
+            try self.init(derRepresentation: block.derBytes)
+        } else {
+            try self.init(sec1DERRepresentation: block.derBytes)
         }
-        throw .pemBlockNotFound(label: Self.pkcs8PEMLabel)
     }
 }

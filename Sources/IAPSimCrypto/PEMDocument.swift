@@ -29,11 +29,14 @@ public struct PEMDocument: Equatable, Sendable {
     /// them are skipped, as openssl writes "EC PARAMETERS" before "EC PRIVATE KEY").
     /// - Throws: `CryptoError.pemBlockNotFound` or `.malformedPEM`.
     public init(pemString text: String, label: String) throws(CryptoError) {
-        for block in try Self.parseAll(text) where block.label == label {
-            self = block
-            return
-        }
-        throw .pemBlockNotFound(label: label)
+        self = try Self.first(in: text, labelled: [label])
+    }
+
+    /// The first block of `text` whose label is one of `labels` (a key file may be PKCS #8 or
+    /// its algorithm's own form); `.pemBlockNotFound` names the first label.
+    public static func first(in text: String, labelled labels: [String]) throws(CryptoError) -> PEMDocument {
+        for block in try parseAll(text) where labels.contains(block.label) { return block }
+        throw .pemBlockNotFound(label: labels.first ?? "")
     }
 
     /// Parses every block in `text`, in order.

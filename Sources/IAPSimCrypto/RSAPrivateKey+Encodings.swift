@@ -48,23 +48,11 @@ extension RSAPrivateKey {
     /// - Throws: `CryptoError` for malformed DER, another algorithm, or parts that do not form
     ///   one key.
     public init(derRepresentation: some Collection<UInt8>) throws(CryptoError) {
-        var reader = DERReader(Array(derRepresentation))
-        var info = try reader.readSequence()
-        try reader.finish()
-        let version = try info.readInteger()
-        guard version == 0 || version == 1 else {
-            throw .invalidRSAKey("PKCS#8 version \(version) is not 0 or 1")
-        }
-        var algorithm = try info.readSequence()
-        let identifier = try algorithm.readObjectIdentifier()
-        guard identifier == .rsaEncryption else { throw .unsupportedAlgorithm(identifier.description) }
-        try algorithm.readNull()
-        try algorithm.finish()
-        let inner = try info.readOctetString()
-        _ = try info.readOptionalElement(tag: DERTag.contextSpecific(0, constructed: true))
-        _ = try info.readOptionalElement(tag: DERTag.contextSpecific(1, constructed: false))
-        try info.finish()
-        try self.init(pkcs1DERRepresentation: inner)
+        var info = try PKCS8PrivateKeyInfo(derRepresentation, invalid: CryptoError.invalidRSAKey)
+        guard info.algorithm == .rsaEncryption else { throw .unsupportedAlgorithm(info.algorithm.description) }
+        try info.parameters.readNull()
+        try info.parameters.finish()
+        try self.init(pkcs1DERRepresentation: info.privateKey)
     }
 
     /// Reads a DER PKCS #1 RSAPrivateKey with two primes (version 0).
@@ -85,16 +73,12 @@ extension RSAPrivateKey {
 
     /// Reads the first "PRIVATE KEY" (PKCS #8) or "RSA PRIVATE KEY" (PKCS #1) block.
     public init(pemRepresentation: String) throws(CryptoError) {
-        for block in try PEMDocument.parseAll(pemRepresentation) {
-            if block.label == P256PrivateKey.pkcs8PEMLabel {
-                try self.init(derRepresentation: block.derBytes)
-                return
-            }
-            if block.label == Self.pkcs1PEMLabel {
-                try self.init(pkcs1DERRepresentation: block.derBytes)
-                return
-            }
+        let block = try PEMDocument.first(
+            in: pemRepresentation, labelled: [P256PrivateKey.pkcs8PEMLabel, Self.pkcs1PEMLabel])
+        if block.label == Self.pkcs1PEMLabel {
+            try self.init(pkcs1DERRepresentation: block.derBytes)
+        } else {
+            try self.init(derRepresentation: block.derBytes)
         }
-        throw .pemBlockNotFound(label: P256PrivateKey.pkcs8PEMLabel)
     }
 }

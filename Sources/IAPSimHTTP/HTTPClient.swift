@@ -97,13 +97,7 @@ public enum HTTPClient {
     private static func connect(_ endpoint: HTTPEndpoint, deadline: Date, isCancelled: () -> Bool) -> Result<
         Int32, ConnectFailure
     > {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-            hints.ai_socktype = SOCK_STREAM
-        #endif
+        var hints = SocketIO.streamHints()
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list) == 0, let first = list else {
             return .failure(ConnectFailure(.failed(.socketError, detail: "cannot resolve \(endpoint.host)")))

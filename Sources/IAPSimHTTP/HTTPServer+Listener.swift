@@ -12,14 +12,7 @@ extension HTTPServer {
     static func openListener(host: String, port: UInt16, remote: Bool) throws(HTTPServerError)
         -> (fd: Int32, port: UInt16)
     {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-            hints.ai_socktype = SOCK_STREAM
-        #endif
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var hints = SocketIO.streamHints(flags: AI_PASSIVE | AI_NUMERICSERV)
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {

@@ -15,6 +15,19 @@ enum SocketIO {
         case closed, timedOut, failed
     }
 
+    /// `getaddrinfo` hints for a TCP stream of either address family, with `flags`.
+    static func streamHints(flags: Int32 = 0) -> addrinfo {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+            hints.ai_socktype = SOCK_STREAM
+        #endif
+        hints.ai_flags = flags
+        return hints
+    }
+
     /// Non-blocking, close-on-exec, no Nagle delay (each response is one write), no SIGPIPE.
     static func configure(accepted fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -89,22 +89,8 @@ struct AppState: Equatable, Sendable {
     }
 
     static func decode(_ data: Data, path: String) throws(StateError) -> AppState {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse([UInt8](data))
-        } catch {
-            throw .corrupt(
-                path: path,
-                detail: data.isEmpty ? "the file is empty" : "not JSON: \(error.message) at byte \(error.offset)")
-        }
-        guard case .number(let text) = json["storeVersion"] ?? .null, let version = Int(text) else {
-            throw .corrupt(path: path, detail: "no storeVersion")
-        }
-        if version > currentVersion { throw .newerSchema(path: path, version: version) }
-        do {
-            return try AppState(try Reader(json, at: ""))
-        } catch {
-            throw .corrupt(path: path, detail: error.message)
+        try StateError.decode(data, path: path, versionKey: "storeVersion", newest: currentVersion) {
+            reader throws(Reader.Failure) in try AppState(reader)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// Why the state could not be read or written. Every case names the file.
 public enum StateError: Error, Equatable, Sendable {
@@ -72,6 +73,39 @@ extension StateError: LocalizedError {
         case .permanentAccount(let name):
             "the customer \(name) cannot be removed: it is the one commands act for without --account;"
                 + " 'iapsim --account \(name) reset --transactions' clears its history"
+        }
+    }
+}
+
+extension StateError {
+    /// The state file `path` holds, read by `read` once its version (the number at
+    /// `versionKey`) is one this iapsim reads: at most `newest`, and at least `oldest` when
+    /// given. Every file of the state is refused the same way — not JSON, no version, a newer
+    /// one, an impossible one, or contents that do not read — each a `.corrupt` or
+    /// `.newerSchema` naming the file.
+    static func decode<State>(
+        _ data: Data, path: String, versionKey: String, newest: Int, oldest: Int? = nil,
+        _ read: (Reader) throws(Reader.Failure) -> State
+    ) throws(StateError) -> State {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse([UInt8](data))
+        } catch {
+            throw .corrupt(
+                path: path,
+                detail: data.isEmpty ? "the file is empty" : "not JSON: \(error.message) at byte \(error.offset)")
+        }
+        guard case .number(let text) = json[versionKey] ?? .null, let version = Int(text) else {
+            throw .corrupt(path: path, detail: "no \(versionKey)")
+        }
+        if version > newest { throw .newerSchema(path: path, version: version) }
+        if let oldest, version < oldest {
+            throw .corrupt(path: path, detail: "\(versionKey) \(version) is not a version iapsim wrote")
+        }
+        do {
+            return try read(try Reader(json, at: ""))
+        } catch {
+            throw .corrupt(path: path, detail: error.message)
         }
     }
 }

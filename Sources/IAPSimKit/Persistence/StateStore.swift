@@ -319,23 +319,8 @@ public struct StateStore: Sendable {
     }
 
     static func decode(_ data: Data, path: String) throws(StateError) -> PurchaseState {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse([UInt8](data))
-        } catch {
-            throw .corrupt(
-                path: path,
-                detail: data.isEmpty ? "the file is empty" : "not JSON: \(error.message) at byte \(error.offset)")
-        }
-        guard case .number(let text) = json["schemaVersion"] ?? .null, let version = Int(text) else {
-            throw .corrupt(path: path, detail: "no schemaVersion")
-        }
-        if version > PurchaseState.currentSchemaVersion { throw .newerSchema(path: path, version: version) }
-        if version < 1 { throw .corrupt(path: path, detail: "schemaVersion \(version) is not a version iapsim wrote") }
-        do {
-            return try PurchaseState(try Reader(json, at: ""))
-        } catch {
-            throw .corrupt(path: path, detail: error.message)
-        }
+        try StateError.decode(
+            data, path: path, versionKey: "schemaVersion", newest: PurchaseState.currentSchemaVersion, oldest: 1
+        ) { reader throws(Reader.Failure) in try PurchaseState(reader) }
     }
 }

@@ -8,16 +8,7 @@ extension AppStoreServerAPI {
     func extend(_ segment: String, _ request: APIRequest) throws -> APIResponse {
         guard let original = Self.transactionNumber(segment) else { throw APIError.invalidOriginalTransactionId }
         let body = try jsonBody(request)
-        guard let days = body["extendByDays"]?.intValue, StoreSession.extensionDays.contains(days) else {
-            throw APIError.invalidExtendByDays
-        }
-        guard let reason = body["extendReasonCode"]?.intValue, (0...3).contains(reason) else {
-            throw APIError.invalidExtendReasonCode
-        }
-        guard let identifier = body["requestIdentifier"]?.stringValue, !identifier.isEmpty, identifier.count <= 128
-        else {
-            throw APIError.invalidRequestIdentifier
-        }
+        let (days, identifier) = try Self.extension(body)
         do {
             let result = try session.extendRenewalDate(originalID: original, days: days, requestIdentifier: identifier)
             return .json(
@@ -37,8 +28,10 @@ extension AppStoreServerAPI {
         }
     }
 
-    func massExtend(_ request: APIRequest) throws -> APIResponse {
-        let body = try jsonBody(request)
+    /// What both extension requests give, checked as Apple checks them
+    /// ("ExtendRenewalDateRequest", "MassExtendRenewalDateRequest"): `extendByDays` 1…90,
+    /// `extendReasonCode` 0…3, a `requestIdentifier` of 1 to 128 characters.
+    private static func `extension`(_ body: JSONValue) throws -> (days: Int, identifier: String) {
         guard let days = body["extendByDays"]?.intValue, StoreSession.extensionDays.contains(days) else {
             throw APIError.invalidExtendByDays
         }
@@ -49,6 +42,12 @@ extension AppStoreServerAPI {
         else {
             throw APIError.invalidRequestIdentifier
         }
+        return (days, identifier)
+    }
+
+    func massExtend(_ request: APIRequest) throws -> APIResponse {
+        let body = try jsonBody(request)
+        let (days, identifier) = try Self.extension(body)
         guard let productID = body["productId"]?.stringValue, !productID.isEmpty else {
             throw APIError.invalidProductId
         }

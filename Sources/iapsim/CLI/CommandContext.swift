@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimHTTP
 import IAPSimKit
 
 /// What a command runs in: the options of its invocation, the live `Context` (environment,
@@ -65,6 +66,19 @@ struct CommandContext {
 
     /// `path` made absolute against the current folder.
     func absolutePath(_ path: String) -> String { base.absolutePath(path) }
+
+    /// `--port-file`: writes `server`'s port to `file`, for a script that started it on port 0;
+    /// stops the server when the file cannot be written, which then is the command's error.
+    func writePortFile(_ file: String?, of server: HTTPServer) throws {
+        guard let file else { return }
+        do {
+            // Often in a shared /tmp: never through a symlink someone planted there.
+            try OutsideFile.write(Array("\(server.port)\n".utf8), to: absolutePath(file))
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
 
     /// The locale asked for by `--locale` or `IAPSIM_LOCALE`, canonical; nil when neither is set
     /// (then the session's `locale` setting, then the catalog's, apply).

@@ -56,7 +56,7 @@ struct Serve: CLICommand {
         options: [
             .certs,
             .environment,
-            OptionSpec(name: "port", valueName: "N", help: "The port to listen on; 0 (the default) picks a free one."),
+            .port,
             OptionSpec(
                 name: "host", valueName: "ADDRESS", help: "The address to listen on (default 127.0.0.1): loopback."),
             OptionSpec(
@@ -84,14 +84,7 @@ struct Serve: CLICommand {
 
     init(_ words: ParsedWords) throws(UsageError) {
         try words.expect(count: 0)
-        var port: UInt16 = 0
-        if let text = words.value("port") {
-            guard let number = UInt16(text), text.allSatisfy(\.isNumber) else {
-                throw words.error("--port \(text): expected a port from 0 to 65535 (0 picks a free one)")
-            }
-            port = number
-        }
-        self.port = port
+        port = try words.port()
         if words.value("key-id") != nil || words.value("issuer-id") != nil, words.value("key-file") == nil {
             throw words.error("--key-id and --issuer-id go with --key-file")
         }
@@ -194,15 +187,7 @@ struct Serve: CLICommand {
             context.console.notice(
                 "Warning: --insecure-remote: \(host) may be reached from other machines, over plain HTTP")
         }
-        if let file = portFile {
-            do {
-                // Often in a shared /tmp: never through a symlink someone planted there.
-                try OutsideFile.write(Array("\(server.port)\n".utf8), to: context.absolutePath(file))
-            } catch {
-                server.stop()
-                throw error
-            }
-        }
+        try context.writePortFile(portFile, of: server)
         ListenSignals.install()
         while !ListenSignals.stopRequested { ListenSignals.sleep(seconds: 0.2) }
         server.stop()

@@ -34,7 +34,7 @@ struct Ui: CLICommand {
         options: [
             .certs,
             .environment,
-            OptionSpec(name: "port", valueName: "N", help: "The port to listen on; 0 (the default) picks a free one."),
+            .port,
             OptionSpec(
                 name: "port-file", valueName: "FILE",
                 help: "Write the port there once listening, for scripts; a symlink there is refused (exit 73)."),
@@ -48,14 +48,7 @@ struct Ui: CLICommand {
 
     init(_ words: ParsedWords) throws(UsageError) {
         try words.expect(count: 0)
-        var port: UInt16 = 0
-        if let text = words.value("port") {
-            guard let number = UInt16(text), text.allSatisfy(\.isNumber) else {
-                throw words.error("--port \(text): expected a port from 0 to 65535 (0 picks a free one)")
-            }
-            port = number
-        }
-        self.port = port
+        port = try words.port()
         portFile = words.value("port-file")
         opens = words.flag("open")
     }
@@ -84,14 +77,7 @@ struct Ui: CLICommand {
         box.manager = manager
         let url = manager.signInURL
         context.console.out("Open \(url)")
-        if let file = portFile {
-            do {
-                try OutsideFile.write(Array("\(server.port)\n".utf8), to: context.absolutePath(file))
-            } catch {
-                server.stop()
-                throw error
-            }
-        }
+        try context.writePortFile(portFile, of: server)
         if opens, !Self.openBrowser(url) {
             context.console.notice("Warning: could not start a browser; open \(url) yourself")
         }

@@ -46,6 +46,9 @@ struct OptionSpec: Sendable {
 
 /// Options several commands share, spelled once.
 extension OptionSpec {
+    /// `--port N` of a server command.
+    static let port = OptionSpec(
+        name: "port", valueName: "N", help: "The port to listen on; 0 (the default) picks a free one.")
     static let certs = value(
         "certs", "DIR", help: "The test certificates to sign with (default: STATE_DIR/certs). Env: IAPSIM_CERTS_DIR.",
         completes: .directory)

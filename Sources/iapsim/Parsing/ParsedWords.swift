@@ -42,6 +42,15 @@ struct ParsedWords: Sendable {
         return first
     }
 
+    /// `--port`: the port to listen on, 0 (the OS picks a free one) when not given.
+    func port() throws(UsageError) -> UInt16 {
+        guard let text = value("port") else { return 0 }
+        guard let number = UInt16(text), text.allSatisfy(\.isNumber) else {
+            throw error("--port \(text): expected a port from 0 to 65535 (0 picks a free one)")
+        }
+        return number
+    }
+
     /// The only argument, a transaction identifier.
     func onlyTransactionID() throws(UsageError) -> UInt64 {
         try transactionID(try only("transaction-id"))
