@@ -44,12 +44,16 @@ extension Transaction {
     public func storeKitJSON(_ context: StoreKitContext, price: String? = nil) -> JSONValue {
         let price = price ?? self.price.plainString
         var members: [(String, JSONValue)] = []
-        members.reserveCapacity(Self.viewMembers.count)
-        for member in Self.viewMembers {
-            if let value = member.value(self, context, price) { members.append((member.name, value)) }
+        members.reserveCapacity(Self.viewWriters.count)
+        for (name, value) in Self.viewWriters {
+            if let value = value(self, context, price) { members.append((name, value)) }
         }
         return .object(members)
     }
+
+    /// `viewMembers`' names and values without their schemas: a listing writes every member of
+    /// 100,000 transactions, and copying a member would retain its schema each time.
+    private static let viewWriters = viewMembers.map { ($0.name, $0.value) }
 
     /// The JSON Schema of `storeKitJSON`, with the members of forms built on it (`extra`).
     public static func storeKitSchema(adding extra: [TransactionViewMember]) -> JSONValue {

@@ -335,12 +335,17 @@ struct JournalLine {
     /// Hands each member of `Transaction.storedTexts` the line has to `read` with its text;
     /// false when one is not a string or `read` refuses it.
     private func storedTexts(_ read: (Transaction.StoredText, String) -> Bool) -> Bool {
-        for member in Transaction.storedTexts {
-            guard let token = present(member.key) else { continue }
-            guard let text = text(token), read(member, text) else { return false }
+        // Their slots, plain numbers: a line without these members (most lines) costs a look
+        // at each token and copies no entry (an entry's closures would be retained).
+        for (index, slot) in Self.storedTextSlots.enumerated() {
+            guard let token = present(slot: slot) else { continue }
+            guard let text = text(token), read(Transaction.storedTexts[index], text) else { return false }
         }
         return true
     }
+
+    /// The slots of `Transaction.storedTexts`' members, in its order.
+    private static let storedTextSlots = Transaction.storedTexts.map(\.key.slot)
 
     private func transaction() -> Transaction? {
         guard let fields = common(), let productID = present(.productID).flatMap(text),
