@@ -32,7 +32,7 @@ for page in "${pages[@]}"; do
     example=${example#  }
     [ -n "$example" ] || continue
     (cd "$home" && HOME=$home PATH="$work/bin:$PATH" IAPSIM_STATE_DIR="$home/state" IAPSIM_CATALOG="$root/catalog" \
-      bash -c "$example" </dev/null >"$work/out" 2>"$work/err")
+      TMPDIR="$home" bash -c "$example" </dev/null >"$work/out" 2>"$work/err")
     status=$?
     allowed=" 0 1 2 3 6 "
     [ "$page" = check ] && allowed+="65 "

@@ -64,7 +64,7 @@ import Testing
     }
 
     /// No page shows a path of the machine it was written on: a home, a checkout, a temporary
-    /// folder mktemp made. (A fixed path a reader can use, such as /tmp/iapsim.port, is fine.)
+    /// folder mktemp made. (A path a reader can use, such as "${TMPDIR:-/tmp}/iapsim.port", is fine.)
     @Test func noPageShowsAMachinesPaths() throws {
         for page in try Self.markdownPages() {
             let text = try ReadmeTests.read(page)

@@ -37,20 +37,6 @@ struct Help: CLICommand {
     }
 }
 
-extension OptionSpec {
-    /// `{"name", "short", "valueName", "help", "values", "repeatable"}`: the option as its
-    /// help page gives it, for a script or a form built from it (the page's "Buy with
-    /// options" is `help buy --json`'s options). `valueName` is null for a flag; `values`
-    /// is empty when any value is taken.
-    var json: JSONValue {
-        .object([
-            ("name", .string(name)), ("short", .optional(short.map { String($0) })),
-            ("valueName", .optional(valueName)), ("help", .string(help)),
-            ("values", .array(values.map(JSONValue.string))), ("repeatable", .bool(repeatable)),
-        ])
-    }
-}
-
 /// What `iapsim help` can explain.
 enum HelpTopic: Sendable {
     case command(CommandSpec)

@@ -71,7 +71,7 @@ struct Serve: CLICommand {
             OptionSpec(name: "key-id", valueName: "ID", help: "With --key-file: the key's id (kid)."),
             OptionSpec(name: "issuer-id", valueName: "ID", help: "With --key-file: the issuer id (iss)."),
         ],
-        examples: ["iapsim serve --port 0 --port-file /tmp/iapsim.port & sleep 1; kill %1"])
+        examples: ["iapsim serve --port 0 --port-file \"${TMPDIR:-/tmp}/iapsim.port\" & sleep 1; kill %1"])
 
     let host: String
     /// `--insecure-remote`: a --host other than a loopback address may be listened on.

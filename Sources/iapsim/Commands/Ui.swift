@@ -40,7 +40,7 @@ struct Ui: CLICommand {
                 help: "Write the port there once listening, for scripts; a symlink there is refused (exit 73)."),
             OptionSpec(name: "open", help: "Open the page in the desktop's browser (xdg-open, or open on macOS)."),
         ],
-        examples: ["iapsim ui --port 0 --port-file /tmp/iapsim-ui.port & sleep 1; kill %1"])
+        examples: ["iapsim ui --port 0 --port-file \"${TMPDIR:-/tmp}/iapsim-ui.port\" & sleep 1; kill %1"])
 
     let port: UInt16
     let portFile: String?

@@ -1,3 +1,4 @@
+import IAPSimJSON
 import IAPSimKit
 
 /// One option: its spellings, whether it takes a value, its help and, for completion, the
@@ -60,4 +61,18 @@ extension OptionSpec {
     static let appAccountToken = value(
         "app-account-token", "UUID",
         help: "Product.PurchaseOption.appAccountToken: a UUID the transaction and its renewals carry.")
+}
+
+extension OptionSpec {
+    /// `{"name", "short", "valueName", "help", "values", "repeatable"}`: the option as its
+    /// help page gives it, for a script or a form built from it (the page's "Buy with
+    /// options" is `help buy --json`'s options). `valueName` is null for a flag; `values`
+    /// is empty when any value is taken.
+    var json: JSONValue {
+        .object([
+            ("name", .string(name)), ("short", .optional(short.map { String($0) })),
+            ("valueName", .optional(valueName)), ("help", .string(help)),
+            ("values", .array(values.map(JSONValue.string))), ("repeatable", .bool(repeatable)),
+        ])
+    }
 }
