@@ -128,29 +128,25 @@ struct P256BasePointTable: Sendable {
     /// (P256ArithmeticTests checks that scalar). The only special case, a still-zero partial
     /// sum, is handled by selection.
     func multiply(_ k: P256Scalar) -> P256JacobianPoint {
-        limbs.withUnsafeBufferPointer { table in
+        limbs.withUnsafeBytes { entries in
             var accumulator = P256JacobianPoint.infinity
             var accumulatorIsInfinity = UInt64.max
             for window in 0..<Self.windowCount {
                 let (magnitude, negative) = Self.digit(k.value, window: window)
-                var x = UInt256.zero
-                var y = UInt256.zero
-                let windowOffset = window * Self.entriesPerWindow * Self.limbsPerEntry
+                // The scan runs on vector registers, an entry's x and y one SIMD4 each: as
+                // eight scalar accumulators it spilled to the stack and took a third of k·G.
+                var x = SIMD4<UInt64>()
+                var y = SIMD4<UInt64>()
+                var offset = window * Self.entriesPerWindow * Self.limbsPerEntry * MemoryLayout<UInt64>.stride
                 for index in 0..<Self.entriesPerWindow {
-                    let mask = Self.equalMask(UInt64(index + 1), magnitude)
-                    let offset = windowOffset + index * Self.limbsPerEntry
-                    x.w0 |= table[offset] & mask
-                    x.w1 |= table[offset + 1] & mask
-                    x.w2 |= table[offset + 2] & mask
-                    x.w3 |= table[offset + 3] & mask
-                    y.w0 |= table[offset + 4] & mask
-                    y.w1 |= table[offset + 5] & mask
-                    y.w2 |= table[offset + 6] & mask
-                    y.w3 |= table[offset + 7] & mask
+                    let mask = SIMD4(repeating: Self.equalMask(UInt64(index + 1), magnitude))
+                    x |= entries.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt64>.self) & mask
+                    y |= entries.loadUnaligned(fromByteOffset: offset + 32, as: SIMD4<UInt64>.self) & mask
+                    offset += Self.limbsPerEntry * MemoryLayout<UInt64>.stride
                 }
-                let positiveY = P256FieldElement(montgomery: y)
+                let positiveY = P256FieldElement(montgomery: UInt256(y[0], y[1], y[2], y[3]))
                 let point = P256AffinePoint(
-                    x: P256FieldElement(montgomery: x),
+                    x: P256FieldElement(montgomery: UInt256(x[0], x[1], x[2], x[3])),
                     y: P256FieldElement.select(negative, positiveY.negated, positiveY))
                 let sum = accumulator.addingUnchecked(point)
                 let candidate = P256JacobianPoint.select(accumulatorIsInfinity, P256JacobianPoint(point), sum)
