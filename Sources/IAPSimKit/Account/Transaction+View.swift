@@ -111,8 +111,8 @@ extension Transaction {
             ), required: false
         ) { t, _, _ in
             // A refund's share; 100 for a full refund, which the record does not keep.
-            t.revocationDate != nil && t.revocationReason != nil
-                ? .string(t.revocationPercentage?.plainString ?? "100") : nil
+            guard let kind = t.revocationKind, kind != .familyRevocation else { return nil }
+            return .string(t.revocationPercentage?.plainString ?? "100")
         },
         Member(
             "revocationType",

@@ -321,10 +321,7 @@ struct JournalLine {
             optional(.commitmentInfo, commitment) != nil,
             let ownership = optional(.ownershipType, { text($0).flatMap(Transaction.OwnershipType.init(rawValue:)) }),
             let deletionDate = optional(.deletionDate, date),
-            storedTexts({ member, text in
-                var scratch = Transaction.blank
-                return member.read(&scratch, text)
-            })
+            storedTexts({ member, text in member.accepts(text) })
         else { return nil }
         return (
             id, originalID, productType, purchaseDate, expirationDate, revocationDate, isUpgraded ?? false,

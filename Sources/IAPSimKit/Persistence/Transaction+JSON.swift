@@ -133,6 +133,8 @@ extension Transaction {
         let write: @Sendable (Transaction) -> String?
         /// Sets the field from `text`; false when the text is not a value of it.
         let read: @Sendable (inout Transaction, String) -> Bool
+        /// Whether `text` is a value of the field, without setting it.
+        let accepts: @Sendable (String) -> Bool
 
         init<Value>(
             _ key: JournalLine.Key, _ field: WritableKeyPath<Transaction, Value?> & Sendable, expected: String,
@@ -147,13 +149,9 @@ extension Transaction {
                 transaction[keyPath: field] = value
                 return true
             }
+            accepts = { read($0) != nil }
         }
     }
-
-    /// A transaction with nothing set, for checking a member's text without keeping it.
-    static let blank = Transaction(
-        id: 0, originalID: 0, productID: "", productType: .consumable, purchaseDate: .distantPast,
-        originalPurchaseDate: .distantPast, price: 0, currency: "", storefrontCountryCode: "")
 
     /// The optional members spelled as one string, in the order a line writes them.
     static let storedTexts: [StoredText] = [

@@ -35,7 +35,7 @@ struct Status: CLICommand, Equatable {
         func entitlement(_ transaction: IAPSimKit.Transaction) -> JSON {
             let json = JSON.transaction(transaction, status.storeKitContext)
             guard let jws = signed[transaction.id], case .object(let members) = json else { return json }
-            return .object(members + [("jwsRepresentation", .string(jws))])
+            return .object(members + [(Transactions.signedMember.name, .string(jws))])
         }
         /// `Product.SubscriptionInfo.status` per group; null when the simulated Subscription
         /// Status error makes it fail.

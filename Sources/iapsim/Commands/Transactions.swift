@@ -80,24 +80,54 @@ struct Transactions: CLICommand, Equatable {
 }
 
 extension Transactions {
-    /// What a listing's row adds to a transaction's public form (`storeKitJSON`), and `status
-    /// --jws` to an entitlement: described beside its members in the generated schema.
-    static let rowMembers: [TransactionViewMember] = [
-        .init(
-            extra: "orderID",
+    /// A member a listing's row adds to a transaction's public form (`storeKitJSON`): its name,
+    /// its JSON Schema (in the generated schema, beside the form's own members) and its value
+    /// for a history entry and the entry's signed form (nil without `--jws`).
+    struct RowMember: Sendable {
+        let name: String
+        let schema: JSONValue
+        let value: @Sendable (TransactionHistory.Entry, _ jws: String?) -> JSONValue?
+
+        init(
+            _ name: String, _ schema: JSONValue,
+            _ value: @escaping @Sendable (TransactionHistory.Entry, _ jws: String?) -> JSONValue?
+        ) {
+            self.name = name
+            self.schema = schema
+            self.value = value
+        }
+    }
+
+    /// The signed form, which `status --jws` adds to an entitlement too.
+    static let signedMember = RowMember(
+        "jwsRepresentation",
+        JSONSchema.of(
+            "string", pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$",
+            description: "With --jws: Transaction.jwsRepresentation, signed.")
+    ) { _, jws in jws.map(JSONValue.string) }
+
+    /// What a listing's row adds, in the order it writes them.
+    static let rowMembers: [RowMember] = [
+        RowMember(
+            "orderID",
             JSONSchema.of(
                 "string", pattern: "^M[0-9A-HJKMNP-TV-Z]{9}([0-9A-HJKMNP-TV-Z]{4})?$",
                 description:
                     "The order on the buyer's receipt, derived from originalID: renewals share their purchase's.")
-        ),
-        .init(extra: "state", JSONSchema.of("string", values: TransactionState.allCases.map(\.rawValue))),
-        .init(extra: "isFinished", JSONSchema.of("boolean")),
-        .init(
-            extra: "jwsRepresentation",
-            JSONSchema.of(
-                "string", pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$",
-                description: "With --jws: Transaction.jwsRepresentation, signed.")),
+        ) { entry, _ in .string(entry.transaction.orderID) },
+        RowMember("state", JSONSchema.of("string", values: TransactionState.allCases.map(\.rawValue))) { entry, _ in
+            .string(entry.state.rawValue)
+        },
+        RowMember("isFinished", JSONSchema.of("boolean")) { entry, _ in .bool(entry.isFinished) },
+        signedMember,
     ]
+
+    /// `rowMembers` as the schema generator takes them.
+    static var rowSchemaMembers: [TransactionViewMember] { rowMembers.map { .init(extra: $0.name, $0.schema) } }
+
+    /// `rowMembers`' names and values without their schemas: a row is written per transaction
+    /// of a listing, and copying a member would retain its schema each time.
+    private static let rowWriters = rowMembers.map { ($0.name, $0.value) }
 
     /// The account's history, like Xcode's Transaction Manager, with the pending purchases.
     private func list(productID: String?, filter: HistoryFilter?, withJWS: Bool, in context: CommandContext) throws
@@ -120,10 +150,10 @@ extension Transactions {
                     prices[price] = text
                     let json = entry.transaction.storeKitJSON(storeKit, price: text)
                     guard case .object(var members) = json else { return }
-                    members.append(("orderID", .string(entry.transaction.orderID)))
-                    members.append(("state", .string(entry.state.rawValue)))
-                    members.append(("isFinished", .bool(entry.isFinished)))
-                    if let sign { members.append(("jwsRepresentation", .string(sign(entry.transaction)))) }
+                    let jws = sign.map { $0(entry.transaction) }
+                    for (name, value) in Self.rowWriters {
+                        if let value = value(entry, jws) { members.append((name, value)) }
+                    }
                     stream.value(.object(members))
                 }
                 stream.end()

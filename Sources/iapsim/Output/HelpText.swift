@@ -17,7 +17,8 @@ enum HelpText {
         case .reference?: ReferencePage.markdown
         case .transactionSchema?:
             String(
-                decoding: IAPSimKit.Transaction.storeKitSchema(adding: Transactions.rowMembers).bytes(), as: UTF8.self)
+                decoding: IAPSimKit.Transaction.storeKitSchema(adding: Transactions.rowSchemaMembers).bytes(),
+                as: UTF8.self)
                 + "\n"
         }
     }
