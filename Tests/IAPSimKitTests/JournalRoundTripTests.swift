@@ -212,6 +212,27 @@ import Testing
         #expect(reason == #"it reads back as another transaction (offerID: "pro.loyal", read back as nil)"#)
     }
 
+    /// A stored text edited to no value of its field is refused by both readers, and the full
+    /// reader names the values it takes.
+    @Test func aStoredTextOfNoKnownValueIsRefusedNamingTheValues() throws {
+        let refunded = Self.transaction(1, "fx.levels", .nonConsumable) {
+            $0.revocationDate = Date(timeIntervalSince1970: 1_800_000_000)
+            $0.revocationReason = .other
+            $0.revocationType = .fullRefund
+        }
+        let text = String(decoding: Self.line(refunded), as: UTF8.self)
+        #expect(text.contains(#""revocationType":"REFUND_FULL""#))
+        let bytes = Array(text.replacingOccurrences(of: "REFUND_FULL", with: "REFUND_SOME").utf8)
+        #expect(bytes.withUnsafeBufferPointer { JournalLine.fast($0) } == nil)
+        #expect {
+            _ = try bytes.withUnsafeBufferPointer { try JournalLine.parsed($0) }
+        } throws: { error in
+            // The message, as the error's description escapes its quotes.
+            "\(error)".contains(
+                #"revocationType: expected one of [\"REFUND_FULL\", "# + #"\"REFUND_PRORATED\", \"FAMILY_REVOKE\"]"#)
+        }
+    }
+
     /// The app account token is a UUID in the domain: a line holding other text (an edit by
     /// hand) is refused by both readers, naming the field, not read as a token.
     @Test func aTokenThatIsNoUUIDIsRefusedNamingTheField() throws {
