@@ -124,6 +124,42 @@ import Testing
         #expect(inspected.verifies && inspected.payload["transactionId"]?.stringValue == "1")
     }
 
+    @Test func aTransactionSignedAgainInTheSameContextComesFromABoundedMemo() throws {
+        let identity = try SigningIdentity.loadOrCreate(in: Support.temporaryDirectory() + "/certs", lockTimeout: 5)
+        let bought = Date(timeIntervalSince1970: 1_800_000_000)
+        let transaction = Transaction(
+            id: 1, originalID: 1, productID: "a.one", productType: .nonConsumable, purchaseDate: bought,
+            originalPurchaseDate: bought, price: 1, currency: "USD", storefrontCountryCode: "USA")
+        let context = SigningContext(
+            bundleID: "com.example.app", appAppleID: nil, environment: .sandbox, signedDate: bought + 1,
+            appTransactionID: "700000000000000001")
+        let first = identity.signedTransaction(transaction, context: context)
+        let payload = SignedPayloads.transaction(transaction, context: context)
+        #expect(first.payload == payload && first.jws == identity.sign(payload, environment: .sandbox))
+        #expect(identity.signedTransaction(transaction, context: context).jws == first.jws)
+        #expect(identity.transactionMemo.count == 1)
+        // Any change to the transaction or the context is signed anew, never answered stale.
+        var refunded = transaction
+        refunded.revocationDate = bought + 2
+        refunded.revocationReason = .other
+        let afterRefund = identity.signedTransaction(refunded, context: context)
+        #expect(afterRefund.jws != first.jws && afterRefund.payload["revocationDate"] != nil)
+        var later = context
+        later.signedDate = bought + 1.001
+        #expect(identity.signedTransaction(transaction, context: later).payload["signedDate"] != payload["signedDate"])
+        var production = context
+        production.environment = .production
+        #expect(
+            identity.signedTransaction(transaction, context: production).payload["environment"] == .string("Production")
+        )
+        for n in 0..<200 {
+            var other = transaction
+            other.id = UInt64(n + 2)
+            _ = identity.signedTransaction(other, context: context)
+        }
+        #expect(identity.transactionMemo.count <= 64)
+    }
+
     @Test func aRefundMadeElsewhereShowsInTheNextLookUp() throws {
         let catalog = try Support.validCatalog()
         let clock = Support.Clock()

@@ -1,4 +1,5 @@
 import Foundation
+import IAPSimJSON
 
 /// The compact JWS of payloads signed lately, by their bytes: ES256 here signs with RFC 6979's
 /// deterministic nonce, so the same payload under the same key and header always gives the
@@ -46,5 +47,52 @@ final class SignatureMemo: @unchecked Sendable {
     }
 
     /// How many payloads are remembered: tests check the bound with it.
+    var count: Int { lock.withLock { signed.count } }
+}
+
+/// Signed transactions by the transaction and the context they were signed in, so a payload
+/// signed again is not even built: `serve` answering Get Transaction Info built and encoded
+/// the same JWSTransaction payload for every request within a simulated millisecond (every
+/// request while the clock is frozen), a tenth of its time, only to find the signature in
+/// `SignatureMemo`. The payload is a function of the two (`SignedPayloads.transaction`), and
+/// the memo belongs to one identity, so what it answers is what signing again would give.
+///
+/// Bounded as `SignatureMemo` is: at most `limit` entries, forgotten all at once when full.
+final class SignedTransactionMemo: @unchecked Sendable {
+    private struct Key: Hashable {
+        var transaction: Transaction
+        var context: SigningContext
+
+        /// The identifier and the signing date tell entries apart; equality compares the rest.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(transaction.id)
+            hasher.combine(context.signedDate)
+        }
+    }
+
+    private let lock = NSLock()
+    private var signed: [Key: (jws: String, payload: JSONValue)] = [:]
+    private let limit: Int
+
+    init(limit: Int = 64) {
+        self.limit = limit
+    }
+
+    /// The JWS and payload of `transaction` signed in `context`, from the memo or made by
+    /// `sign` (outside the lock).
+    func signed(
+        _ transaction: Transaction, context: SigningContext, sign: () -> (jws: String, payload: JSONValue)
+    ) -> (jws: String, payload: JSONValue) {
+        let key = Key(transaction: transaction, context: context)
+        if let known = lock.withLock({ signed[key] }) { return known }
+        let made = sign()
+        lock.withLock {
+            if signed.count >= limit { signed.removeAll(keepingCapacity: true) }
+            signed[key] = made
+        }
+        return made
+    }
+
+    /// How many transactions are remembered: tests check the bound with it.
     var count: Int { lock.withLock { signed.count } }
 }

@@ -37,6 +37,8 @@ public struct SigningIdentity: Sendable {
     private let xcodeHeader: ES256.Header
     /// Payloads signed lately: RFC 6979 makes a signature a function of the payload.
     let memo = SignatureMemo()
+    /// Transactions signed lately, by the transaction and the signing context.
+    let transactionMemo = SignedTransactionMemo()
 
     init(
         directory: String, generation: String?, chain: TestCertificateChain, xcodeCertificate: X509Certificate,
@@ -311,6 +313,18 @@ public struct SigningIdentity: Sendable {
 }
 
 extension SigningIdentity {
+    /// `transaction` as a JWSTransaction signed in `context` (`SignedPayloads.transaction`,
+    /// signed for the context's environment), with its payload; a transaction signed again in
+    /// the same context comes from `transactionMemo`, without building its payload.
+    public func signedTransaction(_ transaction: Transaction, context: SigningContext) -> (
+        jws: String, payload: JSONValue
+    ) {
+        transactionMemo.signed(transaction, context: context) {
+            let payload = SignedPayloads.transaction(transaction, context: context)
+            return (sign(payload, environment: context.environment), payload)
+        }
+    }
+
     /// Writes what a backend's tests trust into `directory`: `root.pem`, `root.der` (the
     /// form Apple's libraries take), `intermediate.pem`, `leaf.pem` and `xcode.pem`, and
     /// when the set has its receipt chain `receipt-root.pem`, `receipt-root.der`,

@@ -37,7 +37,8 @@ extension StoreSession {
         try peek { state, moment in
             guard state.hasTransaction(id), let transaction = try state.account.current(id: id) ?? store.transaction(id)
             else { throw SimulationError.unknownTransaction(id: id) }
-            return Self.sign(SignedPayloads.transaction(transaction, context: context(state, moment, signer)), signer)
+            let signed = signer.identity.signedTransaction(transaction, context: context(state, moment, signer))
+            return SignedData(jws: signed.jws, payload: signed.payload)
         }
     }
 
@@ -91,8 +92,7 @@ extension StoreSession {
             let context = context(state, moment, signer)
             var signed: [UInt64: String] = [:]
             for transaction in transactions {
-                signed[transaction.id] = signer.identity.sign(
-                    SignedPayloads.transaction(transaction, context: context), environment: context.environment)
+                signed[transaction.id] = signer.identity.signedTransaction(transaction, context: context).jws
             }
             return signed
         }
@@ -105,7 +105,7 @@ extension StoreSession {
         let context = try transact { state, moment in self.context(state, moment, signer) }
         let identity = signer.identity
         return { transaction in
-            identity.sign(SignedPayloads.transaction(transaction, context: context), environment: context.environment)
+            identity.signedTransaction(transaction, context: context).jws
         }
     }
 

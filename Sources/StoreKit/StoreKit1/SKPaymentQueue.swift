@@ -201,7 +201,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         if let id = transaction.storeID, transaction.transactionState != .failed,
             let (_, session) = try? StoreRuntime.shared.open()
         {
-            try? session.finish(id)
+            _ = try? session.finish(id)
         }
         guard removed else { return }
         Self.callbackQueue.async {
