@@ -134,7 +134,10 @@ import Testing
             bundleID: "com.example.app", appAppleID: nil, environment: .sandbox, signedDate: bought + 1,
             appTransactionID: "700000000000000001")
         let first = identity.signedTransaction(transaction, context: context)
+        // A transaction the memo did not have is new by construction: not looked up by its bytes.
+        #expect(identity.memo.count == 0)
         let payload = SignedPayloads.transaction(transaction, context: context)
+        #expect(identity.signOnce(payload, environment: .sandbox) == first.jws && identity.memo.count == 0)
         #expect(first.payload == payload && first.jws == identity.sign(payload, environment: .sandbox))
         #expect(identity.signedTransaction(transaction, context: context).jws == first.jws)
         #expect(identity.transactionMemo.count == 1)

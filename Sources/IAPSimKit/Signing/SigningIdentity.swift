@@ -36,9 +36,9 @@ public struct SigningIdentity: Sendable {
     private let chainHeader: ES256.Header
     private let xcodeHeader: ES256.Header
     /// Payloads signed lately: RFC 6979 makes a signature a function of the payload.
-    let memo = SignatureMemo()
+    let memo = BoundedMemo<SignedPayloadKey, String>()
     /// Transactions signed lately, by the transaction and the signing context.
-    let transactionMemo = SignedTransactionMemo()
+    let transactionMemo = BoundedMemo<SignedTransactionKey, (jws: String, payload: JSONValue)>()
 
     init(
         directory: String, generation: String?, chain: TestCertificateChain, xcodeCertificate: X509Certificate,
@@ -302,13 +302,23 @@ public struct SigningIdentity: Sendable {
     /// Signs `payload` as the App Store would for `environment`: the three-certificate chain
     /// in `x5c`, or for `Xcode` the self-signed certificate with Xcode's `kid` and `typ`.
     /// - Returns: the compact JWS, `header.payload.signature`.
+    /// A payload signed again is answered from `memo`.
     public func sign(_ payload: JSONValue, environment: AppStoreEnvironment) -> String {
         let bytes = payload.bytes(compact: true)
         let xcode = environment == .xcode
-        return memo.jws(of: bytes, xcode: xcode) {
-            xcode
-                ? xcodeHeader.sign(payload: bytes, key: xcodeKey) : chainHeader.sign(payload: bytes, key: chain.leafKey)
-        }
+        guard bytes.count <= SignedPayloadKey.payloadLimit else { return sign(bytes, xcode: xcode) }
+        return memo.value(for: SignedPayloadKey(xcode: xcode, payload: bytes)) { sign(bytes, xcode: xcode) }
+    }
+
+    /// Signs `payload` as `sign(_:environment:)` does, without the memo: for payloads that are
+    /// new by construction (a listing's rows, a transaction `transactionMemo` did not have),
+    /// where a look-up would only hash the bytes and crowd out what the memo is for.
+    public func signOnce(_ payload: JSONValue, environment: AppStoreEnvironment) -> String {
+        sign(payload.bytes(compact: true), xcode: environment == .xcode)
+    }
+
+    private func sign(_ bytes: [UInt8], xcode: Bool) -> String {
+        xcode ? xcodeHeader.sign(payload: bytes, key: xcodeKey) : chainHeader.sign(payload: bytes, key: chain.leafKey)
     }
 }
 
@@ -319,9 +329,9 @@ extension SigningIdentity {
     public func signedTransaction(_ transaction: Transaction, context: SigningContext) -> (
         jws: String, payload: JSONValue
     ) {
-        transactionMemo.signed(transaction, context: context) {
+        transactionMemo.value(for: SignedTransactionKey(transaction: transaction, context: context)) {
             let payload = SignedPayloads.transaction(transaction, context: context)
-            return (sign(payload, environment: context.environment), payload)
+            return (signOnce(payload, environment: context.environment), payload)
         }
     }
 

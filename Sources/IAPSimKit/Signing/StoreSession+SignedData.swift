@@ -100,12 +100,15 @@ extension StoreSession {
 
     /// Signs transactions as `signedTransactions` does, one at a time, for a list signed as
     /// it is printed: what the payloads share (the app, the environment, the signing date) is
-    /// read once, now, under the lock.
+    /// read once, now, under the lock. Each row is signed once, without the signing memos: a
+    /// listing's rows are all different, so a look-up would find nothing and empty the memos
+    /// every 64 rows.
     public func transactionSigner(_ signer: Signer) throws -> @Sendable (Transaction) -> String {
         let context = try transact { state, moment in self.context(state, moment, signer) }
         let identity = signer.identity
         return { transaction in
-            identity.signedTransaction(transaction, context: context).jws
+            identity.signOnce(
+                SignedPayloads.transaction(transaction, context: context), environment: context.environment)
         }
     }
 
