@@ -147,6 +147,13 @@ import Testing
         refunded.revocationReason = .other
         let afterRefund = identity.signedTransaction(refunded, context: context)
         #expect(afterRefund.jws != first.jws && afterRefund.payload["revocationDate"] != nil)
+        // The payload carries the signing date in whole milliseconds: a request later within
+        // the same millisecond of a running clock gets the same signature without a new one.
+        var sameMillisecond = context
+        sameMillisecond.signedDate = bought + 1.0003
+        let remembered = identity.transactionMemo.count
+        #expect(identity.signedTransaction(transaction, context: sameMillisecond).jws == first.jws)
+        #expect(identity.transactionMemo.count == remembered)
         var later = context
         later.signedDate = bought + 1.001
         #expect(identity.signedTransaction(transaction, context: later).payload["signedDate"] != payload["signedDate"])
@@ -161,6 +168,25 @@ import Testing
             _ = identity.signedTransaction(other, context: context)
         }
         #expect(identity.transactionMemo.count <= 64)
+    }
+
+    /// Requests within one millisecond of a running clock all ask for the same new signature
+    /// at once: it is made once, and the others wait for it.
+    @Test func aValueAskedForByManyThreadsAtOnceIsMadeOnce() {
+        let memo = BoundedMemo<Int, Int>(limit: 64, patience: 60)
+        let made = Collected<Int>()
+        let answers = Collected<Int>()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let value = memo.value(for: 7) {
+                made.append(1)
+                Thread.sleep(forTimeInterval: 0.05)  // long enough for the others to arrive
+                return 49
+            }
+            answers.append(value)
+        }
+        #expect(made.all.count == 1)
+        #expect(answers.all == Array(repeating: 49, count: 8))
+        #expect(memo.value(for: 8) { 64 } == 64 && memo.count == 2)
     }
 
     @Test func aRefundMadeElsewhereShowsInTheNextLookUp() throws {
