@@ -33,6 +33,28 @@ import Testing
         }
     }
 
+    /// The writer checks a string sixteen bytes at a time: a character to escape is escaped at
+    /// every place, in the first block, a later one or the tail, and the text reads back.
+    @Test(arguments: ["\"", "\\", "\n", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}"])
+    func escapesACharacterWhereverItIs(special: String) throws {
+        let escaped = try #require(
+            [
+                "\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\u{1F}": #"\u001f"#, "\u{7F}": #"\u007f"#,
+                "\u{2028}": #"\u2028"#, "\u{2029}": #"\u2029"#,
+            ][special])
+        for length in [0, 1, 15, 16, 17, 31, 32, 33, 40] {
+            for place in 0...length {
+                let text =
+                    String(repeating: "a", count: place) + special + String(repeating: "b", count: length - place)
+                let written = String(decoding: JSONValue.string(text).bytes(compact: true), as: UTF8.self)
+                #expect(written.contains(escaped), "\(written)")
+                #expect(try parse(written) == .string(text))
+            }
+        }
+        let plain = String(repeating: "eyJhbGciOiJFUzI1NiJ9.", count: 7) + "é"
+        #expect(JSONValue.string(plain).bytes(compact: true) == Array(("\"" + plain + "\"").utf8))
+    }
+
     @Test func readerErrorsNameThePlace() throws {
         let reader = try Reader(try parse(#"{"products":[{"productID":7}]}"#), at: "")
         let error = try #require(throws: Reader.Failure.self) {

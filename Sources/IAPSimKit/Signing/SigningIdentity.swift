@@ -22,7 +22,10 @@ import IAPSimJSON
 ///
 /// A rotate replaces all the files or none (`CertificateSetFolder`): the names are links
 /// through `current` to one set folder, switched by one rename.
-public struct SigningIdentity: Sendable {
+///
+/// A class, immutable: every request of a server hands the identity along (its certificates,
+/// keys and memos), and copying it as a value retained each of them; a reference is one.
+public final class SigningIdentity: Sendable {
     public let directory: String
     /// The set folder `current` named when the identity was read (nil for a folder from
     /// before sets): a signer reloads when it changes.
