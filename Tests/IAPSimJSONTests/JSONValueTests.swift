@@ -33,7 +33,7 @@ import Testing
         }
     }
 
-    /// The writer checks a string sixteen bytes at a time: a character to escape is escaped at
+    /// The writer checks a string eight bytes at a time: a character to escape is escaped at
     /// every place, in the first block, a later one or the tail, and the text reads back.
     @Test(arguments: ["\"", "\\", "\n", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}"])
     func escapesACharacterWhereverItIs(special: String) throws {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One request's view of the state: the first look at each part (the snapshot, the state with
-/// its journal replayed, the app's settings) is read, and every later look in the same request
+/// its journal replayed, the app's settings, `store.json`) is read, and every later look in the same request
 /// gets the same one. A server request reads the state several times — its token's clock, the
 /// app's settings, the answer, its `Date` header — and so answers from one version of it,
 /// with one set of `stat` calls; the next request pins again and sees every change made since,
@@ -12,6 +12,8 @@ final class StatePin: @unchecked Sendable {
     private var snapshot: PurchaseState?
     private var state: PurchaseState?
     private var appSettings: SettingOverrides?
+    /// `store.json` as read (nil inside: there is none).
+    private var appState: AppState??
 
     func snapshot(_ read: () throws(StateError) -> PurchaseState) throws(StateError) -> PurchaseState {
         try remembered(\.snapshot, read)
@@ -25,11 +27,16 @@ final class StatePin: @unchecked Sendable {
         try remembered(\.appSettings, read)
     }
 
+    func appState(_ read: () throws(StateError) -> AppState?) throws(StateError) -> AppState? {
+        try remembered(\.appState, read)
+    }
+
     func forget() {
         lock.withLock {
             snapshot = nil
             state = nil
             appSettings = nil
+            appState = nil
         }
     }
 

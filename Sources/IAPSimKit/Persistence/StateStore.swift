@@ -141,8 +141,15 @@ public struct StateStore: Sendable {
     }
 
     private func readAppSettings() throws(StateError) -> SettingOverrides {
-        if let app = try readAppState() { return app.settings }
+        if let app = try appStateView() { return app.settings }
         return AppState(of: try forAccount(StateLocation.defaultAccount).readSnapshot()).settings
+    }
+
+    /// `store.json` from the pinned view when there is one: a request reads it once, for its
+    /// settings and under its snapshot, not once for each.
+    private func appStateView() throws(StateError) -> AppState? {
+        guard let pin else { return try readAppState() }
+        return try pin.appState(readAppState)
     }
 
     /// `store.json`, nil if there is none; with one `stat` once the file has settled.
@@ -165,7 +172,7 @@ public struct StateStore: Sendable {
     /// over a customer's snapshot: from `store.json`, or, in a folder written before customers
     /// existed, from `default`'s snapshot, which held them.
     private func layAppState(over state: inout PurchaseState) throws(StateError) {
-        if let app = try readAppState() {
+        if let app = try appStateView() {
             app.apply(to: &state)
         } else if location.account != StateLocation.defaultAccount {
             let root = location.forAccount(StateLocation.defaultAccount).statePath

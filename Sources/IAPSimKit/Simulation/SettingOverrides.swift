@@ -34,8 +34,10 @@ public struct SettingOverrides: Sendable, Equatable {
         keys.insert(key)
     }
 
-    /// Back to the value beneath.
+    /// Back to the value beneath. A key not set holds its default already: nothing to do (a
+    /// server request lays the app's settings over a customer's, removing the ones not set).
     public mutating func remove(_ key: SettingKey) {
+        guard keys.contains(key) else { return }
         values.copy(key, from: SessionSettings())
         keys.remove(key)
     }
