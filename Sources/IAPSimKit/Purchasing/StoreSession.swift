@@ -8,31 +8,50 @@ import Foundation
 /// simulated clock read, and subscriptions renewed or expired up to it.
 public struct StoreSession: Sendable {
     public private(set) var store: StateStore
+    /// What a session is made with and never changes, held once: a server hands its session to
+    /// every request (pinned, or another customer's), and each copy of these as values
+    /// retained every string of the settings.
+    private final class Fixed: Sendable {
+        let realNow: @Sendable () -> Date
+        let catalogSettings: CatalogSettings
+        let defaultSettings: SessionSettings
+        let events: @Sendable (StoreEvent) -> Void
+        let winBackOffers: [String: [String]]
+
+        init(
+            realNow: @escaping @Sendable () -> Date, catalogSettings: CatalogSettings,
+            events: @escaping @Sendable (StoreEvent) -> Void, winBackOffers: [String: [String]]
+        ) {
+            self.realNow = realNow
+            self.catalogSettings = catalogSettings
+            self.defaultSettings = SessionSettings(defaults: catalogSettings)
+            self.events = events
+            self.winBackOffers = winBackOffers
+        }
+    }
+
+    private let fixed: Fixed
     /// The real clock; the simulated one is derived from it and the state.
-    public let realNow: @Sendable () -> Date
+    public var realNow: @Sendable () -> Date { fixed.realNow }
     /// The catalog's `settings` block: the defaults under any `iapsim settings set`.
-    public let catalogSettings: CatalogSettings
+    public var catalogSettings: CatalogSettings { fixed.catalogSettings }
     /// `catalogSettings` over iapsim's own values, worked out once; each operation lays the
     /// state's overrides over it.
-    let defaultSettings: SessionSettings
+    var defaultSettings: SessionSettings { fixed.defaultSettings }
     /// Told of what happens as time is brought up to date or the app launches, beside what an
     /// operation returns (`StoreEvent`). It may be told of one event more than once: a quote
     /// looks at the state before the purchase changes it.
-    public let events: @Sendable (StoreEvent) -> Void
+    public var events: @Sendable (StoreEvent) -> Void { fixed.events }
     /// The catalog's win-back offers its `.storekit` file makes eligible, by product: what
     /// `eligibleWinBackOfferIDs` offers a lapsed subscriber.
-    public let winBackOffers: [String: [String]]
+    public var winBackOffers: [String: [String]] { fixed.winBackOffers }
 
     public init(
         store: StateStore, now: @escaping @Sendable () -> Date, catalogSettings: CatalogSettings = CatalogSettings(),
         events: @escaping @Sendable (StoreEvent) -> Void = { _ in }, winBackOffers: [String: [String]] = [:]
     ) {
         self.store = store
-        self.realNow = now
-        self.catalogSettings = catalogSettings
-        self.defaultSettings = SessionSettings(defaults: catalogSettings)
-        self.events = events
-        self.winBackOffers = winBackOffers
+        fixed = Fixed(realNow: now, catalogSettings: catalogSettings, events: events, winBackOffers: winBackOffers)
     }
 
     /// The session of `catalog`: its settings as defaults, its win-back offers.
