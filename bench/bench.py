@@ -100,7 +100,8 @@ rows = []
 def row(name, seconds, reference, target, peak=None, note="", peak_limit=None):
     ratio = seconds / reference if reference else float("nan")
     met = "" if target is None else ("yes" if ratio <= target and (peak_limit is None or peak <= peak_limit) else "**no**")
-    rows.append(f"| {name} | {seconds * 1000:.1f} ms | {ratio:.2f}× | {'' if target is None else f'≤ {target}×'} | {met} | {'' if peak is None else f'{peak:.1f} MB'} | {note} |")
+    shown = f"{seconds * 1e6:.1f} µs" if seconds < 0.001 else f"{seconds * 1000:.1f} ms"
+    rows.append(f"| {name} | {shown} | {ratio:.2f}× | {'' if target is None else f'≤ {target}×'} | {met} | {'' if peak is None else f'{peak:.1f} MB'} | {note} |")
 
 # 1. Every command against the floor.
 small = os.path.join(work, "small")
@@ -247,9 +248,14 @@ if os.path.exists(crypto) and openssl:
         rounds.append(json.loads(subprocess.run([crypto, "3000"], capture_output=True, text=True, check=True).stdout))
     sign_per_s = statistics.median(t[0] for t in theirs)
     verify_per_s = statistics.median(t[1] for t in theirs)
-    ours = {key: statistics.median(r[key] for r in rounds) for key in ("sign_us", "verify_us", "jws_transaction_us")}
+    ours = {key: statistics.median(r[key] for r in rounds)
+            for key in ("sign_us", "sign_digest_us", "verify_us", "jws_transaction_us")}
     ours["jws_length"] = rounds[0]["jws_length"]
-    row("ES256 sign (SHA-256 of 1 KB + RFC 6979 sign) vs `openssl speed ecdsap256` sign, CPU time", ours["sign_us"] / 1e6, 1 / sign_per_s, 1.5)
+    # Like for like: `openssl speed` signs a digest; iapsim's JWS signing also hashes its
+    # signing input (about 1 KB), shown in the next row against the same reference.
+    row("ES256 sign of a digest (RFC 6979) vs `openssl speed ecdsap256` sign, CPU time", ours["sign_digest_us"] / 1e6,
+        1 / sign_per_s, 1.5)
+    row("ES256 sign with SHA-256 of a 1 KB signing input vs the same", ours["sign_us"] / 1e6, 1 / sign_per_s, None)
     row("ES256 verify vs `openssl speed ecdsap256` verify", ours["verify_us"] / 1e6, 1 / verify_per_s, 10)
     row("a whole signed JWSTransaction (payload, header, sign) vs openssl sign", ours["jws_transaction_us"] / 1e6, 1 / sign_per_s, None,
         None, f"{ours['jws_length']} bytes")
