@@ -9,7 +9,7 @@
 /// time; an editor that saves a new file, a copied folder or an atomic replacement changes
 /// the inode. The index records the journal's signature it was made from and is trusted only
 /// while the journal still has it.
-struct FileSignature: Equatable, Sendable {
+struct FileSignature: Hashable, Sendable {
     var size: UInt64
     var device: UInt64
     var inode: UInt64
@@ -38,7 +38,7 @@ struct FileSignature: Equatable, Sendable {
 /// A file's signature with its inode's change time, which no tool can set back (`touch`
 /// and `cp -p` set the modification time only): what a reader needs before it trusts a file
 /// it does not read again.
-struct SettledFileSignature: Equatable, Sendable {
+struct SettledFileSignature: Hashable, Sendable {
     var signature: FileSignature
     /// The later of the modification and change times, in seconds since 1970.
     var changed: Double

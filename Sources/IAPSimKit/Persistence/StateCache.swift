@@ -29,6 +29,9 @@ final class StateCache: @unchecked Sendable {
         self.now = now
     }
 
+    /// Whether a file with `signature` has settled now, as this cache judges it.
+    func isSettled(_ signature: SettledFileSignature) -> Bool { signature.wasSettled(at: now()) }
+
     static let realNow: @Sendable () -> Double = {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

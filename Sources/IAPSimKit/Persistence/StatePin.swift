@@ -1,12 +1,12 @@
 import Foundation
 
 /// One request's view of the state: the first look at each part (the snapshot, the state with
-/// its journal replayed, the app's settings, `store.json`) is read, and every later look in the same request
-/// gets the same one. A server request reads the state several times — its token's clock, the
-/// app's settings, the answer, its `Date` header — and so answers from one version of it,
-/// with one set of `stat` calls; the next request pins again and sees every change made since,
-/// from a shell or another request. A write made through the pinned store (`holdingLock`)
-/// forgets the view, so the request reads what it wrote.
+/// its journal replayed, the app's settings, `store.json`) is read, and every later look in the
+/// same request gets the same one. A server request reads the state several times — its
+/// token's clock, the app's settings, the answer, its `Date` header — and so answers from one
+/// version of it, with one set of `stat` calls; the next request pins again and sees every
+/// change made since, from a shell or another request. A write made through the pinned store
+/// (`holdingLock`) forgets the view, so the request reads what it wrote.
 final class StatePin: @unchecked Sendable {
     private let lock = NSLock()
     private var snapshot: PurchaseState?

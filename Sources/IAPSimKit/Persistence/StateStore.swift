@@ -146,8 +146,8 @@ public struct StateStore: Sendable {
     }
 
     /// `store.json` from the pinned view when there is one: a request reads it once, for its
-    /// settings and under its snapshot, not once for each.
-    private func appStateView() throws(StateError) -> AppState? {
+    /// settings, its clock and under its snapshot, not once for each.
+    func appStateView() throws(StateError) -> AppState? {
         guard let pin else { return try readAppState() }
         return try pin.appState(readAppState)
     }

@@ -209,10 +209,15 @@ public struct StoreSession: Sendable {
         defaultSettings.overriding(try store.snapshotView().simulation.settings)
     }
 
-    /// The simulated time now, read from the snapshot without the lock (as `settings()` is):
-    /// for what only shows the time — a `Date` header, a token's window — on every request.
+    /// The simulated time now, read without the lock (as `settings()` is): for what only shows
+    /// the time — a `Date` header, a token's window — on every request. The clock and its rate
+    /// are the app's, so `store.json` alone is read; the snapshot only in a folder from before
+    /// customers, where `default`'s snapshot held them.
     public func simulatedNow() throws -> Date {
-        moment(try store.snapshotView(), real: realNow()).now
+        guard let app = try store.appStateView() else { return moment(try store.snapshotView(), real: realNow()).now }
+        // `moment`'s rate, with the app's settings over the defaults: the rate is the app's alone.
+        let rate = app.settings.keys.contains(.timeRate) ? app.settings.values.timeRate : defaultSettings.timeRate
+        return SimulatedClock.now(app.clock, real: realNow(), rate: rate)
     }
 
     /// The settings as the app has them, without any customer's own (storefront, locale, …

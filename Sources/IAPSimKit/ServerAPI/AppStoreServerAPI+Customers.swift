@@ -38,14 +38,20 @@ extension AppStoreServerAPI {
     /// A segment that names no customer of the store leaves the server as it is: the request
     /// then finds nothing, as Apple answers an identifier it does not know.
     func acting(for segment: String) throws -> AppStoreServerAPI {
-        guard let number = Self.customerNumber(of: segment),
-            let name = try customers.name(ofNumber: number, path: session.store.location.customersPath),
-            name != session.store.location.account
-        else { return self }
+        guard let name = try otherCustomer(segment) else { return self }
         var other = self
         // The customer's session is kept between requests; its view is this request's own.
         other.session = customers.session(name, from: session).pinned()
         return other
+    }
+
+    /// The customer `segment` names when it is not the one this server acts for; nil otherwise.
+    func otherCustomer(_ segment: String) throws -> String? {
+        guard let number = Self.customerNumber(of: segment),
+            let name = try customers.name(ofNumber: number, path: session.store.location.customersPath),
+            name != session.store.location.account
+        else { return nil }
+        return name
     }
 
     /// A transaction identifier as Apple writes one: decimal digits only, above 0. The one parse

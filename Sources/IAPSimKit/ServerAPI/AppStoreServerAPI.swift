@@ -90,6 +90,8 @@ public struct AppStoreServerAPI: Sendable {
     /// The store's customers answered for so far: the server speaks for the whole app, and a
     /// request naming a transaction is answered from its customer's state.
     let customers = CustomerSessions()
+    /// Reads answered lately, by everything they were made from (`AnswerKey`).
+    let answers = BoundedMemo<AnswerKey, APIResponse>(limit: 256)
 
     public init(
         session: StoreSession, signer: StoreSession.Signer, verifier: BearerTokenVerifier,
@@ -104,24 +106,31 @@ public struct AppStoreServerAPI: Sendable {
     /// Answers `request`; never throws: every failure is an Apple error response. The token is
     /// checked before the state is read (only its `bid` waits for the state's bundle
     /// identifier), so a request without a good token gets 401 whatever the state. The
-    /// request sees one version of the state, and the next one sees every change since.
+    /// request sees one version of the state, and the next one sees every change since. A
+    /// read answered before from the same version of the state, in the same simulated
+    /// millisecond, is answered again without being made again (`AnswerKey`).
     public func respond(_ request: APIRequest) -> APIResponse {
-        var pinned = self
-        pinned.session = session.pinned()
-        return pinned.answer(request)
-    }
-
-    /// `respond`, on a session pinned for this request: the token's clock, the settings, the
-    /// answer and its `Date` all come from one read of the state (`StatePin`).
-    private func answer(_ request: APIRequest) -> APIResponse {
+        var copy = self
+        copy.session = session.pinned()
+        let pinned = copy
         let bid: String
         do {
             bid = try verifier.authenticate(
                 authorization: request.authorization, now: realNow(),
-                simulatedNow: { try? session.simulatedNow() })
+                simulatedNow: { try? pinned.session.simulatedNow() })
         } catch {
             return .unauthorized(error)
         }
+        guard let key = pinned.answerKey(request, bid: bid) else { return pinned.answer(request, bid: bid) }
+        return answers.value(for: key) {
+            let response = pinned.answer(request, bid: bid)
+            return (response, response.status == 200 && response.delay == 0)
+        }
+    }
+
+    /// `respond` after the token, on a session pinned for this request: the token's clock, the
+    /// settings, the answer and its `Date` all come from one read of the state (`StatePin`).
+    private func answer(_ request: APIRequest, bid: String) -> APIResponse {
         do {
             // The app's settings only: a customer's request is answered while another
             // customer's snapshot (`default`'s included) is unreadable.

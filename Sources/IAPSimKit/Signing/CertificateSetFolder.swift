@@ -20,11 +20,16 @@ enum CertificateSetFolder {
 
     /// What `current` names now (`set.XXXXXX`), or nil for a folder without one (empty, or
     /// written by an iapsim before sets). It changes exactly when the set does.
+    /// Asked before every signing of a long-running signer, so read into a buffer on the stack.
     static func generation(of directory: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(directory + "/" + pointerName, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(PATH_MAX) + 1) { buffer -> String? in
+            guard let base = buffer.baseAddress else { return nil }
+            let count = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { name in
+                readlink(directory + "/" + pointerName, name, buffer.count - 1)
+            }
+            guard count > 0 else { return nil }
+            return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+        }
     }
 
     /// Writes `files` into a new set folder and makes it current. `step` is called after each
