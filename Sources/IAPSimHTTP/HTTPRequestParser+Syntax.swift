@@ -22,10 +22,14 @@ extension HTTPRequestParser {
     /// Lines of `bytes` (each ending in LF, CR LF stripped); a CR anywhere else is refused.
     static func lines(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
-        for var line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+        var start = bytes.startIndex
+        // What follows the last LF is not a line (the head ends in an empty one).
+        while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var line = bytes[start..<end]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             guard !line.contains(UInt8(ascii: "\r")) else { throw .badRequest("a bare CR in the request head") }
             lines.append(line)
+            start = end + 1
         }
         return lines
     }
