@@ -25,6 +25,9 @@ awk '/^```console$/ {inside=1; next} /^```$/ {inside=0} inside && /^\$ / {print 
 script="$work/readme-script.sh"
 {
   echo 'set -u'
+  # The servers the README starts in the background are this script's jobs: ended with it, not
+  # left running once the test is over (the trap above only sees this file's own jobs).
+  echo "trap 'kill \$(jobs -p) 2>/dev/null; wait' EXIT"
   echo "export PATH='$work/bin':\"\$PATH\" HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config'"
   echo 'unset IAPSIM_STATE_DIR IAPSIM_CATALOG IAPSIM_ACCOUNT IAPSIM_CERTS_DIR'
   echo "cd '$work/run'"
@@ -57,6 +60,13 @@ if python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["noti
 else
   failed=$((failed + 1)); echo "FAIL: the README lost notifications: $(cat "$work/undelivered")"
 fi
+# Every server the README started has stopped: none still answers on its port.
+left=""
+for file in "$work"/run/*.port; do
+  [ -s "$file" ] && curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$(cat "$file")/" && left="$left $(basename "$file")"
+done
+if [ -z "$left" ]; then passed=$((passed + 1))
+else failed=$((failed + 1)); echo "FAIL: the README's servers are still running after it:$left"; fi
 if [ -d "$work/home/.config/iapsim" ]; then passed=$((passed + 1))
 else failed=$((failed + 1)); echo "FAIL: the README's state is not in the fresh HOME"; fi
 after=$(find "$root" -newer "$work" -not -path "$root/.build/*" -not -path "$root/.git/*" 2>/dev/null | wc -l)
