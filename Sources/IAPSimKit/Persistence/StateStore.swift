@@ -152,6 +152,17 @@ public struct StateStore: Sendable {
         return try pin.appState(readAppState)
     }
 
+    /// `appStateView()` for a caller that has just taken the `stat` of `store.json`
+    /// (`signature`): when that settled version is the one in memory, no second `stat`.
+    func appStateView(seen signature: SettledFileSignature) throws(StateError) -> AppState? {
+        let read = { () throws(StateError) -> AppState? in
+            if let known = cache.settledAppState(signature) { return known }
+            return try readAppState()
+        }
+        guard let pin else { return try read() }
+        return try pin.appState(read)
+    }
+
     /// `store.json`, nil if there is none; with one `stat` once the file has settled.
     private func readAppState() throws(StateError) -> AppState? {
         let path = location.appStatePath

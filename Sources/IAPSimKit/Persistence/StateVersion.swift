@@ -64,6 +64,9 @@ public struct StateVersion: Equatable, Sendable {
 struct SettledStateVersion: Hashable, Sendable {
     let files: [SettledFileSignature]
 
+    /// The version of `store.json`, the first file looked at (always there).
+    var appState: SettledFileSignature { files[0] }
+
     /// The version of `app`'s files, then of the files of the customer `customer` chooses
     /// (from the customer list, whose version is then already taken); nil when it cannot be
     /// told from a `stat` as above, or when `customer` throws.

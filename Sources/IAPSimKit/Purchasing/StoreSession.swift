@@ -214,10 +214,18 @@ public struct StoreSession: Sendable {
     /// are the app's, so `store.json` alone is read; the snapshot only in a folder from before
     /// customers, where `default`'s snapshot held them.
     public func simulatedNow() throws -> Date {
-        guard let app = try store.appStateView() else { return moment(try store.snapshotView(), real: realNow()).now }
-        // `moment`'s rate, with the app's settings over the defaults: the rate is the app's alone.
-        let rate = app.settings.keys.contains(.timeRate) ? app.settings.values.timeRate : defaultSettings.timeRate
-        return SimulatedClock.now(app.clock, real: realNow(), rate: rate)
+        try simulatedNow(app: store.appStateView())
+    }
+
+    /// `simulatedNow()` for a caller that has just taken the `stat` of `store.json`
+    /// (`SettledStateVersion`): the app's state in memory is used without a second one.
+    func simulatedNow(seen appState: SettledFileSignature) throws -> Date {
+        try simulatedNow(app: store.appStateView(seen: appState))
+    }
+
+    private func simulatedNow(app: AppState?) throws -> Date {
+        guard let app else { return moment(try store.snapshotView(), real: realNow()).now }
+        return SimulatedClock.now(app.clock, real: realNow(), rate: defaultSettings.timeRate(with: app.settings))
     }
 
     /// The settings as the app has them, without any customer's own (storefront, locale, …

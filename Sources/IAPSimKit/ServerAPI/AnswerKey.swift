@@ -44,7 +44,7 @@ extension AppStoreServerAPI {
         guard
             let version = SettledStateVersion(
                 app: session.store, customer: { try otherCustomer(segment).map(app.forAccount) ?? app }),
-            let now = try? session.simulatedNow()
+            let now = try? session.simulatedNow(seen: version.appState)
         else { return nil }
         return AnswerKey(
             method: request.method, host: request.host?.rawValue ?? "", path: parts,

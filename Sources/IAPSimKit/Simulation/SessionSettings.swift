@@ -214,6 +214,12 @@ public struct SessionSettings: Sendable, Equatable {
         applying(overrides, as: .set)
     }
 
+    /// `overriding(overrides).timeRate` without copying the rest: the clock's rate, which a
+    /// request that only tells the time needs alone.
+    func timeRate(with overrides: SettingOverrides) -> TimeRate {
+        overrides.keys.contains(.timeRate) ? overrides.values.timeRate : timeRate
+    }
+
     private func applying(_ overrides: SettingOverrides, as source: Source) -> SessionSettings {
         var result = self
         for key in overrides.keys {
