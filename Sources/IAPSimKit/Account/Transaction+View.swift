@@ -42,13 +42,21 @@ extension Transaction {
     /// - Parameter price: the price already spelled (`Decimal.plainString`; a listing spells
     ///   each distinct price once); nil to spell it.
     public func storeKitJSON(_ context: StoreKitContext, price: String? = nil) -> JSONValue {
+        .object(storeKitMembers(context, price: price))
+    }
+
+    /// `storeKitJSON`'s members, with room for `extra` more that a listing adds to each row:
+    /// appending to a full array would copy every member, 100,000 times in a long listing.
+    public func storeKitMembers(_ context: StoreKitContext, price: String? = nil, extra: Int = 0)
+        -> [(String, JSONValue)]
+    {
         let price = price ?? self.price.plainString
         var members: [(String, JSONValue)] = []
-        members.reserveCapacity(Self.viewWriters.count)
+        members.reserveCapacity(Self.viewWriters.count + extra)
         for (name, value) in Self.viewWriters {
             if let value = value(self, context, price) { members.append((name, value)) }
         }
-        return .object(members)
+        return members
     }
 
     /// `viewMembers`' names and values without their schemas: a listing writes every member of

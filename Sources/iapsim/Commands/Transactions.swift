@@ -148,8 +148,7 @@ extension Transactions {
                     let price = entry.transaction.price
                     let text = prices[price] ?? price.plainString
                     prices[price] = text
-                    let json = entry.transaction.storeKitJSON(storeKit, price: text)
-                    guard case .object(var members) = json else { return }
+                    var members = entry.transaction.storeKitMembers(storeKit, price: text, extra: Self.rowWriters.count)
                     let jws = sign.map { $0(entry.transaction) }
                     for (name, value) in Self.rowWriters {
                         if let value = value(entry, jws) { members.append((name, value)) }
