@@ -147,26 +147,18 @@ public struct StateStore: Sendable {
 
     /// `store.json` from the pinned view when there is one: a request reads it once, for its
     /// settings, its clock and under its snapshot, not once for each.
-    func appStateView() throws(StateError) -> AppState? {
-        guard let pin else { return try readAppState() }
-        return try pin.appState(readAppState)
+    /// - Parameter signature: the `stat` of `store.json` a caller has just taken
+    ///   (`SettledStateVersion`), so that it is not taken again; nil to take it here.
+    func appStateView(seen signature: SettledFileSignature? = nil) throws(StateError) -> AppState? {
+        guard let pin else { return try readAppState(seen: signature) }
+        return try pin.appState { () throws(StateError) in try readAppState(seen: signature) }
     }
 
-    /// `appStateView()` for a caller that has just taken the `stat` of `store.json`
-    /// (`signature`): when that settled version is the one in memory, no second `stat`.
-    func appStateView(seen signature: SettledFileSignature) throws(StateError) -> AppState? {
-        let read = { () throws(StateError) -> AppState? in
-            if let known = cache.settledAppState(signature) { return known }
-            return try readAppState()
-        }
-        guard let pin else { return try read() }
-        return try pin.appState(read)
-    }
-
-    /// `store.json`, nil if there is none; with one `stat` once the file has settled.
-    private func readAppState() throws(StateError) -> AppState? {
+    /// `store.json`, nil if there is none; with one `stat` once the file has settled, none
+    /// when the caller has taken it (`seen`).
+    private func readAppState(seen signature: SettledFileSignature?) throws(StateError) -> AppState? {
         let path = location.appStatePath
-        if let known = cache.settledAppState(SettledFileSignature.of(path)) { return known }
+        if let known = cache.settledAppState(signature ?? SettledFileSignature.of(path)) { return known }
         let read: (data: Data, signature: SettledFileSignature)?
         do {
             read = try POSIXFile.readSignedIfPresent(path)

@@ -213,18 +213,14 @@ public struct StoreSession: Sendable {
     /// the time — a `Date` header, a token's window — on every request. The clock and its rate
     /// are the app's, so `store.json` alone is read; the snapshot only in a folder from before
     /// customers, where `default`'s snapshot held them.
-    public func simulatedNow() throws -> Date {
-        try simulatedNow(app: store.appStateView())
-    }
+    public func simulatedNow() throws -> Date { try simulatedNow(seen: nil) }
 
     /// `simulatedNow()` for a caller that has just taken the `stat` of `store.json`
     /// (`SettledStateVersion`): the app's state in memory is used without a second one.
-    func simulatedNow(seen appState: SettledFileSignature) throws -> Date {
-        try simulatedNow(app: store.appStateView(seen: appState))
-    }
-
-    private func simulatedNow(app: AppState?) throws -> Date {
-        guard let app else { return moment(try store.snapshotView(), real: realNow()).now }
+    func simulatedNow(seen appState: SettledFileSignature?) throws -> Date {
+        guard let app = try store.appStateView(seen: appState) else {
+            return moment(try store.snapshotView(), real: realNow()).now
+        }
         return SimulatedClock.now(app.clock, real: realNow(), rate: defaultSettings.timeRate(with: app.settings))
     }
 
