@@ -385,9 +385,10 @@ enum ProcessStateFolder {
 
     static func remove() {
         guard let path = lock.withLock({ path }) else { return }
-        // The runtime looks at the state every 75 ms on a queue of its own: stopped first, or a
-        // look made after the removal would make the folder again.
-        StoreRuntime.shared.stopWatching()
+        // The runtime looks at the state every 75 ms on a queue of its own, and a task may still
+        // call StoreKit as the process exits: closed first, or a look made after the removal
+        // would make the folder again.
+        StoreRuntime.shared.close()
         try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -10,9 +10,19 @@ import IAPSimKit
 /// environment once, the way `iapsim` does (`Context.live`), unless an `SKTestSession` names
 /// the state folder and the `.storekit` file first (`configure(_:)`).
 @_spi(IAPSim) public final class StoreRuntime: @unchecked Sendable {
-    /// Stops every look at the state the runtime makes on its own (`Transaction.updates`, the
-    /// payment queue's observers): for the process's exit, before its state folder goes.
-    public func stopWatching() { TransactionWatcher.shared.stop() }
+    /// Closes the store for good, at the process's exit before its temporary state folder is
+    /// removed: every look the runtime makes on its own (`Transaction.updates`, the payment
+    /// queue's observers) stops, and a call made from now on (a task still running as the
+    /// process exits) fails with `Closed` rather than make the folder again.
+    public func close() {
+        lock.withLock { closed = true }
+        TransactionWatcher.shared.stop()
+    }
+
+    /// The error of a call made after `close()`.
+    public struct Closed: LocalizedError {
+        public var errorDescription: String? { "the process is exiting: its store is closed" }
+    }
 
     /// The one store of the process, as a device has one App Store account.
     public static let shared = StoreRuntime()
@@ -59,6 +69,7 @@ import IAPSimKit
 
     private let lock = NSLock()
     private var configured: Configuration?
+    private var closed = false
     private var cachedSigner: (directory: String, signer: StoreSession.Signer)?
     private var cachedCatalog: (signature: String, catalog: Catalog)?
 
@@ -84,7 +95,9 @@ import IAPSimKit
 
     /// The configuration in force: the one set, else the live one.
     public func configuration() throws -> Configuration {
-        if let configured = lock.withLock({ configured }) { return configured }
+        let (set, isClosed): (Configuration?, Bool) = lock.withLock { (configured, closed) }
+        if isClosed { throw Closed() }
+        if let set { return set }
         let live = try Configuration.live(
             environment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath)

@@ -35,6 +35,8 @@ final class TransactionWatcher: @unchecked Sendable {
     private var claimed: Set<UInt64> = []
     private var purchasesInFlight = 0
     private var timer: DispatchSourceTimer?
+    /// Set by `stop()` for good: no timer is armed and no look is made after it.
+    private var stopped = false
     /// Read and written on `queue` only.
     private var lastSignature: StateVersion?
     private var ticks = 0
@@ -44,11 +46,11 @@ final class TransactionWatcher: @unchecked Sendable {
         let id = UUID()
         let needsBaseline = lock.withLock {
             listeners[id] = listener
-            return known == nil
+            return known == nil && !stopped
         }
         if needsBaseline { baseline() }
         lock.withLock {
-            if timer == nil {
+            if timer == nil, !stopped {
                 let timer = DispatchSource.makeTimerSource(queue: queue)
                 timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(25))
                 timer.setEventHandler { [weak self] in self?.tick(force: false) }
@@ -60,13 +62,16 @@ final class TransactionWatcher: @unchecked Sendable {
     }
 
     /// Stops looking at the state for good: at the process's exit, before its temporary state
-    /// folder is removed, so no look made meanwhile makes the folder again.
+    /// folder is removed, so no look made meanwhile makes the folder again. A listener that
+    /// subscribes later (a task still running at exit) is kept but arms no timer, and a poke
+    /// makes no look.
     func stop() {
-        let stopped = lock.withLock { () -> DispatchSourceTimer? in
+        let cancelled = lock.withLock { () -> DispatchSourceTimer? in
+            stopped = true
             defer { timer = nil }
             return timer
         }
-        stopped?.cancel()
+        cancelled?.cancel()
         queue.sync {}  // a look under way ends before this returns
     }
 
@@ -106,7 +111,7 @@ final class TransactionWatcher: @unchecked Sendable {
         let listening = lock.withLock {
             known = nil
             claimed = []
-            return !listeners.isEmpty
+            return !listeners.isEmpty && !stopped
         }
         // The tick's own fields belong to the queue: changed there, never from this thread.
         queue.async { self.lastSignature = nil }
@@ -123,6 +128,7 @@ final class TransactionWatcher: @unchecked Sendable {
     }
 
     private func tick(force: Bool) {
+        guard !lock.withLock({ stopped }) else { return }
         ticks += 1
         let signature = stateSignature()
         let due = force || ticks % 13 == 0
