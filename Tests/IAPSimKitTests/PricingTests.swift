@@ -57,6 +57,17 @@ import Testing
         #expect(Decimal(plainDecimal: "2.97")!.plainString == "2.97")
         #expect((Decimal(plainDecimal: "0.99")! * 3).plainString == "2.97")
     }
+
+    /// A listing remembers each price's text: the text `plainString` gives, each time.
+    @Test func rememberedTextsAreThePlainStrings() throws {
+        var texts = PlainDecimalTexts()
+        let prices = ["6", "6.00", "0.99", "1999.5", "0.001"].compactMap(Decimal.init(plainDecimal:))
+        let hundredth = Decimal(sign: .plus, exponent: -2, significand: 1)
+        let values = prices + [prices[2] * 3, Decimal(1) / 3, prices[0] * hundredth]
+        for _ in 0..<2 {
+            for value in values { #expect(texts.text(value) == value.plainString) }
+        }
+    }
 }
 
 @Suite struct StorefrontTests {

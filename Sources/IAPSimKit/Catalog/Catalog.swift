@@ -52,29 +52,40 @@ public struct Catalog: Sendable {
         let ownStorefront = storefront == store.storefront
         self.storefront = storefront
         self.localeIdentifier = ownStorefront ? store.localeIdentifier : storefront.localeIdentifier
-        var storeIndex: [String: Product] = [:]
+        // Where each product is in the store (the first of an identifier), so that a product is
+        // copied once, into the response: a 10,000-product file has as many to copy.
+        var storeIndex: [String: Int] = [:]
         var unpriced = Set<String>()
+        var otherPrices: [String: Decimal] = [:]
         storeIndex.reserveCapacity(store.products.count)
-        for product in store.products where storeIndex[product.id] == nil {
+        for (position, product) in store.products.enumerated() where storeIndex[product.id] == nil {
             guard !ownStorefront else {
-                storeIndex[product.id] = product
+                storeIndex[product.id] = position
                 continue
             }
             guard let price = prices?.price(product.id, in: storefront) else {
                 unpriced.insert(product.id)
                 continue
             }
-            storeIndex[product.id] = Self.repriced(product, at: price)
+            storeIndex[product.id] = position
+            otherPrices[product.id] = price
         }
         var seen = Set<String>()
         var products: [Product] = []
         var invalid: [String] = []
         var unavailable: [String] = []
         var index: [String: Int] = [:]
+        products.reserveCapacity(requestedIdentifiers.count)
+        index.reserveCapacity(requestedIdentifiers.count)
         for identifier in requestedIdentifiers where seen.insert(identifier).inserted {
-            if let product = storeIndex[identifier] {
+            if let position = storeIndex[identifier] {
                 index[identifier] = products.count
-                products.append(product)
+                let product = store.products[position]
+                if let price = otherPrices[identifier] {
+                    products.append(Self.repriced(product, at: price))
+                } else {
+                    products.append(product)
+                }
             } else if unpriced.contains(identifier) {
                 unavailable.append(identifier)
             } else {

@@ -87,8 +87,12 @@ public struct StoreKitConfiguration: Sendable {
         }
 
         var products: [Product] = []
-        for entry in (file.products ?? []) + (file.nonRenewingSubscriptions ?? []) {
-            products.append(try Self.product(from: entry, group: nil, path: path, storefront: storefront))
+        products.reserveCapacity((file.products?.count ?? 0) + (file.nonRenewingSubscriptions?.count ?? 0))
+        // Each list in turn, not the two joined: joining copies every entry of a long file.
+        for entries in [file.products, file.nonRenewingSubscriptions] {
+            for entry in entries ?? [] {
+                products.append(try Self.product(from: entry, group: nil, path: path, storefront: storefront))
+            }
         }
         for group in file.subscriptionGroups ?? [] {
             for entry in group.subscriptions ?? [] {

@@ -97,8 +97,13 @@ struct ProductPresenter {
         return text
     }
 
+    /// `price.plainString`, written once per distinct price (`PlainDecimalTexts`).
+    func plainPrice(_ price: Decimal) -> String { plainTexts.value.text(price) }
+
     private final class Memo { var value: [Decimal: String] = [:] }
     private let prices = Memo()
+    private final class PlainMemo { var value = PlainDecimalTexts() }
+    private let plainTexts = PlainMemo()
 
     /// `consumable`, `non-consumable`, `auto-renewable`, `non-renewing`: short enough for a column.
     static func shortTypeName(_ type: ProductType) -> String {
