@@ -52,23 +52,22 @@ public struct Catalog: Sendable {
         let ownStorefront = storefront == store.storefront
         self.storefront = storefront
         self.localeIdentifier = ownStorefront ? store.localeIdentifier : storefront.localeIdentifier
-        // Where each product is in the store (the first of an identifier), so that a product is
-        // copied once, into the response: a 10,000-product file has as many to copy.
-        var storeIndex: [String: Int] = [:]
+        // Where each product is in the store (the first of an identifier) and, in another
+        // storefront, its price there: a product is copied once, into the response, and a
+        // 10,000-product file has as many to copy.
+        var storeIndex: [String: (position: Int, price: Decimal?)] = [:]
         var unpriced = Set<String>()
-        var otherPrices: [String: Decimal] = [:]
         storeIndex.reserveCapacity(store.products.count)
         for (position, product) in store.products.enumerated() where storeIndex[product.id] == nil {
             guard !ownStorefront else {
-                storeIndex[product.id] = position
+                storeIndex[product.id] = (position, nil)
                 continue
             }
             guard let price = prices?.price(product.id, in: storefront) else {
                 unpriced.insert(product.id)
                 continue
             }
-            storeIndex[product.id] = position
-            otherPrices[product.id] = price
+            storeIndex[product.id] = (position, price)
         }
         var seen = Set<String>()
         var products: [Product] = []
@@ -78,14 +77,10 @@ public struct Catalog: Sendable {
         products.reserveCapacity(requestedIdentifiers.count)
         index.reserveCapacity(requestedIdentifiers.count)
         for identifier in requestedIdentifiers where seen.insert(identifier).inserted {
-            if let position = storeIndex[identifier] {
+            if let (position, price) = storeIndex[identifier] {
                 index[identifier] = products.count
                 let product = store.products[position]
-                if let price = otherPrices[identifier] {
-                    products.append(Self.repriced(product, at: price))
-                } else {
-                    products.append(product)
-                }
+                products.append(price.map { Self.repriced(product, at: $0) } ?? product)
             } else if unpriced.contains(identifier) {
                 unavailable.append(identifier)
             } else {

@@ -91,19 +91,21 @@ struct ProductPresenter {
 
     /// Formatted once per distinct price: a 10,000-product catalog has a few dozen.
     func displayPrice(_ price: Decimal) -> String {
-        if let known = prices.value[price] { return known }
+        if let known = memo.displayPrices[price] { return known }
         let text = formatter.string(for: price)
-        prices.value[price] = text
+        memo.displayPrices[price] = text
         return text
     }
 
     /// `price.plainString`, written once per distinct price (`PlainDecimalTexts`).
-    func plainPrice(_ price: Decimal) -> String { plainTexts.value.text(price) }
+    func plainPrice(_ price: Decimal) -> String { memo.plainPrices.text(price) }
 
-    private final class Memo { var value: [Decimal: String] = [:] }
-    private let prices = Memo()
-    private final class PlainMemo { var value = PlainDecimalTexts() }
-    private let plainTexts = PlainMemo()
+    /// The texts of the prices written so far: the presenter is a value, its memo shared.
+    private final class Memo {
+        var displayPrices: [Decimal: String] = [:]
+        var plainPrices = PlainDecimalTexts()
+    }
+    private let memo = Memo()
 
     /// `consumable`, `non-consumable`, `auto-renewable`, `non-renewing`: short enough for a column.
     static func shortTypeName(_ type: ProductType) -> String {
