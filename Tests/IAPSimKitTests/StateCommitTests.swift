@@ -65,18 +65,52 @@ import Testing
         ]
     }
 
+    /// The intent a change that went from `before` to `after` (two folders) is written as when
+    /// it commits through one — a change that also removes files, or an iapsim before the commit
+    /// log: the new snapshot with its commit, appending what `after` adds to each journal and
+    /// carrying `after`'s `store.json`.
+    private func intent(from before: StateStore, to after: StateStore) throws -> [UInt8] {
+        try intent(
+            of: StateLocation.fileName, from: try files(before.location.directory),
+            to: try files(after.location.directory))
+    }
+
+    /// The same for the snapshot `snapshot` (relative to the folder), from the files of a folder
+    /// before and after the change.
+    private func intent(of snapshot: String, from before: [String: [UInt8]], to after: [String: [UInt8]]) throws
+        -> [UInt8]
+    {
+        let folder = StateCommit.customerFolder(of: snapshot) ?? ""
+        var effects: [StateCommit.Effect] = []
+        for name in [folder + StateLocation.journalFileName, StateLocation.notificationsFileName] {
+            let old = before[name] ?? []
+            let new = after[name] ?? []
+            guard new.count > old.count else { continue }
+            let added = Array(new[old.count...])
+            effects.append(
+                .append(
+                    file: name, from: UInt64(old.count), to: UInt64(new.count),
+                    checksum: added.withUnsafeBufferPointer { StateStore.checksum($0) }))
+        }
+        let store = try after[StateLocation.appStateFileName].map { try JSONValue.parse($0) }
+        return StateCommit(effects: effects, snapshot: snapshot, store: store)
+            .intent(try JSONValue.parse(try #require(after[snapshot])))
+    }
+
     @Test func anIntentWhoseAppendsAreAllThereIsRolledForward() throws {
         let (before, after) = try beforeAndAfter(refund)
         let store = before.store
         // Killed just before the last rename: the intent (the new snapshot), and both journals
         // appended whole.
-        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        let intent = try intent(from: store, to: after.store)
+        try write(intent, to: store.commitPath)
         try write(bytes(after.store.location.journalPath), to: store.location.journalPath)
         try write(bytes(after.store.location.notificationsPath), to: store.location.notificationsPath)
         #expect(try seen(before) == (try seen(after)))
         #expect(try store.read().app.consumables["fx.coins"] ?? 0 == 0)
         #expect(!FileSystem.entryExists(store.commitPath))
-        #expect(bytes(store.location.statePath) == bytes(after.store.location.statePath))
+        // Renamed over the snapshot as it is: the snapshot with its commit.
+        #expect(bytes(store.location.statePath) == intent)
         // The app's part went with it: the outbox's count and mark in `store.json`.
         #expect(bytes(store.location.appStatePath) == bytes(after.store.location.appStatePath))
     }
@@ -90,7 +124,7 @@ import Testing
         let newJournal = try #require(bytes(after.store.location.journalPath))
         // Killed mid-append: the transactions journal has part of its new line, the outbox none.
         let torn = Array(newJournal.prefix(oldJournal.count + (newJournal.count - oldJournal.count) / 2))
-        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        try write(try intent(from: store, to: after.store), to: store.commitPath)
         try write(torn, to: store.location.journalPath)
         #expect(try seen(before) == old)
         #expect(bytes(store.location.journalPath) == oldJournal)
@@ -107,7 +141,7 @@ import Testing
         let store = before.store
         let old = try seen(before)
         let oldOutbox = bytes(store.location.notificationsPath)
-        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        try write(try intent(from: store, to: after.store), to: store.commitPath)
         try write(bytes(after.store.location.journalPath), to: store.location.journalPath)
         #expect(try seen(before) == old)
         #expect(bytes(store.location.notificationsPath) == oldOutbox)
@@ -117,7 +151,7 @@ import Testing
         let (before, after) = try beforeAndAfter(refund)
         let store = before.store
         let old = try seen(before)
-        try write(bytes(after.store.location.statePath), to: store.commitPath)
+        try write(try intent(from: store, to: after.store), to: store.commitPath)
         var journal = try #require(bytes(after.store.location.journalPath))
         let at = try #require(journal.lastIndex(of: UInt8(ascii: "1")))
         journal[at] = UInt8(ascii: "2")
@@ -131,7 +165,7 @@ import Testing
         let (before, after) = try beforeAndAfter(refund)
         let store = before.store
         let old = try seen(before)
-        let intent = try #require(bytes(after.store.location.statePath))
+        let intent = try intent(from: store, to: after.store)
         try write(Array(intent.prefix(keep >= 0 ? keep : intent.count + keep)), to: store.commitPath)
         #expect(try seen(before) == old)
         #expect(!FileSystem.entryExists(store.commitPath))
@@ -142,7 +176,7 @@ import Testing
         let store = before.store
         let old = try seen(before)
         let oldJournal = bytes(store.location.journalPath)
-        let intent = String(decoding: try #require(bytes(after.store.location.statePath)), as: UTF8.self)
+        let intent = String(decoding: try intent(from: store, to: after.store), as: UTF8.self)
         let schema = "\"schemaVersion\": \(PurchaseState.currentSchemaVersion)"
         #expect(intent.contains(schema))
         // Whole appends, but a snapshot that does not read: it cannot be rolled forward.
@@ -159,18 +193,19 @@ import Testing
         #expect(bytes(store.commitPath) == newer)
     }
 
-    @Test func aChangeWithNoLinesReplacesTheSnapshotAtOnceWithNoIntent() throws {
+    @Test func aChangeWithOrWithoutLinesLeavesNoIntentAndASnapshotWithoutCommit() throws {
         let (_, after) = try beforeAndAfter { session in
             _ = try session.store.update { $0.app.consumables["fx.coins"] = 7 }
         }
         #expect(!FileSystem.entryExists(after.store.commitPath))
         let text = String(decoding: bytes(after.store.location.statePath) ?? [], as: UTF8.self)
         #expect(!text.contains("\"commit\""))
-        // A change with lines commits through the intent, renamed over the snapshot.
+        // A change with lines commits through the commit log too: the snapshot is written as it is.
         _ = try after.refund(1, reason: .other)
-        let renamed = String(decoding: bytes(after.store.location.statePath) ?? [], as: UTF8.self)
-        #expect(renamed.contains("\"commit\""))
+        let written = String(decoding: bytes(after.store.location.statePath) ?? [], as: UTF8.self)
+        #expect(!written.contains("\"commit\""))
         #expect(!FileSystem.entryExists(after.store.commitPath))
+        #expect((FileSystem.size(after.store.commitLogPath) ?? 0) > UInt64(CommitLog.headerLength))
     }
 
     @Test func aClearOfTheHistoryIsRolledForwardOnceItsIntentExists() throws {
@@ -263,12 +298,13 @@ import Testing
         #expect(seenAfter != seenBefore)
         let bobSnapshot = "accounts/bob/" + StateLocation.fileName
         let bobJournal = "accounts/bob/" + StateLocation.journalFileName
-        #expect(String(decoding: after[bobSnapshot] ?? [], as: UTF8.self).contains("\"store\""))
+        let bobIntent = try intent(of: bobSnapshot, from: before, to: after)
+        #expect(String(decoding: bobIntent, as: UTF8.self).contains("\"store\""))
 
         // Killed just before the snapshot's rename: the intent (bob's new snapshot, with the
         // app's new store.json in it), bob's journal and the outbox appended; store.json old.
         try restore(before, in: directory)
-        try write(after[bobSnapshot], to: owner.store.commitPath)
+        try write(bobIntent, to: owner.store.commitPath)
         var journal = try #require(after[bobJournal])
         if !whole { journal.removeLast(3) }  // killed mid-append instead
         try write(journal, to: directory + "/" + bobJournal)
@@ -279,7 +315,8 @@ import Testing
         #expect([recovered, try seen(bob)] == (whole ? seenAfter : seenBefore))
         let left = try files(directory)
         for name in [StateLocation.appStateFileName, bobSnapshot, bobJournal, StateLocation.notificationsFileName] {
-            #expect(left[name] == (whole ? after : before)[name], "\(name)")
+            let expected = whole && name == bobSnapshot ? bobIntent : (whole ? after : before)[name]
+            #expect(left[name] == expected, "\(name)")
         }
     }
 }

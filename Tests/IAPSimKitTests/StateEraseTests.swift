@@ -35,7 +35,9 @@ import Testing
         try Data("{\"id\": 1}\n".utf8).write(to: URL(fileURLWithPath: store.location.journalPath))
         #expect(throws: StateError.self) { try store.read() }
         #expect(
-            try store.erase() == [store.location.statePath, store.location.journalPath, store.location.appStatePath])
+            try store.erase() == [
+                store.location.statePath, store.location.journalPath, store.location.appStatePath, store.commitLogPath,
+            ])
     }
 
     @Test func aNewerSchemaIsErasedOnlyWhenForced() throws {
@@ -55,7 +57,7 @@ import Testing
         #expect(
             try store.erase() == [
                 store.location.statePath, store.location.journalPath, store.location.indexPath,
-                store.location.appStatePath,
+                store.location.appStatePath, store.commitLogPath,
             ])
         #expect(try store.erase().isEmpty)
         #expect(try Support.store(in: Support.temporaryDirectory() + "/never-made").erase().isEmpty)

@@ -5,7 +5,7 @@
 #
 # How: each command runs once unkilled under `strace -f` on a copy of its starting state,
 # which lists its write-side calls in order — openat that may create or write a file (the
-# lock, temp files, the journals), write and pwrite64, fsync, ftruncate, rename, unlink. Then,
+# lock, temp files, the journals), write and pwrite64, fsync and fdatasync, ftruncate, rename, unlink. Then,
 # for a call of that list, the command runs again on a fresh copy under
 # `strace -e inject=CALL:signal=KILL:when=N`, N being that call's ordinal among the calls of
 # its kind, and the next command (`status --json`) and the files it leaves must be exactly
@@ -120,7 +120,7 @@ setup() {
 write_side() {
   awk '
     {
-      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|ftruncate|rename|unlink)\(/)) next
+      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|fdatasync|ftruncate|rename|unlink)\(/)) next
       line = substr($0, RSTART, RLENGTH); sub(/^[0-9]+ +/, "", line); sub(/\($/, "", line)
       kind = line; count[kind]++
       if (kind == "openat" && $0 !~ /O_CREAT|O_WRONLY|O_RDWR/) next
@@ -176,7 +176,7 @@ crash() {
   before=$(state "$work/run")
   rm -rf "$work/run" && cp -R "$start" "$work/run"
   IAPSIM_STATE_DIR=$work/run strace -f -qq -o "$work/trace" \
-    -e trace=openat,write,pwrite64,fsync,ftruncate,rename,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
+    -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
   local expected=$?
   after=$(state "$work/run")
   after_views=$(views "$work/run")
@@ -379,7 +379,7 @@ crash_judged() {
   verdict=$("$judge" "$work/run" "$start")
   if [ "$verdict" != old ]; then fail "$name: the starting state is judged '$verdict', not old"; return; fi
   IAPSIM_STATE_DIR=$work/run timeout 300 strace -f -qq -o "$work/trace" \
-    -e trace=openat,write,pwrite64,fsync,ftruncate,rename,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
+    -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
   local expected=$?
   verdict=$("$judge" "$work/run" "$start")
   if [ "$verdict" != new ]; then
@@ -529,7 +529,7 @@ serve_write_side() {
       next
     }
     {
-      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|ftruncate|rename|unlink)\(/)) next
+      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|fdatasync|ftruncate|rename|unlink)\(/)) next
       split(substr($0, RSTART, RLENGTH - 1), part, / +/)
       tid = part[1]; kind = part[2]; n = ++count[tid, kind]
       if (kind == "openat" && $0 !~ /O_CREAT|O_WRONLY|O_RDWR/) next
@@ -556,7 +556,7 @@ crash_serve() {
     serve_down
     return
   fi
-  if ! serve_trace -o "$work/trace" -e trace=openat,write,pwrite64,fsync,ftruncate,rename,unlink; then
+  if ! serve_trace -o "$work/trace" -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,unlink; then
     fail "$name: strace did not attach to serve: $(head -c 200 "$work/strace.err")"
     serve_untrace
     serve_down

@@ -19,8 +19,8 @@ public enum OutsideFile {
     ///   write; `.io` when writing fails half-way (nothing is left at `path` then).
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(StateError) {
         if isSymlink(path) { throw .cannotCreate(path: path, reason: symlinkReason) }
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let folder = FileSystem.folder(of: path)
+        let name = FileSystem.name(of: path)
         // A temp file a kill left beside it (`.NAME.XXXXXX`, six letters or digits, as
         // mkstemp names one) goes first: nothing else would ever remove it.
         _ = try? POSIXFile.removeTemporaries(of: path)

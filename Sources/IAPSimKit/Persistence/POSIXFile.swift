@@ -26,7 +26,7 @@ enum POSIXFile {
     /// Creates `path` and any missing parents, each new folder mode 0700.
     static func makeDirectory(_ path: String) throws(Failure) {
         if FileSystem.isDirectory(path) { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FileSystem.folder(of: path)
         if !parent.isEmpty, parent != path, parent != "/" { try makeDirectory(parent) }
         if mkdir(path, 0o700) != 0, errno != EEXIST { throw Failure(path: path, code: errno) }
         if !FileSystem.isDirectory(path) { throw Failure(path: path, code: ENOTDIR) }
@@ -77,7 +77,7 @@ enum POSIXFile {
     static func writeAtomically(_ data: Data, to path: String) throws(Failure) {
         let target = resolvedSymlink(path)
         try replace(target, syncing: true) { fd throws(Failure) in try writeAll(data, to: fd, path: target) }
-        syncDirectory((target as NSString).deletingLastPathComponent)
+        syncDirectory(FileSystem.folder(of: target))
     }
 
     /// `writeAtomically` without the fsync of the folder, for a commit that renames more than
@@ -86,7 +86,7 @@ enum POSIXFile {
     static func writeSyncedLeavingFolder(_ data: Data, to path: String) throws(Failure) -> String {
         let target = resolvedSymlink(path)
         try replace(target, syncing: true) { fd throws(Failure) in try writeAll(data, to: fd, path: target) }
-        return (target as NSString).deletingLastPathComponent
+        return FileSystem.folder(of: target)
     }
 
     /// Replaces `path` with the file `write` fills, through a temp file beside it and a
@@ -101,8 +101,8 @@ enum POSIXFile {
     private static func replace(_ path: String, syncing: Bool, _ write: (Int32) throws(Failure) -> Void)
         throws(Failure)
     {
-        let folder = (path as NSString).deletingLastPathComponent
-        var template = Array((folder + "/." + (path as NSString).lastPathComponent + ".XXXXXX").utf8CString)
+        let folder = FileSystem.folder(of: path)
+        var template = Array((folder + "/." + FileSystem.name(of: path) + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 { throw Failure(path: folder, code: errno) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -149,8 +149,8 @@ enum POSIXFile {
         var prefixes: [String: [String]] = [:]
         for path in paths {
             let target = resolvedSymlink(path)
-            prefixes[(target as NSString).deletingLastPathComponent, default: []].append(
-                "." + (target as NSString).lastPathComponent + ".")
+            prefixes[FileSystem.folder(of: target), default: []].append(
+                "." + FileSystem.name(of: target) + ".")
         }
         var removed: [String] = []
         for (folder, folderPrefixes) in prefixes.sorted(by: { $0.key < $1.key }) {
@@ -223,7 +223,32 @@ enum POSIXFile {
             _ = ftruncate(fd, off_t(length))  // leave no half-written line behind (disk full)
             throw error
         }
-        if !existed { syncDirectory((path as NSString).deletingLastPathComponent) }
+        if !existed { syncDirectory(FileSystem.folder(of: path)) }
+    }
+
+    /// Writes `bytes` at `offset` of `path` (mode 0600, created if absent), first cutting the
+    /// file to `offset`, without fsync: for the files of a change whose commit-log record is
+    /// already synced, which writes them again after a restart (`CommitRecord`).
+    static func writeUnsynced(_ bytes: [UInt8], to path: String, at offset: UInt64) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw Failure(path: path, code: errno) }
+        defer { close(fd) }
+        if ftruncate(fd, off_t(offset)) != 0 { throw Failure(path: path, code: errno) }
+        try writeAt(bytes, to: fd, at: offset, path: path)
+    }
+
+    /// `replaceUnsynced` with `bytes`: a temp file beside `path`, renamed over it, no fsync.
+    static func replaceUnsynced(_ path: String, with bytes: [UInt8]) throws(Failure) {
+        try replace(path, syncing: false) { fd throws(Failure) in try writeAt(bytes, to: fd, at: 0, path: path) }
+    }
+
+    /// Makes the data written to `fd` durable (`fdatasync` where there is one).
+    static func syncData(_ fd: Int32, path: String) throws(Failure) {
+        #if os(Linux)
+            if fdatasync(fd) != 0 { throw Failure(path: path, code: errno) }
+        #else
+            if fsync(fd) != 0 { throw Failure(path: path, code: errno) }
+        #endif
     }
 
     /// Cuts `path` to `length` bytes, if it is longer; best effort.
@@ -247,7 +272,7 @@ enum POSIXFile {
     /// Removes `path` if it exists.
     static func remove(_ path: String) throws(Failure) {
         if unlink(path) != 0, errno != ENOENT { throw Failure(path: path, code: errno) }
-        syncDirectory((path as NSString).deletingLastPathComponent)
+        syncDirectory(FileSystem.folder(of: path))
     }
 
     private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(Failure) {
@@ -287,7 +312,7 @@ enum POSIXFile {
             let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             current =
                 target.hasPrefix("/")
-                ? target : (current as NSString).deletingLastPathComponent + "/" + target
+                ? target : FileSystem.folder(of: current) + "/" + target
         }
         return current
     }

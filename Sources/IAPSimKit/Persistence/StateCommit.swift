@@ -125,7 +125,7 @@ struct StateCommit: Equatable {
     }
 
     /// A file name inside the state folder: relative, with no `..` step.
-    private static func relative(_ file: String) throws(Reader.Failure) -> String {
+    static func relative(_ file: String) throws(Reader.Failure) -> String {
         guard !file.isEmpty, !file.hasPrefix("/"), !file.split(separator: "/").contains("..") else {
             throw Reader.Failure(message: "\(file): not a file of the state folder")
         }

@@ -28,6 +28,7 @@ extension StateStore {
         return try FileLock.holding(path: location.lockPath, timeout: location.lockTimeout) {
             if recovering {
                 try recoverCommit()
+                try replayLogIfRestarted()
                 removeLeftTemporaries()
             }
             return try body()
@@ -35,10 +36,11 @@ extension StateStore {
     }
 
     /// For a reader without the lock: when an intent is there (a change in flight, or one a
-    /// crash interrupted), takes the lock, which waits for the one in flight and recovers the
-    /// other. Where the lock cannot be taken (a read-only folder) the files are read as they are.
+    /// crash interrupted), or the commit log holds records from before a restart, takes the
+    /// lock, which waits for the one in flight and recovers the other. Where the lock cannot be
+    /// taken (a read-only folder) the files are read as they are.
     func settleInterruptedCommit() throws(StateError) {
-        guard FileSystem.entryExists(commitPath) else { return }
+        guard FileSystem.entryExists(commitPath) || logMayNeedReplay() else { return }
         do {
             try holdingLock {}
         } catch StateError.cannotCreate {
@@ -53,17 +55,49 @@ extension StateStore {
     /// Commits a change: `snapshot` replaces the customer's snapshot (nil leaves it as it is),
     /// `store` replaces the app's `store.json` (nil leaves it), each of `appends` goes at the
     /// end of its file (which is first cut back to `from`, past a torn line), and each of
-    /// `removals` is removed. A change that touches one file only — the snapshot or
-    /// `store.json`, with neither appends nor removals — replaces it atomically; anything more
-    /// goes through the intent. What is written is checked to read back first. Under the lock.
+    /// `removals` is removed. A change without removals is one record of the commit log
+    /// (`CommitRecord`), one fsync; one with removals (a reset, an erase) checkpoints the log
+    /// and goes through the intent. What is written is checked to read back first. Under the
+    /// lock.
     /// - Throws: `StateError.unwritable` when the snapshot or `store.json` would not read back;
     ///   `.io` or `.cannotCreate`; an append that fails is taken back, and the state is as it was.
     func commit(
         snapshot: JSONValue?, store: JSONValue? = nil, appends: [(file: String, from: UInt64, bytes: [UInt8])],
         removals: [String]
     ) throws(StateError) {
-        let target = POSIXFile.resolvedSymlink(location.statePath)
         let appends = appends.filter { !$0.bytes.isEmpty }
+        let storeBytes = store.map { $0.bytes() + [0x0A] }
+        if let storeBytes {
+            do {
+                _ = try AppState.decode(Data(storeBytes), path: location.appStatePath)
+            } catch {
+                throw .unwritable(path: location.appStatePath, detail: Self.detail(of: error))
+            }
+        }
+        if removals.isEmpty {
+            guard snapshot != nil || storeBytes != nil || !appends.isEmpty else { return }
+            let snapshotBytes = snapshot.map { $0.bytes() + [0x0A] }
+            if let snapshotBytes {
+                do {
+                    _ = try Self.decode(Data(snapshotBytes), path: location.statePath)
+                } catch {
+                    throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
+                }
+            }
+            // Temp files of writes a crash or a kill interrupted: only a writer holding the lock
+            // makes one, and this one holds it, so none is in use.
+            _ = try? POSIXFile.removeTemporaries(of: location.statePath)
+            try commit(
+                CommitRecord(
+                    appends: appends.map { CommitRecord.Append(file: $0.file, from: $0.from, bytes: $0.bytes) },
+                    snapshot: snapshotBytes.map {
+                        CommitRecord.Snapshot(file: name(of: location.statePath), bytes: $0)
+                    },
+                    store: storeBytes))
+            return
+        }
+        // The files the log's records wrote are synced before any is removed.
+        try checkpointLog()
         var effects: [StateCommit.Effect] = []
         for append in appends {
             let checksum = append.bytes.withUnsafeBufferPointer { Self.checksum($0) }
@@ -73,42 +107,18 @@ extension StateStore {
                     checksum: checksum))
         }
         effects += removals.map { .remove(file: $0) }
-        let storeBytes = store.map { $0.bytes() + [0x0A] }
-        if let storeBytes {
-            do {
-                _ = try AppState.decode(Data(storeBytes), path: location.appStatePath)
-            } catch {
-                throw .unwritable(path: location.appStatePath, detail: Self.detail(of: error))
-            }
-        }
         let intent = StateCommit(
             effects: effects, snapshot: snapshot == nil ? nil : name(of: location.statePath), store: store)
-        // One file alone is replaced atomically, which is one step already.
-        let direct = effects.isEmpty && (snapshot == nil || store == nil)
-        let bytes = direct ? snapshot.map { $0.bytes() + [0x0A] } : intent.intent(snapshot)
-        if snapshot != nil, let bytes {
+        let bytes = intent.intent(snapshot)
+        if snapshot != nil {
             do {
                 _ = try Self.decode(Data(bytes), path: location.statePath)
             } catch {
                 throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
             }
         }
-        // Temp files of writes a crash or a kill interrupted: only a writer holding the lock
-        // makes one, and this one holds it, so none is in use.
         _ = try? POSIXFile.removeTemporaries(of: location.statePath)
-        if direct {
-            do {
-                if let bytes { try POSIXFile.writeAtomically(Data(bytes), to: target) }
-                if let storeBytes {
-                    _ = try? POSIXFile.removeTemporaries(of: location.appStatePath)
-                    try POSIXFile.writeAtomically(Data(storeBytes), to: location.appStatePath)
-                }
-            } catch {
-                throw error.storeError
-            }
-            return
-        }
-        let bytesOfIntent = bytes ?? intent.intent(nil)
+        let bytesOfIntent = bytes
         let intentPath = commitPath
         _ = try? POSIXFile.removeTemporaries(of: intentPath)
         do {
@@ -184,6 +194,7 @@ extension StateStore {
             throw error.storeError
         }
         guard let bytes else { return nil }
+        if let marker = CommitMarker(intent: [UInt8](bytes)) { return try recover(marker, at: intentPath) }
         let intent: StateCommit?
         var readable = true  // its snapshot and store.json read: it can be rolled forward
         do throws(Reader.Failure) {
@@ -287,14 +298,14 @@ extension StateStore {
 
     /// Moves an intent that is not to be acted on aside, untouched, and says so.
     /// - Throws: `StateError.rejectedIntent` once moved; `.io` when it cannot be.
-    private func setAside(_ intentPath: String, reason: String) throws(StateError) -> Never {
+    func setAside(_ intentPath: String, reason: String) throws(StateError) -> Never {
         let kept = StateCommit.rejectedPath(of: intentPath)
         guard rename(intentPath, kept) == 0 else {
             throw .io(
                 path: intentPath,
                 reason: "cannot move a rejected commit intent aside: \(String(cString: strerror(errno)))")
         }
-        POSIXFile.syncDirectory((intentPath as NSString).deletingLastPathComponent)
+        POSIXFile.syncDirectory(FileSystem.folder(of: intentPath))
         throw .rejectedIntent(path: intentPath, keptAt: kept, reason: reason)
     }
 
@@ -343,7 +354,7 @@ extension StateStore {
             let victim = POSIXFile.resolvedSymlink(path(of: file))
             if FileSystem.entryExists(victim) { try POSIXFile.remove(victim) }
         }
-        let intentFolder = (intentPath as NSString).deletingLastPathComponent
+        let intentFolder = FileSystem.folder(of: intentPath)
         var folders = [intentFolder]
         if let store = intent.store {
             let folder = try POSIXFile.writeSyncedLeavingFolder(
@@ -359,7 +370,7 @@ extension StateStore {
                 // The change has happened: an intent left here is only rolled forward again.
                 unlink(intentPath)
             }
-            let folder = (target as NSString).deletingLastPathComponent
+            let folder = FileSystem.folder(of: target)
             if !folders.contains(folder) { folders.append(folder) }
         } else {
             try POSIXFile.remove(intentPath)

@@ -47,7 +47,7 @@ extension StateStore {
                 root.statePath, root.journalPath, root.indexPath, location.notificationsPath,
                 location.appStatePath, location.customersPath,
             ]
-            let removed = (files + [commitPath]).filter(FileSystem.entryExists)
+            let removed = (files + [commitPath, commitLogPath]).filter(FileSystem.entryExists)
             var temporaries: [String] = []
             do {
                 for customer in [root] + others {
@@ -62,6 +62,7 @@ extension StateStore {
                     // crash half-way never leaves a history without its snapshot (which the next
                     // read would replay) or a snapshot without its history. An intent a crash
                     // left goes too.
+                    try? POSIXFile.remove(commitLogPath)
                     try? POSIXFile.remove(commitPath)
                     let history = files.filter { !$0.hasSuffix("/" + StateLocation.fileName) }
                     let snapshots = files.filter { $0.hasSuffix("/" + StateLocation.fileName) }

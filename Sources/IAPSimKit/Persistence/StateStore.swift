@@ -122,11 +122,11 @@ public struct StateStore: Sendable {
     static func mayReachAnotherSpelling(_ path: String) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return true }
-        let name = (path as NSString).lastPathComponent
+        let name = FileSystem.name(of: path)
         let swapped = String(name.flatMap { $0.isUppercase ? $0.lowercased() : $0.uppercased() })
         guard swapped != name else { return false }
         var other = stat()
-        let otherPath = (path as NSString).deletingLastPathComponent + "/" + swapped
+        let otherPath = FileSystem.folder(of: path) + "/" + swapped
         return stat(otherPath, &other) == 0
     }
 
@@ -287,11 +287,15 @@ public struct StateStore: Sendable {
         // outbox's count and mark) go in one commit, each only when it changed: a change of the
         // app's alone (a clock move, the outbox's mark after deliveries) leaves the customer's
         // snapshot as it is, and then needs no intent.
+        // Lines appended move a mark, so the file that holds it changed without reading it again.
         let snapshot = written.customerPart
         let snapshotChanged =
-            !FileSystem.exists(location.statePath) || (try? readSnapshot().customerPart) != snapshot
+            !journalLines.isEmpty || !FileSystem.exists(location.statePath)
+            || (try? readSnapshot().customerPart) != snapshot
         let store = AppState(of: written).json
-        let storeChanged = (try? POSIXFile.readIfPresent(location.appStatePath)) != Data(store.bytes() + [0x0A])
+        let storeChanged =
+            !outboxLines.isEmpty
+            || (try? POSIXFile.readIfPresent(location.appStatePath)) != Data(store.bytes() + [0x0A])
         try commit(
             snapshot: snapshotChanged ? snapshot.json : nil, store: storeChanged ? store : nil,
             appends: [

@@ -14,6 +14,26 @@ enum SystemBoot {
 
     private static let current: [UInt8] = fromSystem()
 
+    /// When the system booted, in real time (seconds since 1970); 0 where it does not say. A
+    /// file last changed before it was written in an earlier boot. Read once per process.
+    static let startedAt: Double = {
+        #if os(Linux)
+            var real = timespec()
+            var sinceBoot = timespec()
+            guard clock_gettime(CLOCK_REALTIME, &real) == 0, clock_gettime(CLOCK_BOOTTIME, &sinceBoot) == 0 else {
+                return 0
+            }
+            return Double(real.tv_sec - sinceBoot.tv_sec) + Double(real.tv_nsec - sinceBoot.tv_nsec) / 1e9
+        #elseif canImport(Darwin)
+            var boot = timeval()
+            var size = MemoryLayout<timeval>.size
+            guard sysctlbyname("kern.boottime", &boot, &size, nil, 0) == 0 else { return 0 }
+            return Double(boot.tv_sec) + Double(boot.tv_usec) / 1e6
+        #else
+            return 0
+        #endif
+    }()
+
     private static func fromSystem() -> [UInt8] {
         var result = [UInt8](repeating: 0, count: 16)
         #if os(Linux)

@@ -81,7 +81,7 @@ extension Transaction {
         for member in Self.storedTexts {
             guard let value = try r.optional(member.key.rawValue) else { continue }
             guard case .string(let text) = value.value, member.read(&self, text) else {
-                throw value.fail(member.expected)
+                throw value.fail(member.expected())
             }
         }
         commitmentInfo = try r.optional("commitmentInfo").map { c throws(Reader.Failure) in
@@ -127,8 +127,9 @@ extension Transaction {
     /// form by its `Key` and one entry here, and no reader can miss it.
     struct StoredText: Sendable {
         let key: JournalLine.Key
-        /// What the text must be, for the error naming a member that does not read.
-        let expected: String
+        /// What the text must be, for the error naming a member that does not read: spelled
+        /// only then, since the table is built by every command that writes or reads a line.
+        let expected: @Sendable () -> String
         /// The text to write; nil to leave the member out.
         let write: @Sendable (Transaction) -> String?
         /// Sets the field from `text`; false when the text is not a value of it.
@@ -137,16 +138,20 @@ extension Transaction {
         let accepts: @Sendable (String) -> Bool
 
         init<Value>(
-            _ key: JournalLine.Key, _ field: WritableKeyPath<Transaction, Value?> & Sendable, expected: String,
+            _ key: JournalLine.Key, get: @escaping @Sendable (Transaction) -> Value?,
+            set: @escaping @Sendable (inout Transaction, Value) -> Void,
+            expected: @escaping @autoclosure @Sendable () -> String,
             when condition: @escaping @Sendable (Transaction) -> Bool = { _ in true },
             write: @escaping @Sendable (Value) -> String, read: @escaping @Sendable (String) -> Value?
         ) {
+            // Closures rather than key paths: six key paths cost a buy 0.3 million instructions
+            // to instantiate.
             self.key = key
             self.expected = expected
-            self.write = { transaction in condition(transaction) ? transaction[keyPath: field].map(write) : nil }
+            self.write = { transaction in condition(transaction) ? get(transaction).map(write) : nil }
             self.read = { transaction, text in
                 guard let value = read(text) else { return false }
-                transaction[keyPath: field] = value
+                set(&transaction, value)
                 return true
             }
             accepts = { read($0) != nil }
@@ -164,22 +169,28 @@ extension Transaction {
     static let storedTexts: [StoredText] = [
         // Written only for a prorated refund, so other lines read as before.
         StoredText(
-            .revocationPercentage, \.revocationPercentage, expected: "a decimal number as a string such as \"40\"",
+            .revocationPercentage, get: { $0.revocationPercentage }, set: { $0.revocationPercentage = $1 },
+            expected: "a decimal number as a string such as \"40\"",
             write: \.plainString, read: Decimal.init(plainDecimal:)),
         StoredText(
-            .revocationType, \.revocationType, expected: oneOf(RevocationType.allCases),
+            .revocationType, get: { $0.revocationType }, set: { $0.revocationType = $1 },
+            expected: oneOf(RevocationType.allCases),
             write: \.rawValue, read: RevocationType.init(rawValue:)),
         // An offer's details are kept only with its type.
         StoredText(
-            .offerID, \.offerID, expected: "a string", when: { $0.offerType != nil }, write: { $0 }, read: { $0 }),
+            .offerID, get: { $0.offerID }, set: { $0.offerID = $1 },
+            expected: "a string", when: { $0.offerType != nil }, write: { $0 }, read: { $0 }),
         StoredText(
-            .offerPeriod, \.offerPeriod, expected: "a subscription period such as P1M", when: { $0.offerType != nil },
+            .offerPeriod, get: { $0.offerPeriod }, set: { $0.offerPeriod = $1 },
+            expected: "a subscription period such as P1M", when: { $0.offerType != nil },
             write: \.iso8601, read: SubscriptionPeriod.init(iso8601:)),
         StoredText(
-            .appAccountToken, \.appAccountToken, expected: "a UUID such as \"7e3fb20b-4cdb-47cc-936d-99d65f608138\"",
+            .appAccountToken, get: { $0.appAccountToken }, set: { $0.appAccountToken = $1 },
+            expected: "a UUID such as \"7e3fb20b-4cdb-47cc-936d-99d65f608138\"",
             write: \.appleString, read: UUID.init(appleString:)),
         StoredText(
-            .billingPlanType, \.billingPlanType, expected: oneOf(BillingPlanType.allCases),
+            .billingPlanType, get: { $0.billingPlanType }, set: { $0.billingPlanType = $1 },
+            expected: oneOf(BillingPlanType.allCases),
             write: \.rawValue, read: BillingPlanType.init(rawValue:)),
     ]
 }
