@@ -39,6 +39,17 @@ import Testing
     func rejectsUnknownLocales(name: String) {
         #expect(LocaleName.canonical(name) == nil)
     }
+
+    /// The code lists are searched by halves: each must stay sorted, with no code twice, and
+    /// hold what the locales ICU knows are built from.
+    @Test func theCodeListsAreSortedAndFound() {
+        for codes in [LocaleCodes.languages, LocaleCodes.regions, LocaleCodes.scripts] {
+            #expect(zip(codes, codes.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(codes.allSatisfy { LocaleCodes.contains(codes, $0) })
+        }
+        #expect(LocaleCodes.contains(LocaleCodes.languages, "en") && !LocaleCodes.contains(LocaleCodes.languages, "zz"))
+        #expect(LocaleCodes.contains(LocaleCodes.regions, "US") && LocaleCodes.contains(LocaleCodes.scripts, "Hant"))
+    }
 }
 
 @Suite struct StrictDecimalTests {

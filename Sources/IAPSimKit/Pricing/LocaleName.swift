@@ -20,15 +20,16 @@ public enum LocaleName {
         else { return nil }
         // language[_Script][_REGION], each part one ICU knows.
         let parts = identifier.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
-        guard (1...3).contains(parts.count), LocaleCodes.languages.contains(parts[0]) else { return nil }
+        guard (1...3).contains(parts.count), LocaleCodes.contains(LocaleCodes.languages, parts[0]) else { return nil }
         var rest = parts.dropFirst()
         if let script = rest.first, script.count == 4 {
-            guard LocaleCodes.scripts.contains(script) else { return nil }
+            guard LocaleCodes.contains(LocaleCodes.scripts, script) else { return nil }
             rest = rest.dropFirst()
         }
         if let region = rest.first {
             guard rest.count == 1,
-                LocaleCodes.regions.contains(region) || (region.count == 3 && region.allSatisfy(\.isNumber))
+                LocaleCodes.contains(LocaleCodes.regions, region)
+                    || (region.count == 3 && region.allSatisfy(\.isNumber))
             else { return nil }
         }
         return identifier

@@ -25,7 +25,7 @@ public struct Storefront: Sendable, Equatable {
     public static var all: [Storefront] { table }
 
     private static let byCode: [String: Storefront] = {
-        var index: [String: Storefront] = [:]
+        var index: [String: Storefront] = Dictionary(minimumCapacity: table.count * 2)
         for storefront in table {
             index[storefront.countryCode] = storefront
             index[storefront.regionCode] = storefront
