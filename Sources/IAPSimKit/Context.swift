@@ -54,26 +54,37 @@ public struct Context: Sendable {
     /// costs a command 130,000 instructions a call on Linux, three calls before any work.
     static func standardized(_ path: String) -> String {
         guard path.hasPrefix("/") else { return URL(fileURLWithPath: path).standardized.path }
-        var output: [Substring] = []
+        // Bytes, not substrings: an array of substrings costs its type's metadata at start-up.
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        let bytes = Array(path.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var starts: [Int] = []  // where each segment of `output` begins (its slash)
         var trailingSlash = false
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        for (index, segment) in segments.enumerated() {
-            let last = index == segments.count - 1
-            switch segment {
-            case ".":
+        var start = 1
+        while true {
+            var end = start
+            while end < bytes.count, bytes[end] != slash { end += 1 }
+            let last = end >= bytes.count
+            let count = end - start
+            if count == 1, bytes[start] == dot {
                 trailingSlash = last
-            case "..":
-                if !output.isEmpty { output.removeLast() }
+            } else if count == 2, bytes[start] == dot, bytes[start + 1] == dot {
+                if let segment = starts.popLast() { output.removeSubrange(segment...) }
                 trailingSlash = last
-            default:
-                output.append(segment)
+            } else {
+                starts.append(output.count)
+                output.append(slash)
+                output += bytes[start..<end]
                 trailingSlash = false
             }
+            if last { break }
+            start = end + 1
         }
-        var result = "/" + output.joined(separator: "/")
-        if trailingSlash, !result.hasSuffix("/") { result += "/" }
-        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
+        if output.isEmpty || (trailingSlash && output.last != slash) { output.append(slash) }
+        while output.count > 1, output.last == slash { output.removeLast() }
+        return String(decoding: output, as: UTF8.self)
     }
 }
 

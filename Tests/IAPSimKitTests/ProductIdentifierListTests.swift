@@ -62,6 +62,18 @@ import Testing
         }
         #expect(detail.hasPrefix("not a property list (XML or binary)"))
     }
+
+    /// A file is taken for a property list by its head: binary, or an XML `plist` element or
+    /// doctype in its first 512 bytes.
+    @Test func aPropertyListIsToldByItsHead() {
+        let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\">\n<plist>"
+        #expect(PropertyList.looksLikePropertyList(Data(xml.utf8)))
+        #expect(PropertyList.looksLikePropertyList(Data("<plist version=\"1.0\"><array/></plist>".utf8)))
+        #expect(PropertyList.looksLikePropertyList(Data("bplist00".utf8)))
+        #expect(!PropertyList.looksLikePropertyList(Data("{\"products\": []}".utf8)))
+        #expect(!PropertyList.looksLikePropertyList(Data((String(repeating: " ", count: 512) + "<plist>").utf8)))
+        #expect(!PropertyList.looksLikePropertyList(Data("<pli".utf8)))
+    }
 }
 
 /// A `.storekit` file saved as an XML or binary property list reads as its JSON form does.
