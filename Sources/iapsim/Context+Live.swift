@@ -73,6 +73,20 @@ extension Context {
 
     /// This binary's real path: /proc/self/exe on Linux (cheaper than `Bundle.main`), the
     /// bundle's executable elsewhere.
+    /// What names this build of iapsim, and so of the formatting library linked into it: its
+    /// version, and its executable's size and time. Texts remembered by another build
+    /// (`PriceTexts`) are formatted again.
+    static let buildIdentity: String = {
+        var info = stat()
+        guard let path = executablePath(), stat(path, &info) == 0 else { return Version.number }
+        #if os(Linux)
+            let modified = info.st_mtim
+        #else
+            let modified = info.st_mtimespec
+        #endif
+        return "\(Version.number) \(info.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
+    }()
+
     private static func executablePath() -> String? {
         #if os(Linux)
             guard let resolved = realpath("/proc/self/exe", nil) else { return nil }

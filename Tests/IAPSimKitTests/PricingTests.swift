@@ -108,3 +108,49 @@ import Testing
         }
     }
 }
+
+/// Price texts remembered in the state folder (`PriceTexts`): a later command reads them
+/// instead of starting the formatting library, and any doubt formats them again.
+@Suite struct PriceTextsTests {
+    let formatter = PriceFormatter(currencyCode: "EUR", localeIdentifier: "de_DE")
+
+    /// The texts of `prices` by a new `PriceTexts` on `path`, and how many were formatted.
+    private func texts(_ prices: [Decimal], path: String, build: String = "1") -> ([String], Int) {
+        let memo = PriceTexts(path: path, build: build)
+        var formatted = 0
+        let texts = prices.map { price in
+            memo.text(for: price, by: formatter) { price in
+                formatted += 1
+                return formatter.string(for: price)
+            }
+        }
+        memo.save()
+        return (texts, formatted)
+    }
+
+    @Test func aTextFormattedOnceIsReadByTheNextCommand() throws {
+        let path = Support.temporaryDirectory() + "/" + PriceTexts.fileName
+        #expect(
+            texts([1234.5, 0.99, 1234.5], path: path) == (
+                ["1.234,50\u{00A0}€", "0,99\u{00A0}€", "1.234,50\u{00A0}€"], 2
+            ))
+        #expect(texts([1234.5, 0.99], path: path) == (["1.234,50\u{00A0}€", "0,99\u{00A0}€"], 0))
+        // Another build's texts are formatted again, and kept for that build.
+        #expect(texts([0.99], path: path, build: "2") == (["0,99\u{00A0}€"], 1))
+        #expect(texts([0.99], path: path, build: "2") == (["0,99\u{00A0}€"], 0))
+    }
+
+    @Test(arguments: ["", "not json", "{\"format\": 1, \"build\": \"1\", \"texts\": [1]}"])
+    func aFileThatDoesNotReadIsFormattedAgainAndReplaced(content: String) throws {
+        let path = Support.temporaryDirectory() + "/" + PriceTexts.fileName
+        try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(texts([0.99], path: path) == (["0,99\u{00A0}€"], 1))
+        #expect(texts([0.99], path: path) == (["0,99\u{00A0}€"], 0))
+    }
+
+    @Test func noFolderNoFile() {
+        let path = Support.temporaryDirectory() + "/not-made/" + PriceTexts.fileName
+        #expect(texts([0.99], path: path) == (["0,99\u{00A0}€"], 1))
+        #expect(!FileManager().fileExists(atPath: path))
+    }
+}

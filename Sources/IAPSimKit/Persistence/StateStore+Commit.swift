@@ -311,14 +311,16 @@ extension StateStore {
 
     /// Removes the temp files a kill left beside the files a locked writer replaces: the app's
     /// (the top-level snapshot and index, the intent, `store.json`, `customers.json`, the armed
-    /// server errors, the clock file) and this customer's, with one listing of each folder.
+    /// server errors, the clock file, and the price texts, a cache whose writer may lose its
+    /// temp file here and then skips the write) and this customer's, with one listing of each
+    /// folder.
     /// Only a writer holding the lock makes one, and this one holds it, so none is in use. A
     /// file that cannot be removed is left for the next time.
     func removeLeftTemporaries() {
         let root = location.forAccount(StateLocation.defaultAccount)
         var paths = [
             root.statePath, root.indexPath, commitPath, location.appStatePath, location.customersPath,
-            location.serverFaultsPath, location.clockFilePath,
+            location.serverFaultsPath, location.clockFilePath, location.directory + "/" + PriceTexts.fileName,
         ]
         if location.account != StateLocation.defaultAccount { paths += [location.statePath, location.indexPath] }
         _ = try? POSIXFile.removeTemporaries(ofAll: paths)

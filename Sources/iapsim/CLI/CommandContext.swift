@@ -12,6 +12,8 @@ struct CommandContext {
     var console: Console
     /// What the library told of while the command ran (`StoreEvent`): notes after its output.
     let events = EventLog()
+    /// The state folder's remembered price texts, once a presenter asked; saved after the command.
+    private let priceTexts = PriceTextsHolder()
 
     init(options: GlobalOptions, context: Context, console: Console) {
         self.options = options
@@ -28,6 +30,7 @@ struct CommandContext {
         var report: Report
         do {
             report = try command.run(in: self)
+            priceTexts.texts?.save()
         } catch SimulationError.unknownTransaction(let id) {
             throw try Self.otherCustomersTransaction(id, customer) ?? SimulationError.unknownTransaction(id: id)
         }
@@ -175,7 +178,24 @@ struct CommandContext {
     /// The presenter for `catalog` in the locale asked for, else one set with `settings set
     /// locale`, else the catalog's own (its `_locale` in its storefront, else the storefront's).
     func presenter(_ catalog: Catalog, settings: SessionSettings) throws -> ProductPresenter {
-        ProductPresenter(catalog: catalog, locale: try requestedLocale() ?? settings.localeOverride)
+        ProductPresenter(
+            catalog: catalog, locale: try requestedLocale() ?? settings.localeOverride, texts: rememberedPriceTexts())
+    }
+
+    /// The price texts remembered in the state folder (`PriceTexts`), for this build of iapsim;
+    /// nil where the folder cannot be told.
+    private func rememberedPriceTexts() -> PriceTexts? {
+        if let texts = priceTexts.texts { return texts }
+        // A folder not made yet gets no file: the cache never creates the state folder.
+        guard let directory = try? stateStore().location.directory else { return nil }
+        let texts = PriceTexts(path: directory + "/" + PriceTexts.fileName, build: Context.buildIdentity)
+        priceTexts.texts = texts
+        return texts
+    }
+
+    /// The one `PriceTexts` of a command, shared by the copies of its context.
+    private final class PriceTextsHolder: @unchecked Sendable {
+        var texts: PriceTexts?
     }
 
     /// At each launch `Transaction.updates` re-delivers what the app has not finished; say so.

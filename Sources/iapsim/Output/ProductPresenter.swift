@@ -8,9 +8,15 @@ struct ProductPresenter {
     let localeIdentifier: String
     let formatter: PriceFormatter
 
-    /// - Parameter locale: the requested locale, or nil for the catalog's own (`_locale`).
-    init(catalog: Catalog, locale: String?) {
+    /// Texts of prices earlier commands formatted (`prices.cache`); nil to format each.
+    let texts: PriceTexts?
+
+    /// - Parameters:
+    ///   - locale: the requested locale, or nil for the catalog's own (`_locale`).
+    ///   - texts: the state folder's remembered price texts, if any.
+    init(catalog: Catalog, locale: String?, texts: PriceTexts? = nil) {
         self.catalog = catalog
+        self.texts = texts
         self.localeIdentifier = locale ?? catalog.localeIdentifier
         self.formatter = PriceFormatter(
             currencyCode: catalog.storefront.currencyCode, localeIdentifier: localeIdentifier)
@@ -89,10 +95,11 @@ struct ProductPresenter {
         return name.isEmpty ? product.referenceName : name
     }
 
-    /// Formatted once per distinct price: a 10,000-product catalog has a few dozen.
+    /// Formatted once per distinct price: a 10,000-product catalog has a few dozen. Once
+    /// formatted in a state folder, a price is not formatted again (`PriceTexts`).
     func displayPrice(_ price: Decimal) -> String {
         if let known = memo.displayPrices[price] { return known }
-        let text = formatter.string(for: price)
+        let text = texts?.text(for: price, by: formatter) ?? formatter.string(for: price)
         memo.displayPrices[price] = text
         return text
     }
