@@ -84,9 +84,7 @@ extension StateStore {
                     throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
                 }
             }
-            // Temp files of writes a crash or a kill interrupted: only a writer holding the lock
-            // makes one, and this one holds it, so none is in use.
-            _ = try? POSIXFile.removeTemporaries(of: location.statePath)
+            // (Temp files a kill left beside the files it writes went when the lock was taken.)
             try commit(
                 CommitRecord(
                     appends: appends.map { CommitRecord.Append(file: $0.file, from: $0.from, bytes: $0.bytes) },
@@ -117,6 +115,8 @@ extension StateStore {
                 throw .unwritable(path: location.statePath, detail: Self.detail(of: error))
             }
         }
+        // Temp files of writes a crash or a kill interrupted: only a writer holding the lock
+        // makes one, and this one holds it, so none is in use.
         _ = try? POSIXFile.removeTemporaries(of: location.statePath)
         let bytesOfIntent = bytes
         let intentPath = commitPath

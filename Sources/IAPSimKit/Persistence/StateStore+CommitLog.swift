@@ -40,8 +40,9 @@ extension StateStore {
             POSIXFile.syncDirectory(FileSystem.folder(of: logPath))
             end = UInt64(CommitLog.headerLength)
         } else if end == UInt64(CommitLog.headerLength) {
-            // No record: the header names this boot (after a restart it named the last), synced
-            // with the record, so that a restart's replay takes only records of its own boot.
+            // No record yet: the header is made to name this boot (after a restart it names the
+            // last one, and records of this boot under it would be taken for a restart's), and
+            // is synced with the record.
             do throws(POSIXFile.Failure) {
                 try POSIXFile.writeAt(CommitLog.header(boot: SystemBoot.identifier()), to: fd, at: 0, path: logPath)
             } catch {
@@ -74,7 +75,7 @@ extension StateStore {
         }
         var storeWritten = false
         do throws(POSIXFile.Failure) {
-            try write(record, storeWritten: &storeWritten)
+            try writeFiles(of: record, storeWritten: &storeWritten)
         } catch {
             // Taken back when it can be: the appends cut, `store.json` put back, the record cut
             // from the log. Else the marker stays, and the next command writes the record again.
@@ -96,14 +97,17 @@ extension StateStore {
             throw error.storeError
         }
         unlink(markerPath)
-        if marker.to > CommitLog.checkpointSize { try checkpointLog() }
+        // The change is made: a checkpoint that fails is tried again by the next change. Where
+        // the system does not tell its boots apart a restart would go unnoticed, so every
+        // change is checkpointed at once.
+        if marker.to > CommitLog.checkpointSize || !SystemBoot.isKnown { try? checkpointLog() }
     }
 
     /// Writes a record's files, without fsync: the appends (each file cut to where it starts),
     /// then `store.json`, then the snapshot — the moment the change is seen — each through a
     /// temp file and a rename. Every step can be done again.
     /// - Parameter storeWritten: set once `store.json` is replaced.
-    func write(_ record: CommitRecord, storeWritten: inout Bool) throws(POSIXFile.Failure) {
+    func writeFiles(of record: CommitRecord, storeWritten: inout Bool) throws(POSIXFile.Failure) {
         for append in record.appends {
             try POSIXFile.writeUnsynced(append.bytes, to: path(of: append.file), at: append.from)
         }
@@ -150,7 +154,7 @@ extension StateStore {
         try check(record, rejecting: markerPath)
         var storeWritten = false
         do throws(POSIXFile.Failure) {
-            try write(record, storeWritten: &storeWritten)
+            try writeFiles(of: record, storeWritten: &storeWritten)
             try POSIXFile.remove(markerPath)
         } catch {
             throw error.storeError
@@ -234,7 +238,7 @@ extension StateStore {
             try check(record, rejecting: logPath)
             var storeWritten = false
             do throws(POSIXFile.Failure) {
-                try write(record, storeWritten: &storeWritten)
+                try writeFiles(of: record, storeWritten: &storeWritten)
             } catch {
                 throw error.storeError
             }

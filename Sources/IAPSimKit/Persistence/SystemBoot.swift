@@ -14,6 +14,9 @@ enum SystemBoot {
 
     private static let current: [UInt8] = fromSystem()
 
+    /// Whether the system tells its boots apart (`identifier()` is not all zeros).
+    static let isKnown = current.contains { $0 != 0 }
+
     /// When the system booted, in real time (seconds since 1970); 0 where it does not say. A
     /// file last changed before it was written in an earlier boot. Read once per process.
     static let startedAt: Double = {
