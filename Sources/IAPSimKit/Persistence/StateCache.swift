@@ -62,6 +62,15 @@ final class StateCache: @unchecked Sendable {
 
     func keepNotificationJournal(_ view: NotificationJournalView?) { lock.withLock { notificationView = view } }
 
+    /// Set once the commit log was seen to hold nothing from before this boot: it cannot come
+    /// to while this process runs (the boot does not change), so readers stop looking.
+    private var logOfThisBoot = false
+
+    var commitLogIsOfThisBoot: Bool {
+        get { lock.withLock { logOfThisBoot } }
+        set { lock.withLock { logOfThisBoot = newValue } }
+    }
+
     private var snapshotBytes: Data?
     private var snapshot: PurchaseState?
     /// The signature of the snapshot file, when it was settled as it was read.

@@ -183,13 +183,17 @@ extension StateStore {
     }
 
     /// Whether the log may hold records a restart has not seen written: it has records and
-    /// was last changed before this boot. One `stat`, for readers; the lock's holder checks
-    /// the boot the log names (`replayLogIfRestarted`).
+    /// was last changed before this boot. One `stat`, for readers, until it once says no (the
+    /// store's cache keeps that); the lock's holder checks the boot the log names
+    /// (`replayLogIfRestarted`).
     func logMayNeedReplay() -> Bool {
+        if cache.commitLogIsOfThisBoot { return false }
         let signature = FileSignature.of(commitLogPath)
-        guard signature.size > UInt64(CommitLog.headerLength) else { return false }
         let changed = Double(signature.modifiedSeconds) + Double(signature.modifiedNanoseconds) / 1e9
-        return changed < SystemBoot.startedAt
+        if signature.size > UInt64(CommitLog.headerLength), changed < SystemBoot.startedAt { return true }
+        // No record, or the last one written in this boot: so it stays while this process runs.
+        cache.commitLogIsOfThisBoot = true
+        return false
     }
 
     /// After a restart, writes every record of the log again, in order, then checkpoints: what
