@@ -14,9 +14,11 @@ then 200 shows two attempts in Production and one in the sandbox; a SIGKILL of a
 loses nothing and posts again at most the one in flight (Tests/e2e/deliveries.py kills it
 at random moments).
 """
+import atexit
 import http.server
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -74,6 +76,7 @@ class Webhook:
 
 def session(environment):
     work = tempfile.mkdtemp(prefix="iapsim-notifications-")
+    atexit.register(shutil.rmtree, work, True)  # the state and certificates go with the run
     env = dict(os.environ, IAPSIM_STATE_DIR=work + "/state", IAPSIM_CATALOG=root + "/catalog")
     env.pop("IAPSIM_CERTS_DIR", None)
 
