@@ -55,6 +55,14 @@ import Testing
         ]
     }
 
+    /// The marker of the log's last record, which begins at byte `record`.
+    private func lastMarker(_ record: Int, in log: [UInt8]) -> CommitMarker {
+        let line = Array(log[record...])
+        return CommitMarker(
+            from: UInt64(record), to: UInt64(log.count),
+            checksum: line.withUnsafeBufferPointer { StateStore.checksum($0) })
+    }
+
     /// A folder with a consumable bought, then refunded: the files before the refund, the
     /// files and the state after it, and where the refund's record begins in the log.
     private func refunded() throws -> (
@@ -93,10 +101,7 @@ import Testing
         let (session, before, after, seenAfter, record) = try refunded()
         let store = session.store
         let log = try #require(bytes(store.commitLogPath))
-        let line = Array(log[record...])
-        let marker = CommitMarker(
-            from: UInt64(record), to: UInt64(log.count),
-            checksum: line.withUnsafeBufferPointer { StateStore.checksum($0) })
+        let marker = lastMarker(record, in: log)
         try put(before, in: store)
         try write(marker.bytes(), to: store.commitPath)
         #expect(try seen(session) == seenAfter)
@@ -111,10 +116,7 @@ import Testing
         let (session, before, after, seenAfter, record) = try refunded()
         let store = session.store
         let log = try #require(bytes(store.commitLogPath))
-        let line = Array(log[record...])
-        let marker = CommitMarker(
-            from: UInt64(record), to: UInt64(log.count),
-            checksum: line.withUnsafeBufferPointer { StateStore.checksum($0) })
+        let marker = lastMarker(record, in: log)
         try put(before, in: store)
         try write(Array(log.prefix(record + kept)), to: store.commitLogPath)
         try write(marker.bytes(), to: store.commitPath)

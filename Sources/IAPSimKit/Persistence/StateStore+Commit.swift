@@ -139,15 +139,7 @@ extension StateStore {
             unlink(intentPath)
             throw error.storeError
         }
-        // What `store.json` holds now, to put back if the change fails after replacing it.
-        var previousStore: (known: Bool, data: Data?) = (false, nil)
-        if storeBytes != nil {
-            do {
-                previousStore = (true, try POSIXFile.readIfPresent(location.appStatePath))
-            } catch {
-                previousStore = (false, nil)
-            }
-        }
+        let previousStore = storeBytes == nil ? nil : storeBeforeChange()
         var storeWritten = false
         do throws(POSIXFile.Failure) {
             try finish(intent, at: intentPath, bytes: bytesOfIntent, storeWritten: &storeWritten)
@@ -156,19 +148,31 @@ extension StateStore {
             // Nor is a change whose `store.json` was written and cannot be put back: the
             // intent stays whole, and the next command rolls it forward.
             var undone = removals.isEmpty
-            if undone, storeWritten {
-                switch previousStore {
-                case (true, let data?):
-                    undone = (try? POSIXFile.writeAtomically(data, to: location.appStatePath)) != nil
-                case (true, nil): undone = (try? POSIXFile.remove(location.appStatePath)) != nil
-                case (false, _): undone = false
-                }
-            }
+            if undone, storeWritten { undone = putBack(store: previousStore) }
             if undone {
                 for append in appends { POSIXFile.truncate(path(of: append.file), to: append.from) }
                 unlink(intentPath)
             }
             throw error.storeError
+        }
+    }
+
+    /// What `store.json` holds before a change replaces it, to put back if the change fails:
+    /// `.some(nil)` when there is no file, nil when it cannot be read.
+    func storeBeforeChange() -> Data?? {
+        do {
+            return .some(try POSIXFile.readIfPresent(location.appStatePath))
+        } catch {
+            return nil
+        }
+    }
+
+    /// Puts `store.json` back as `storeBeforeChange()` found it; false when it cannot be.
+    func putBack(store previous: Data??) -> Bool {
+        switch previous {
+        case .some(.some(let data)): (try? POSIXFile.writeAtomically(data, to: location.appStatePath)) != nil
+        case .some(.none): (try? POSIXFile.remove(location.appStatePath)) != nil
+        case .none: false
         }
     }
 

@@ -67,27 +67,14 @@ extension StateStore {
             throw error.storeError
         }
         // Committed. What `store.json` holds now, to put back if the files cannot be written.
-        var previousStore: (known: Bool, data: Data?) = (false, nil)
-        if record.store != nil, let data = try? POSIXFile.readIfPresent(location.appStatePath) {
-            previousStore = (true, data)
-        } else if record.store != nil, !FileSystem.entryExists(location.appStatePath) {
-            previousStore = (true, nil)
-        }
+        let previousStore = record.store == nil ? nil : storeBeforeChange()
         var storeWritten = false
         do throws(POSIXFile.Failure) {
             try writeFiles(of: record, storeWritten: &storeWritten)
         } catch {
             // Taken back when it can be: the appends cut, `store.json` put back, the record cut
             // from the log. Else the marker stays, and the next command writes the record again.
-            var undone = true
-            if storeWritten {
-                switch previousStore {
-                case (true, let data?):
-                    undone = (try? POSIXFile.writeAtomically(data, to: location.appStatePath)) != nil
-                case (true, nil): undone = (try? POSIXFile.remove(location.appStatePath)) != nil
-                case (false, _): undone = false
-                }
-            }
+            let undone = !storeWritten || putBack(store: previousStore)
             if undone {
                 for append in record.appends { POSIXFile.truncate(path(of: append.file), to: append.from) }
                 if ftruncate(fd, off_t(end)) == 0, (try? POSIXFile.syncData(fd, path: logPath)) != nil {
@@ -214,29 +201,16 @@ extension StateStore {
         guard count == CommitLog.headerLength, let boot = CommitLog.boot(ofHeader: header) else {
             try setAside(logPath, reason: "it does not begin with a commit log's header")
         }
-        guard boot != SystemBoot.identifier() else { return }
-        let data: Data?
-        do throws(POSIXFile.Failure) {
-            data = try POSIXFile.readIfPresent(logPath)
-        } catch {
-            throw error.storeError
-        }
-        guard let data else { return }
-        let bytes = [UInt8](data)
-        var start = CommitLog.headerLength
-        while start < bytes.count {
-            guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
-                POSIXFile.truncate(logPath, to: UInt64(start))
-                break
-            }
+        guard boot != SystemBoot.identifier(), let log = try readLog() else { return }
+        for (index, line) in log.lines.enumerated() {
             let record: CommitRecord
             do throws(Reader.Failure) {
-                record = try CommitRecord(line: bytes[start..<newline])
+                record = try CommitRecord(line: log.bytes[line])
             } catch {
-                guard newline == bytes.count - 1 else {
-                    try setAside(logPath, reason: "a record at byte \(start) does not read: \(error.message)")
+                guard index == log.lines.count - 1, line.upperBound + 1 == log.bytes.count else {
+                    try setAside(logPath, reason: "a record at byte \(line.lowerBound) does not read: \(error.message)")
                 }
-                POSIXFile.truncate(logPath, to: UInt64(start))
+                POSIXFile.truncate(logPath, to: UInt64(line.lowerBound))
                 break
             }
             try check(record, rejecting: logPath)
@@ -246,9 +220,30 @@ extension StateStore {
             } catch {
                 throw error.storeError
             }
+        }
+        // A last line without its newline: torn.
+        POSIXFile.truncate(logPath, to: UInt64(log.wholeLength))
+        try checkpointLog()
+    }
+
+    /// The log's bytes, the ranges of its whole records (each line without its newline, after
+    /// the header) and the length they end at; nil without a log.
+    private func readLog() throws(StateError) -> (bytes: [UInt8], lines: [Range<Int>], wholeLength: Int)? {
+        let data: Data?
+        do throws(POSIXFile.Failure) {
+            data = try POSIXFile.readIfPresent(commitLogPath)
+        } catch {
+            throw error.storeError
+        }
+        guard let data else { return nil }
+        let bytes = [UInt8](data)
+        var lines: [Range<Int>] = []
+        var start = CommitLog.headerLength
+        while start < bytes.count, let newline = bytes[start...].firstIndex(of: 0x0A) {
+            lines.append(start..<newline)
             start = newline + 1
         }
-        try checkpointLog()
+        return (bytes, lines, min(start, bytes.count))
     }
 
     /// Syncs every file the log's records wrote, and their folders, then empties the log (its
@@ -256,22 +251,14 @@ extension StateStore {
     /// Under the lock; also before a change that removes files, which goes through an intent.
     func checkpointLog() throws(StateError) {
         let logPath = commitLogPath
-        guard let size = FileSystem.size(logPath), size > UInt64(CommitLog.headerLength) else { return }
-        let data: Data?
-        do throws(POSIXFile.Failure) {
-            data = try POSIXFile.readIfPresent(logPath)
-        } catch {
-            throw error.storeError
-        }
-        guard let data else { return }
-        let bytes = [UInt8](data)
+        guard let size = FileSystem.size(logPath), size > UInt64(CommitLog.headerLength),
+            let log = try readLog()
+        else { return }
         var files: [String] = []
-        var start = CommitLog.headerLength
-        while start < bytes.count, let newline = bytes[start...].firstIndex(of: 0x0A) {
-            if let record = try? CommitRecord(line: bytes[start..<newline]) {
+        for line in log.lines {
+            if let record = try? CommitRecord(line: log.bytes[line]) {
                 for file in record.files where !files.contains(file) { files.append(file) }
             }
-            start = newline + 1
         }
         var folders: [String] = []
         for file in files {
