@@ -5,8 +5,9 @@
 #
 # How: each command runs once unkilled under `strace -f` on a copy of its starting state,
 # which lists its write-side calls in order — openat that may create or write a file (the
-# lock, temp files, the journals), write and pwrite64, fsync and fdatasync, ftruncate, rename, unlink. Then,
-# for a call of that list, the command runs again on a fresh copy under
+# lock, temp files, the journals), write and pwrite64, fsync and fdatasync, ftruncate, rename
+# and renameat2 (an unsynced file replaced by exchanging two names), unlink. Then, for a call
+# of that list, the command runs again on a fresh copy under
 # `strace -e inject=CALL:signal=KILL:when=N`, N being that call's ordinal among the calls of
 # its kind, and the next command (`status --json`) and the files it leaves must be exactly
 # the state before the command or exactly the state the unkilled run left (at the commit
@@ -18,8 +19,8 @@
 # `receipt --out`), whose keys are new each run, by a judge of each run's folder (crash_judged);
 # and the App Store Server API's writes, a request to `serve` with strace attached to it
 # (crash_serve).
-# CRASH_ALL=1 kills at every write-side call; by default every rename (the commit points) and,
-# of each other kind, CRASH_PER_KIND calls (default 1) drawn with a printed seed
+# CRASH_ALL=1 kills at every write-side call; by default every rename and renameat2 (the commit
+# points) and, of each other kind, CRASH_PER_KIND calls (default 1) drawn with a printed seed
 # (IAPSIM_TEST_SEED replays it), so the whole script stays within minutes.
 # Usage: Tests/e2e/crash.sh [path/to/iapsim]   CRASH_ONLY=REGEX runs the commands it matches.
 set -uo pipefail
@@ -120,7 +121,7 @@ setup() {
 write_side() {
   awk '
     {
-      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|fdatasync|ftruncate|rename|unlink)\(/)) next
+      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|fdatasync|ftruncate|rename|renameat2|unlink)\(/)) next
       line = substr($0, RSTART, RLENGTH); sub(/^[0-9]+ +/, "", line); sub(/\($/, "", line)
       kind = line; count[kind]++
       if (kind == "openat" && $0 !~ /O_CREAT|O_WRONLY|O_RDWR/) next
@@ -140,7 +141,7 @@ pick() {
     END {
       for (i = 1; i <= n; i++) {
         k = order[i]; c = split(kinds[k], all, " ")
-        if (c <= most || k == "rename") { for (j = 1; j <= c; j++) print k, all[j]; continue }
+        if (c <= most || k == "rename" || k == "renameat2") { for (j = 1; j <= c; j++) print k, all[j]; continue }
         delete chosen
         for (m = 0; m < most; ) { j = 1 + int(rand() * c); if (!(j in chosen)) { chosen[j] = 1; m++ } }
         for (j = 1; j <= c; j++) if (j in chosen) print k, all[j]
@@ -176,7 +177,7 @@ crash() {
   before=$(state "$work/run")
   rm -rf "$work/run" && cp -R "$start" "$work/run"
   IAPSIM_STATE_DIR=$work/run strace -f -qq -o "$work/trace" \
-    -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
+    -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,renameat2,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
   local expected=$?
   after=$(state "$work/run")
   after_views=$(views "$work/run")
@@ -220,7 +221,7 @@ crash() {
       diff <(echo "$after") <(echo "$seen") | head -10
     fi
     # At the commit points, the listings too: the history and the outbox as commands show them.
-    if [ "$kind" = rename ] && [ "$(views "$work/run")" != "$after_views" ]; then
+    if { [ "$kind" = rename ] || [ "$kind" = renameat2 ]; } && [ "$(views "$work/run")" != "$after_views" ]; then
       fail "$name: killed at $kind #$n: transactions or notifications --json differ from one run's"
     fi
     case " $kinds_done " in *" $kind "*) ;; *) kinds_done="$kinds_done $kind" ;; esac
@@ -379,7 +380,7 @@ crash_judged() {
   verdict=$("$judge" "$work/run" "$start")
   if [ "$verdict" != old ]; then fail "$name: the starting state is judged '$verdict', not old"; return; fi
   IAPSIM_STATE_DIR=$work/run timeout 300 strace -f -qq -o "$work/trace" \
-    -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
+    -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,renameat2,unlink "$bin" "$@" </dev/null >/dev/null 2>&1
   local expected=$?
   verdict=$("$judge" "$work/run" "$start")
   if [ "$verdict" != new ]; then
@@ -529,7 +530,7 @@ serve_write_side() {
       next
     }
     {
-      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|fdatasync|ftruncate|rename|unlink)\(/)) next
+      if (!match($0, /^[0-9]+ +(openat|write|pwrite64|fsync|fdatasync|ftruncate|rename|renameat2|unlink)\(/)) next
       split(substr($0, RSTART, RLENGTH - 1), part, / +/)
       tid = part[1]; kind = part[2]; n = ++count[tid, kind]
       if (kind == "openat" && $0 !~ /O_CREAT|O_WRONLY|O_RDWR/) next
@@ -556,7 +557,7 @@ crash_serve() {
     serve_down
     return
   fi
-  if ! serve_trace -o "$work/trace" -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,unlink; then
+  if ! serve_trace -o "$work/trace" -e trace=openat,write,pwrite64,fsync,fdatasync,ftruncate,rename,renameat2,unlink; then
     fail "$name: strace did not attach to serve: $(head -c 200 "$work/strace.err")"
     serve_untrace
     serve_down
@@ -628,7 +629,7 @@ crash_serve() {
       fail "$name: killed at $kind #$n: neither the state before nor after"
       diff <(echo "$after") <(echo "$seen") | head -10
     fi
-    if [ "$kind" = rename ] && [ "$(views "$work/run")" != "$after_views" ]; then
+    if { [ "$kind" = rename ] || [ "$kind" = renameat2 ]; } && [ "$(views "$work/run")" != "$after_views" ]; then
       fail "$name: killed at $kind #$n: transactions or notifications --json differ from one request's"
     fi
     case " $kinds_done " in *" $kind "*) ;; *) kinds_done="$kinds_done $kind" ;; esac

@@ -114,8 +114,31 @@ enum POSIXFile {
             try write(fd)
             if syncing, fsync(fd) != 0 { throw Failure(path: path, code: errno) }
         }
-        if rename(temporary, path) != 0 { throw Failure(path: path, code: errno) }
+        if !syncing, exchange(temporary, path) {
+            // The old file is at the temp name now; a failure to remove it leaves a temp file
+            // the next locked step removes (`removeTemporaries`).
+            unlink(temporary)
+        } else if rename(temporary, path) != 0 {
+            throw Failure(path: path, code: errno)
+        }
         succeeded = true
+    }
+
+    /// Swaps the files at `temporary` and `path` in one step, where the system can: on Linux,
+    /// `renameat2` with `RENAME_EXCHANGE`. ext4, mounted with its default `auto_da_alloc`,
+    /// starts writing a file renamed over another to the disk before the rename returns — a
+    /// tenth of a millisecond a rename on a virtual disk, twice a purchase — and does not when
+    /// two names are exchanged. Readers see the old file or the new one whole either way. For
+    /// the unsynced replacements alone: a synced file has nothing left to write.
+    /// - Returns: false where the exchange is not made (no file at `path`, a file system or
+    ///   system without it): the caller renames.
+    private static func exchange(_ temporary: String, _ path: String) -> Bool {
+        #if os(Linux)
+            guard let renameat2 = LinuxCalls.renameat2 else { return false }
+            return renameat2(AT_FDCWD, temporary, AT_FDCWD, path, LinuxCalls.renameExchange) == 0
+        #else
+            return false
+        #endif
     }
 
     /// Writes all of `bytes` at `offset` of the open file `fd`.
@@ -317,3 +340,18 @@ enum POSIXFile {
         return current
     }
 }
+
+#if os(Linux)
+    /// glibc calls Swift's Glibc module does not import (declared only under `_GNU_SOURCE`),
+    /// looked up once; nil where the C library has none.
+    private enum LinuxCalls {
+        typealias RenameAt2 =
+            @convention(c) (
+                Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+            ) -> Int32
+        /// `renameat2(2)`.
+        static let renameat2: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
+        /// `RENAME_EXCHANGE` of <linux/fs.h>.
+        static let renameExchange: UInt32 = 1 << 1
+    }
+#endif
