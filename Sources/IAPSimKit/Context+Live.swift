@@ -9,9 +9,13 @@ extension Context {
     public static func live(environment: [String: String], currentDirectory: String, executablePath: String?)
         -> Context
     {
-        // PREFIX/bin/iapsim → PREFIX/share/iapsim/catalog
+        // PREFIX/bin/iapsim → PREFIX/share/iapsim/catalog: the path cut at its last slash but
+        // one (nothing left when it has fewer), in bytes (`split` and `joined` cost a command
+        // 280,000 instructions of generic types made at run time).
         let prefix = executablePath.map { path in
-            path.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+            var bytes = Array(path.utf8)
+            for _ in 0..<2 { bytes.removeSubrange((bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)...) }
+            return String(decoding: bytes, as: UTF8.self)
         }
         return Context(
             environment: environment, currentDirectory: currentDirectory, now: { Date() },

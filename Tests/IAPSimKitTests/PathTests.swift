@@ -28,4 +28,15 @@ import Testing
     func standardizedPathsAreURLs(path: String) {
         #expect(Context.standardized(path) == URL(fileURLWithPath: path).standardized.path)
     }
+
+    /// The catalog `make install` puts beside the binary: PREFIX of PREFIX/bin/iapsim, cut as
+    /// splitting at "/" and dropping the last two parts cuts it.
+    @Test(arguments: [
+        "/usr/local/bin/iapsim", "/opt/x/bin/iapsim", "/bin/iapsim", "/iapsim", "iapsim", "a/b", "", "/a//b/c",
+    ])
+    func installedCatalogIsBesideTheBinary(path: String) {
+        let context = Context.live(environment: [:], currentDirectory: "/", executablePath: path)
+        let prefix = path.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+        #expect(context.installedCatalogDirectory == prefix + "/share/iapsim/catalog")
+    }
 }

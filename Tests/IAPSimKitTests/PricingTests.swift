@@ -69,15 +69,37 @@ import Testing
         #expect((Decimal(plainDecimal: "0.99")! * 3).plainString == "2.97")
     }
 
-    /// A listing remembers each price's text: the text `plainString` gives, each time.
-    @Test func rememberedTextsAreThePlainStrings() throws {
-        var texts = PlainDecimalTexts()
-        let prices = ["6", "6.00", "0.99", "1999.5", "0.001"].compactMap(Decimal.init(plainDecimal:))
-        let hundredth = Decimal(sign: .plus, exponent: -2, significand: 1)
-        let values = prices + [prices[2] * 3, Decimal(1) / 3, prices[0] * hundredth]
-        for _ in 0..<2 {
-            for value in values { #expect(texts.text(value) == value.plainString) }
+    /// `plainString` spells the digits itself: the text `description` gives, for every kind
+    /// of value (whole, fractions, trailing zeros, negative, the full 38 digits, huge and tiny
+    /// exponents), over 100,000 random values.
+    @Test func plainStringIsDescription() throws {
+        var generator = Support.SeededRandom(label: "plainString")
+        let fixed: [Decimal] = [
+            0, 1, -1, Decimal(1) / 3, Decimal(-2) / 3, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+            -Decimal.greatestFiniteMagnitude,
+        ]
+        let texts = ["0.99", "6.00", "100", "1e5", "-0.001", "0.000", "1.990", "123456789012345678901234567890123456"]
+        var values = fixed + texts.compactMap { Decimal(string: $0) }
+        for _ in 0..<100_000 {
+            let digits = UInt64.random(
+                in: 0...(UInt64.max >> UInt64.random(in: 0...63, using: &generator)), using: &generator)
+            var value = Decimal(
+                sign: Bool.random(using: &generator) ? .plus : .minus,
+                exponent: Int.random(in: -30...30, using: &generator), significand: Decimal(digits))
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: value *= Decimal(UInt64.random(in: 0...UInt64.max, using: &generator))
+            case 1: value /= Decimal(Int.random(in: 1...1000, using: &generator))
+            case 2: value += Decimal(sign: .plus, exponent: Int.random(in: -5...5, using: &generator), significand: 7)
+            default: break
+            }
+            values.append(value)
         }
+        var differing: [String] = []
+        for value in values where value.plainString != value.description {
+            differing.append("\(value.description) written \(value.plainString)")
+        }
+        #expect(differing.isEmpty, "\(differing.count) of \(values.count) differ: \(differing.prefix(5))")
+        #expect(Decimal.nan.plainString == Decimal.nan.description)
     }
 }
 

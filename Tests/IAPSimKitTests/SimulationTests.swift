@@ -114,14 +114,14 @@ import Testing
         #expect(settings.timeRate == .oneRenewalEveryTwoSeconds)
         #expect(settings.simulatedError(.purchaseError)?.qualifiedName == "StoreKitError.unknown")
         #expect(settings.simulatedError(.loadProductsError) == nil)
-        #expect(settings.sources[.askToBuy] == .catalog)
-        #expect(settings.sources[.paymentsAllowed] == .builtIn)
+        #expect(settings.source(of: .askToBuy) == .catalog)
+        #expect(settings.source(of: .paymentsAllowed) == .builtIn)
         #expect(!settings.gracePeriod)  // no effect while billing retry is off
         var overrides = SettingOverrides()
         try overrides.set(.askToBuy, text: "false")
         let overridden = SessionSettings(catalog: store.settings, overrides: overrides)
         #expect(!overridden.askToBuy)
-        #expect(overridden.sources[.askToBuy] == .set)
+        #expect(overridden.source(of: .askToBuy) == .set)
     }
 
     @Test func badSettingsAreRefused() {

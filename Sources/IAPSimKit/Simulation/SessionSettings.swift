@@ -179,8 +179,9 @@ public struct SessionSettings: Sendable, Equatable {
     /// The app's shared secret for `/verifyReceipt`; nil for none (any password is taken).
     public var sharedSecret: String? = nil
 
-    /// Where each value came from.
-    public private(set) var sources: [SettingKey: Source]
+    /// Where each value came from, in `SettingKey.allCases` order (an array, not a dictionary
+    /// keyed by `SettingKey`: see `SettingKeys`).
+    private var sources: [Source]
 
     /// iapsim's own values.
     public init() {
@@ -191,10 +192,9 @@ public struct SessionSettings: Sendable, Equatable {
     /// customer's, resetting those it does not set to these (a dictionary built per key, per
     /// read, was a sixth of `serve`'s time).
     private static let builtIn = SessionSettings(
-        sources: Dictionary(
-            uniqueKeysWithValues: SettingKey.allCases.map { ($0, Source.builtIn) }))
+        sources: Array(repeating: .builtIn, count: SettingKey.ordered.count))
 
-    private init(sources: [SettingKey: Source]) {
+    private init(sources: [Source]) {
         self.sources = sources
     }
 
@@ -224,7 +224,7 @@ public struct SessionSettings: Sendable, Equatable {
         var result = self
         for key in overrides.keys {
             result.copy(key, from: overrides.values)
-            result.sources[key] = source
+            result.sources[key.ordinal] = source
         }
         return result
     }
@@ -235,7 +235,7 @@ public struct SessionSettings: Sendable, Equatable {
 
     /// The locale the session shows products in when one is set (`settings set locale`,
     /// `SKTestSession.locale`); nil leaves it to the catalog (its storefront's, or the file's).
-    public var localeOverride: String? { sources[.locale] == .set ? self[.locale] : nil }
+    public var localeOverride: String? { source(of: .locale) == .set ? self[.locale] : nil }
 
     /// The simulated error of the API `key` holds the error of; nil when it does not fail.
     public func simulatedError(_ key: SettingKey) -> SimulatedError? {
@@ -243,7 +243,7 @@ public struct SessionSettings: Sendable, Equatable {
     }
 
     /// Where the value of `key` came from.
-    public func source(of key: SettingKey) -> Source { sources[key] ?? .builtIn }
+    public func source(of key: SettingKey) -> Source { sources[key.ordinal] }
 
     /// The value of `key` as `iapsim settings` shows it, and as the state file keeps it.
     public subscript(key: SettingKey) -> String { text(for: key) }

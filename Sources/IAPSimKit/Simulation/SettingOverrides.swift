@@ -4,7 +4,7 @@ import Foundation
 /// `settings` in the catalog — each a typed value. Keys not set take the value beneath.
 public struct SettingOverrides: Sendable, Equatable {
     /// The keys set.
-    public private(set) var keys: Set<SettingKey> = []
+    public private(set) var keys = SettingKeys()
     /// The values; only the fields of `keys` mean anything (the others stay iapsim's own).
     public private(set) var values = SessionSettings()
 
@@ -43,4 +43,38 @@ public struct SettingOverrides: Sendable, Equatable {
     }
 
     public mutating func removeAll() { self = SettingOverrides() }
+}
+
+/// Setting keys as bits, in `SettingKey.allCases` order. Not a `Set<SettingKey>`: the first
+/// `Set` or `Dictionary` keyed by a type in a process costs a scan of the program's protocol
+/// conformances (about 340,000 instructions, paid by every command that reads the state).
+public struct SettingKeys: Sequence, Equatable, Sendable, ExpressibleByArrayLiteral {
+    private var bits: UInt64 = 0
+
+    public init() {}
+
+    public init(arrayLiteral keys: SettingKey...) {
+        for key in keys { insert(key) }
+    }
+
+    public var isEmpty: Bool { bits == 0 }
+    public var count: Int { bits.nonzeroBitCount }
+    public func contains(_ key: SettingKey) -> Bool { bits & key.bit != 0 }
+    public mutating func insert(_ key: SettingKey) { bits |= key.bit }
+    public mutating func remove(_ key: SettingKey) { bits &= ~key.bit }
+
+    /// The keys in `SettingKey.allCases` order.
+    public func makeIterator() -> IndexingIterator<[SettingKey]> {
+        SettingKey.ordered.filter { contains($0) }.makeIterator()
+    }
+}
+
+extension SettingKey {
+    /// `allCases`, made once (the synthesized property builds the array at each call).
+    static let ordered = allCases
+
+    /// The key's place in `allCases`.
+    var ordinal: Int { Self.ordered.firstIndex(of: self) ?? 0 }
+
+    fileprivate var bit: UInt64 { 1 << UInt64(ordinal) }
 }

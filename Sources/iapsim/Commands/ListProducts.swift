@@ -100,7 +100,7 @@ extension ListProducts {
             ("type", .string(product.type.rawValue)),
             ("displayName", .string(presenter.title(product))),
             ("description", .string(localization?.description ?? "")),
-            ("price", .string(presenter.plainPrice(product.price))),
+            ("price", .string(product.price.plainString)),
             ("currencyCode", .string(presenter.formatter.currencyCode)),
             ("displayPrice", .string(presenter.displayPrice(product.price))),
             ("familyShareable", .bool(product.familyShareable)),

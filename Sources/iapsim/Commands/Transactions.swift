@@ -139,13 +139,12 @@ extension Transactions {
         let storeKit = try session.storeKitContext()
         var report = Report(
             json: .stream { stream in
-                var prices = PlainDecimalTexts()
                 stream.beginObject()
                 stream.beginArray("transactions")
                 // swift-format-ignore: ReplaceForEachWithForLoop
                 // (`history` streams the journal: it is no Sequence)
                 try history.forEach { entry in
-                    let text = prices.text(entry.transaction.price)
+                    let text = entry.transaction.price.plainString
                     var members = entry.transaction.storeKitMembers(storeKit, price: text, extra: Self.rowWriters.count)
                     let jws = sign.map { $0(entry.transaction) }
                     for (name, value) in Self.rowWriters {
