@@ -128,5 +128,21 @@ import Testing
         #expect(Storefront.named("USA")?.appleID == "143441")
         #expect(Storefront.named("JPN")?.appleID == "143462")
         #expect(Storefront.named("GBR")?.appleID == "143444")
+        // Found by halves: the list must be in ascending order, each code once.
+        let codes = Storefront.appleIDs.map(\.code)
+        #expect(zip(codes, codes.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    /// Every storefront by either code in any case; nothing else names one.
+    @Test func everyStorefrontIsFoundByEitherCode() {
+        for storefront in Storefront.all {
+            for code in [storefront.countryCode, storefront.regionCode] {
+                #expect(Storefront.named(code) == storefront)
+                #expect(Storefront.named(code.lowercased()) == storefront)
+            }
+        }
+        for code in ["", "U", "USAA", "ÜSA", "U-A", "12", "US ", "@SA", "[SA", "us\u{0}"] {
+            #expect(Storefront.named(code) == nil, "\(code)")
+        }
     }
 }
