@@ -2,8 +2,10 @@
 one client, side by side: the mean TLS handshake (CONNECT, then TLS 1.3 to the answer's end)
 and Get Transaction Info requests per second on one keep-alive connection each way.
 Used by bench.py; `measure(iapsim, state)` returns (handshake_s, tunnel_rps, plain_rps)."""
+import atexit
 import http.client
 import os
+import shutil
 import ssl
 import subprocess
 import tempfile
@@ -12,6 +14,7 @@ import time
 
 def measure(iapsim, state, env, token, requests=400, handshakes=20):
     work = tempfile.mkdtemp(prefix="iapsim-tunnel-bench-")
+    atexit.register(shutil.rmtree, work, True)
     port_file = os.path.join(work, "port")
     subprocess.run([iapsim, "certs", "export", work + "/trusted"], env=env, check=True, stdout=subprocess.DEVNULL)
     server = subprocess.Popen([iapsim, "--quiet", "serve", "--port", "0", "--port-file", port_file], env=env,

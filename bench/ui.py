@@ -11,7 +11,7 @@ next five. Update: from the moment `iapsim buy` in another process has exited to
 the page's waiting request has answered the new version and the page has read the views that
 show it again; median of five.
 """
-import json, os, statistics, subprocess, sys, tempfile, threading, time, urllib.request
+import atexit, json, os, shutil, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 
 CATALOG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "catalog")
 
@@ -21,7 +21,9 @@ def measure(iapsim, state):
     env.pop("IAPSIM_LOCALE", None)
     # The journal's index is built by the first command after the journal was written by hand.
     subprocess.run([iapsim, "status"], env=env, check=True, stdout=subprocess.DEVNULL)
-    port_file = os.path.join(tempfile.mkdtemp(prefix="iapsim-ui-bench-"), "port")
+    folder = tempfile.mkdtemp(prefix="iapsim-ui-bench-")
+    atexit.register(shutil.rmtree, folder, True)
+    port_file = os.path.join(folder, "port")
     server = subprocess.Popen([iapsim, "ui", "--port-file", port_file], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
     try:

@@ -10,9 +10,11 @@ root; Production for Look Up Order ID, which Apple does not serve in the sandbox
 surface in the client as the right APIError. The server must verify tokens signed with the
 developer's key (`--key-file`), and refuse others with 401.
 """
+import atexit
 import http.server
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 iapsim = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 work = tempfile.mkdtemp(prefix="iapsim-api-")
+atexit.register(shutil.rmtree, work, True)  # the state and certificates go with the run
 env = dict(os.environ, IAPSIM_STATE_DIR=work + "/state", IAPSIM_CATALOG=root + "/catalog")
 env.pop("IAPSIM_CERTS_DIR", None)
 BUNDLE, APP_APPLE_ID = "com.example.app", 1234567890

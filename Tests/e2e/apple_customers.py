@@ -9,9 +9,11 @@ History covers the app and its transactionId filter selects one customer. One `i
 --drain` delivers every customer's notifications to one webhook in event-time order. Ids
 (transaction, original, web order line item, order, appTransactionId) never collide.
 """
+import atexit
 import http.server
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +32,7 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 iapsim = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 work = tempfile.mkdtemp(prefix="iapsim-customers-")
+atexit.register(shutil.rmtree, work, True)  # the state and certificates go with the run
 env = dict(os.environ, IAPSIM_STATE_DIR=work + "/state", IAPSIM_CATALOG=root + "/catalog")
 env.pop("IAPSIM_CERTS_DIR", None)
 env.pop("IAPSIM_ACCOUNT", None)

@@ -10,8 +10,10 @@ carries Retry-After (UNIX milliseconds on iapsim's clock); a bad token still get
 a delay makes a client with a short time-out time out; `status` and `settings` show what is
 armed.
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +30,7 @@ from appstoreserverlibrary.models.Environment import Environment
 iapsim = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 work = tempfile.mkdtemp(prefix="iapsim-errors-")
+atexit.register(shutil.rmtree, work, True)  # the state and certificates go with the run
 env = dict(os.environ, IAPSIM_STATE_DIR=work + "/state", IAPSIM_CATALOG=root + "/catalog")
 BUNDLE = "com.example.app"
 passed = failed = 0

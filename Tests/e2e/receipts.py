@@ -20,9 +20,11 @@ non-consumable, a finished and an unfinished consumable, a non-renewing subscrip
 - malformed, truncated, oversized, foreign, altered and wrongly-environed receipts, and a wrong
   shared secret, get Apple's status codes (21000–21008), and the server keeps answering.
 """
+import atexit
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ warnings.simplefilter("ignore", UserWarning)
 iapsim = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 work = tempfile.mkdtemp(prefix="iapsim-receipts-")
+atexit.register(shutil.rmtree, work, True)  # the state and certificates go with the run
 env = dict(os.environ, IAPSIM_STATE_DIR=work + "/state", IAPSIM_CATALOG=root + "/catalog")
 env.pop("IAPSIM_CERTS_DIR", None)
 passed = failed = 0

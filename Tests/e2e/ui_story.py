@@ -82,6 +82,9 @@ def main():
         check(opened.startswith("Open http://127.0.0.1:%s/login?secret=" % port), "iapsim ui printed its sign-in address")
         url = opened[len("Open "):]
 
+        # Chromium keeps its singleton socket in a folder under TMPDIR, left behind when it is
+        # not shut down cleanly: under the story's folder, it goes with it.
+        os.environ["TMPDIR"] = work
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
         for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
