@@ -17,7 +17,8 @@ swift build --build-tests --package-path "$here/StoreKitApps" --scratch-path "$s
 mkdir -p "$work/tmp"
 TMPDIR=$work/tmp swift test --skip-build --package-path "$here/StoreKitApps" --scratch-path "$scratch"
 if ls "$work/tmp" | grep -q '^iapsim-SKTestSession-'; then
-  echo "FAIL: the test process left its SKTestSession state folder in the temporary directory" >&2
+  echo "FAIL: the test process left its SKTestSession state folder in the temporary directory:" >&2
+  (cd "$work/tmp" && find iapsim-SKTestSession-* | head -20) >&2
   exit 1
 fi
 

@@ -73,7 +73,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
                 certsDirectory: context.value(of: .certsDirectory).map(context.absolutePath), account: account))
         do {
             // Check the file now, as Apple's initialiser does, rather than at the first purchase.
-            _ = try StoreRuntime.shared.open()
+            try StoreRuntime.shared.withStore { _, _ in }
         } catch {
             throw SKTestError(.invalidFile, error.localizedDescription)
         }
@@ -169,7 +169,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     /// `iapsim settings reset`: every setting back to the `.storekit` file's.
     open func resetToDefaultState() {
-        _ = try? session().resetSettings()
+        _ = try? withSession { try $0.resetSettings() }
         failureError = .unknown
         StoreRuntime.shared.changed()
     }
@@ -178,19 +178,22 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     /// `iapsim transactions clear`: the account's history and the app's record, erased.
     open func clearTransactions() {
-        _ = try? session().clearTransactions()
+        _ = try? withSession { try $0.clearTransactions() }
         StoreRuntime.shared.changed()
     }
 
     /// Every transaction of the account (`iapsim transactions`).
     open func allTransactions() -> [SKTestTransaction] {
-        guard let session = try? session(), let history = try? session.history(),
-            let entries = try? history.entries()
-        else { return [] }
-        let chains = Dictionary(
-            ((try? session.status().subscriptions) ?? []).map { ($0.originalID, $0) }, uniquingKeysWith: { a, _ in a })
-        return entries.map { SKTestTransaction($0, chain: chains[$0.transaction.originalID]) }
-            + history.pending.map { SKTestTransaction(pending: $0) }
+        let all = try? withSession { session -> [SKTestTransaction] in
+            let history = try session.history()
+            let entries = try history.entries()
+            let chains = Dictionary(
+                ((try? session.status().subscriptions) ?? []).map { ($0.originalID, $0) },
+                uniquingKeysWith: { a, _ in a })
+            return entries.map { SKTestTransaction($0, chain: chains[$0.transaction.originalID]) }
+                + history.pending.map { SKTestTransaction(pending: $0) }
+        }
+        return all ?? []
     }
 
     /// `iapsim buy --outside-app`: a purchase made on another device.
@@ -303,7 +306,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             return
         }
         do {
-            _ = try session().setSetting(key, to: text)
+            _ = try withSession { try $0.setSetting(key, to: text) }
             StoreRuntime.shared.changed()
         } catch {
             throw SKTestError(.invalidAction, error.localizedDescription)
@@ -327,19 +330,20 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     private var sheetError: String?
     private let lock = NSLock()
 
-    private func session() throws -> StoreSession { try StoreRuntime.shared.open().1 }
-    private func settings() throws -> SessionSettings { try session().settings() }
+    private func withSession<Result>(_ body: (StoreSession) throws -> Result) throws -> Result {
+        try StoreRuntime.shared.withStore { _, session in try body(session) }
+    }
+    private func settings() throws -> SessionSettings { try withSession { try $0.settings() } }
     private func flag(_ key: SettingKey) -> Bool { (try? settings()[key]) == "true" }
 
     private func set(_ key: SettingKey, _ value: String) {
-        _ = try? session().setSetting(key, to: value)
+        _ = try? withSession { try $0.setSetting(key, to: value) }
         StoreRuntime.shared.changed()
     }
 
     private func control<Result>(_ body: (Catalog, StoreSession) throws -> Result) throws -> Result {
         do {
-            let (catalog, session) = try StoreRuntime.shared.open()
-            let result = try body(catalog, session)
+            let result = try StoreRuntime.shared.withStore(body)
             StoreRuntime.shared.changed()
             return result
         } catch let error as SKTestError {

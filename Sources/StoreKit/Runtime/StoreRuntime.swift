@@ -12,16 +12,27 @@ import IAPSimKit
 @_spi(IAPSim) public final class StoreRuntime: @unchecked Sendable {
     /// Closes the store for good, at the process's exit before its temporary state folder is
     /// removed: every look the runtime makes on its own (`Transaction.updates`, the payment
-    /// queue's observers) stops, and a call made from now on (a task still running as the
-    /// process exits) fails with `Closed` rather than make the folder again.
+    /// queue's observers) stops, a call made from now on (a task still running as the process
+    /// exits) fails with `Closed` rather than make the folder again, and a call under way
+    /// (`withStore`) ends before this returns — waited for as long as a call may wait for the
+    /// state's lock, and a second more.
     public func close() {
-        lock.withLock { closed = true }
+        let timeout = (lock.withLock { configured?.lockTimeout } ?? StateLocation.defaultLockTimeout) + 1
         TransactionWatcher.shared.stop()
+        calls.close(waitingUpTo: timeout)
     }
 
-    /// The error of a call made after `close()`.
-    public struct Closed: LocalizedError {
-        public var errorDescription: String? { "the process is exiting: its store is closed" }
+    /// Runs `body` on the catalog in the buyer's storefront and a session over the state (as
+    /// `iapsim`'s commands that act as the app open them), as one call under way: `close()`
+    /// waits for it, so a task still writing as the process exits finishes before its state
+    /// folder is removed. An app finishes its own transactions, so the catalog's default for
+    /// `finish-transactions` is `manual` here (a state that sets it says otherwise).
+    /// - Throws: `Closed` once the store is closed; what opening the store or `body` throws.
+    public func withStore<Result>(_ body: (Catalog, StoreSession) throws -> Result) throws -> Result {
+        try calls.run {
+            let (catalog, session) = try open()
+            return try body(catalog, session)
+        }
     }
 
     /// The one store of the process, as a device has one App Store account.
@@ -69,7 +80,7 @@ import IAPSimKit
 
     private let lock = NSLock()
     private var configured: Configuration?
-    private var closed = false
+    private let calls = CallGate()
     private var cachedSigner: (directory: String, signer: StoreSession.Signer)?
     private var cachedCatalog: (signature: String, catalog: Catalog)?
 
@@ -95,8 +106,8 @@ import IAPSimKit
 
     /// The configuration in force: the one set, else the live one.
     public func configuration() throws -> Configuration {
-        let (set, isClosed): (Configuration?, Bool) = lock.withLock { (configured, closed) }
-        if isClosed { throw Closed() }
+        if calls.isClosed { throw CallGate.Closed() }
+        let set = lock.withLock { configured }
         if let set { return set }
         let live = try Configuration.live(
             environment: ProcessInfo.processInfo.environment,
@@ -116,11 +127,8 @@ import IAPSimKit
                 account: configuration.account))
     }
 
-    /// The catalog in the buyer's storefront and a session over the state, as `iapsim`'s
-    /// commands that act as the app open them. An app finishes its own transactions, so the
-    /// catalog's default for `finish-transactions` is `manual` here (a state that sets it
-    /// says otherwise).
-    public func open() throws -> (Catalog, StoreSession) {
+    /// The catalog and the session `withStore` runs its body on.
+    private func open() throws -> (Catalog, StoreSession) {
         let configuration = try configuration()
         let store = StateStore(
             location: StateLocation(

@@ -161,8 +161,7 @@ final class TransactionWatcher: @unchecked Sendable {
     }
 
     private func currentTransactions() throws -> [IAPSimKit.Transaction] {
-        let (_, session) = try StoreRuntime.shared.open()
-        return try session.history().entries().map(\.transaction)
+        try StoreRuntime.shared.withStore { _, session in try session.history().entries().map(\.transaction) }
     }
 
     private static func fingerprint(_ transaction: IAPSimKit.Transaction) -> Fingerprint {

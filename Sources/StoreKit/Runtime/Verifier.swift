@@ -10,10 +10,11 @@ enum Verifier {
     static func results(_ transactions: [IAPSimKit.Transaction]) throws -> [VerificationResult<Transaction>] {
         guard !transactions.isEmpty else { return [] }
         let runtime = StoreRuntime.shared
-        let (_, session) = try runtime.open()
-        let signer = try runtime.signer()
-        let simulated = try session.settings().simulatedError(.verificationError)
-        let signed = try session.signedTransactions(transactions, signer: signer)
+        let (signer, simulated, signed) = try runtime.withStore { _, session in
+            let signer = try runtime.signer()
+            let simulated = try session.settings().simulatedError(.verificationError)
+            return (signer, simulated, try session.signedTransactions(transactions, signer: signer))
+        }
         return transactions.compactMap { transaction -> VerificationResult<Transaction>? in
             guard let jws = signed[transaction.id] else { return nil }
             let (payload, error): (JSONValue, VerificationResult<Transaction>.VerificationError?) = check(

@@ -59,8 +59,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// The account's storefront: the session's, else the `.storekit` file's.
     open var storefront: SKStorefront? {
-        guard let (catalog, _) = try? StoreRuntime.shared.open() else { return nil }
-        return SKStorefront(countryCode: catalog.storefront.countryCode)
+        try? StoreRuntime.shared.withStore { catalog, _ in SKStorefront(countryCode: catalog.storefront.countryCode) }
     }
 
     // MARK: Observers
@@ -139,11 +138,12 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             } catch {
                 throw SKError(.paymentInvalid)
             }
-            let (catalog, session) = try StoreRuntime.shared.open()
-            let receipt = try TransactionWatcher.shared.purchasing {
-                let quote = try session.quote(request, in: catalog)
-                let receipt = try session.purchase(quote, in: catalog)
-                return (receipt, receipt.result.transaction.map { [$0] } ?? [])
+            let receipt = try StoreRuntime.shared.withStore { catalog, session in
+                try TransactionWatcher.shared.purchasing {
+                    let quote = try session.quote(request, in: catalog)
+                    let receipt = try session.purchase(quote, in: catalog)
+                    return (receipt, receipt.result.transaction.map { [$0] } ?? [])
+                }
             }
             switch receipt.result {
             case .purchased(let stored), .redownloaded(let stored), .alreadySubscribed(let stored),
@@ -198,10 +198,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             queued.removeAll { $0 === transaction }
             return queued.count != before
         }
-        if let id = transaction.storeID, transaction.transactionState != .failed,
-            let (_, session) = try? StoreRuntime.shared.open()
-        {
-            _ = try? session.finish(id)
+        if let id = transaction.storeID, transaction.transactionState != .failed {
+            _ = try? StoreRuntime.shared.withStore { _, session in try session.finish(id) }
         }
         guard removed else { return }
         Self.callbackQueue.async {
@@ -220,8 +218,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     open func restoreCompletedTransactions(withApplicationUsername username: String?) {
         Self.callbackQueue.async {
             do {
-                let (_, session) = try StoreRuntime.shared.open()
-                let (_, restoredOnes) = try session.restoreCompletedTransactions()
+                let (_, restoredOnes) = try StoreRuntime.shared.withStore { _, session in
+                    try session.restoreCompletedTransactions()
+                }
                 let now = Date()
                 let restored = restoredOnes.map { restoredOne -> SKPaymentTransaction in
                     let stored = restoredOne.original
@@ -379,18 +378,19 @@ enum AppReceiptFile {
     @discardableResult
     static func write() throws -> URL {
         let runtime = StoreRuntime.shared
-        let (_, session) = try runtime.open()
-        let signer = try runtime.signer()
-        let receipt = try session.appReceipt(
-            StoreSession.ReceiptRequest(deviceIdentifier: StoreSession.ReceiptRequest.defaultDeviceIdentifier))
-        // The set gains its RSA receipt chain on first use, as it does for `iapsim receipt`.
-        let identity = try signer.identity.withReceiptChain(lockTimeout: session.store.location.lockTimeout)
-        let der = try identity.signReceipt(receipt)
-        let production = (try? session.settings().environment) == .production
-        let folder = session.store.location.directory + "/StoreKit"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let url = URL(fileURLWithPath: folder + (production ? "/receipt" : "/sandboxReceipt"))
-        try Data(der).write(to: url, options: .atomic)
-        return url
+        return try runtime.withStore { _, session in
+            let signer = try runtime.signer()
+            let receipt = try session.appReceipt(
+                StoreSession.ReceiptRequest(deviceIdentifier: StoreSession.ReceiptRequest.defaultDeviceIdentifier))
+            // The set gains its RSA receipt chain on first use, as it does for `iapsim receipt`.
+            let identity = try signer.identity.withReceiptChain(lockTimeout: session.store.location.lockTimeout)
+            let der = try identity.signReceipt(receipt)
+            let production = (try? session.settings().environment) == .production
+            let folder = session.store.location.directory + "/StoreKit"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let url = URL(fileURLWithPath: folder + (production ? "/receipt" : "/sandboxReceipt"))
+            try Data(der).write(to: url, options: .atomic)
+            return url
+        }
     }
 }

@@ -96,12 +96,13 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
     override func perform() throws {
         let response: SKProductsResponse
         do {
-            let (catalog, session) = try StoreRuntime.shared.open()
-            // Apple gives no order; the identifiers' sorted order keeps a run repeatable.
-            let result = try session.requestProducts(productIdentifiers.sorted(), in: catalog)
-            response = SKProductsResponse(
-                products: result.products.map { SKProduct($0, catalog: catalog, locale: result.localeIdentifier) },
-                invalidProductIdentifiers: result.invalidProductIdentifiers)
+            response = try StoreRuntime.shared.withStore { catalog, session in
+                // Apple gives no order; the identifiers' sorted order keeps a run repeatable.
+                let result = try session.requestProducts(productIdentifiers.sorted(), in: catalog)
+                return SKProductsResponse(
+                    products: result.products.map { SKProduct($0, catalog: catalog, locale: result.localeIdentifier) },
+                    invalidProductIdentifiers: result.invalidProductIdentifiers)
+            }
         } catch {
             throw SKPaymentQueue.skError(error)
         }

@@ -15,18 +15,14 @@ public enum AppStore {
     /// Whether the person may pay: the session's `payments-allowed` setting
     /// (`SKPaymentQueue.canMakePayments()`).
     public static var canMakePayments: Bool {
-        guard let (_, session) = try? StoreRuntime.shared.open(), let settings = try? session.settings() else {
-            return true
-        }
-        return settings.paymentsAllowed
+        (try? StoreRuntime.shared.withStore { _, session in try session.settings().paymentsAllowed }) ?? true
     }
 
     /// Syncs the account's transactions with the App Store: iapsim's `restore`.
     /// - Throws: the simulated App Store Sync error, if the session sets one.
     public static func sync() async throws {
         do {
-            let (_, session) = try StoreRuntime.shared.open()
-            _ = try session.restore()
+            _ = try StoreRuntime.shared.withStore { _, session in try session.restore() }
         } catch {
             throw StoreKit2Errors.map(error)
         }
@@ -51,8 +47,7 @@ public struct Storefront: Identifiable, Equatable, Hashable, Sendable {
     /// The account's storefront: the session's, else the `.storekit` file's.
     public static var current: Storefront? {
         get async {
-            guard let (catalog, _) = try? StoreRuntime.shared.open() else { return nil }
-            return Storefront(countryCode: catalog.storefront.countryCode)
+            try? StoreRuntime.shared.withStore { catalog, _ in Storefront(countryCode: catalog.storefront.countryCode) }
         }
     }
 }

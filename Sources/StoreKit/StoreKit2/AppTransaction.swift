@@ -45,9 +45,10 @@ public struct AppTransaction: Equatable, Hashable, Sendable, _StoreKitSignedItem
     public static func refresh() async throws -> VerificationResult<AppTransaction> {
         do {
             let runtime = StoreRuntime.shared
-            let (_, session) = try runtime.open()
-            let signer = try runtime.signer()
-            let signed = try session.appTransaction(signer: signer)
+            let (signer, signed) = try runtime.withStore { _, session in
+                let signer = try runtime.signer()
+                return (signer, try session.appTransaction(signer: signer))
+            }
             let (payload, error): (JSONValue, VerificationResult<AppTransaction>.VerificationError?) =
                 Verifier.check(signed.jws, identity: signer.identity)
             let value = AppTransaction(payload: payload, jws: signed.jws)

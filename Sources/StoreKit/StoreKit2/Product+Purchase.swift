@@ -81,12 +81,14 @@ extension Product {
             throw Product.PurchaseError.invalidQuantity
         }
         let runtime = StoreRuntime.shared
-        let (catalog, session) = try runtime.open()
-        let signer = try runtime.signer()
-        let (receipt, settings) = try TransactionWatcher.shared.purchasing {
-            let quote = try session.quote(request, in: catalog)
-            let receipt = try session.purchase(quote, in: catalog)
-            return ((receipt, quote.settings), receipt.result.transaction.map { [$0] } ?? [])
+        let (signer, receipt, settings) = try runtime.withStore { catalog, session in
+            let signer = try runtime.signer()
+            let (receipt, settings) = try TransactionWatcher.shared.purchasing {
+                let quote = try session.quote(request, in: catalog)
+                let receipt = try session.purchase(quote, in: catalog)
+                return ((receipt, quote.settings), receipt.result.transaction.map { [$0] } ?? [])
+            }
+            return (signer, receipt, settings)
         }
         func success(_ transaction: IAPSimKit.Transaction) -> Product.PurchaseResult {
             let context = SigningContext(

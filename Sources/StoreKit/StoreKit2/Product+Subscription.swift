@@ -32,10 +32,10 @@ extension Product {
         }
 
         public static func isEligibleForIntroOffer(for groupID: String) async -> Bool {
-            guard let (_, session) = try? StoreRuntime.shared.open(), let status = try? session.status() else {
-                return true
+            let eligible = try? StoreRuntime.shared.withStore { _, session in
+                try session.status().isEligibleForIntroOffer(group: groupID)
             }
-            return status.isEligibleForIntroOffer(group: groupID)
+            return eligible ?? true
         }
 
         /// The statuses of the group's subscriptions the account has (`iapsim status`).
@@ -48,20 +48,23 @@ extension Product {
         public static func status(for groupID: String) async throws -> [Product.SubscriptionInfo.Status] {
             do {
                 let runtime = StoreRuntime.shared
-                let (_, session) = try runtime.open()
-                let status = try session.status(launchingTheApp: true)
-                if let error = status.subscriptionStatusError { throw SimulationError.simulated(api: "", error: error) }
-                let signer = try runtime.signer()
-                return try status.subscriptions.filter { $0.subscriptionGroupID == groupID }.compactMap { chain in
-                    guard let transaction = try Verifier.result(chain.transaction) else { return nil }
-                    let signed = try session.signedRenewalInfo(String(chain.originalID), signer: signer)
-                    let (payload, error): (JSONValue, VerificationResult<RenewalInfo>.VerificationError?) =
-                        Verifier.check(signed.jws, identity: signer.identity)
-                    let info = RenewalInfo(payload: payload, jws: signed.jws)
-                    let renewal: VerificationResult<RenewalInfo> =
-                        status.verificationError.map { .unverified(info, Verifier.verificationError($0)) }
-                        ?? error.map { .unverified(info, $0) } ?? .verified(info)
-                    return Status(state: RenewalState(chain.state), transaction: transaction, renewalInfo: renewal)
+                return try runtime.withStore { _, session in
+                    let status = try session.status(launchingTheApp: true)
+                    if let error = status.subscriptionStatusError {
+                        throw SimulationError.simulated(api: "", error: error)
+                    }
+                    let signer = try runtime.signer()
+                    return try status.subscriptions.filter { $0.subscriptionGroupID == groupID }.compactMap { chain in
+                        guard let transaction = try Verifier.result(chain.transaction) else { return nil }
+                        let signed = try session.signedRenewalInfo(String(chain.originalID), signer: signer)
+                        let (payload, error): (JSONValue, VerificationResult<RenewalInfo>.VerificationError?) =
+                            Verifier.check(signed.jws, identity: signer.identity)
+                        let info = RenewalInfo(payload: payload, jws: signed.jws)
+                        let renewal: VerificationResult<RenewalInfo> =
+                            status.verificationError.map { .unverified(info, Verifier.verificationError($0)) }
+                            ?? error.map { .unverified(info, $0) } ?? .verified(info)
+                        return Status(state: RenewalState(chain.state), transaction: transaction, renewalInfo: renewal)
+                    }
                 }
             } catch {
                 throw StoreKit2Errors.map(error)

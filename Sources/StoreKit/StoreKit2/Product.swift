@@ -42,12 +42,13 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     public static func products<Identifiers: Collection>(for identifiers: Identifiers) async throws -> [Product]
     where Identifiers.Element == String {
         do {
-            let (catalog, session) = try StoreRuntime.shared.open()
-            let response = try session.requestProducts(identifiers, in: catalog)
-            let locale = response.localeIdentifier
-            let formatter = PriceFormatter(currencyCode: catalog.storefront.currencyCode, localeIdentifier: locale)
-            return response.products.map {
-                Product($0, catalog: catalog, locale: locale, formatter: formatter, status: response.status)
+            return try StoreRuntime.shared.withStore { catalog, session in
+                let response = try session.requestProducts(identifiers, in: catalog)
+                let locale = response.localeIdentifier
+                let formatter = PriceFormatter(currencyCode: catalog.storefront.currencyCode, localeIdentifier: locale)
+                return response.products.map {
+                    Product($0, catalog: catalog, locale: locale, formatter: formatter, status: response.status)
+                }
             }
         } catch {
             throw StoreKit2Errors.map(error)

@@ -129,8 +129,7 @@ extension Transaction {
     }
 
     private static func current<T>(_ body: (StoreSession) throws -> T) throws -> T {
-        let (_, session) = try StoreRuntime.shared.open()
-        return try body(session)
+        try StoreRuntime.shared.withStore { _, session in try body(session) }
     }
 
     private static func snapshot(_ read: @escaping @Sendable (StoreSession) throws -> [IAPSimKit.Transaction])

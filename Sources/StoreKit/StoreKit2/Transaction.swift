@@ -65,8 +65,7 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable, CustomDe
 
     public func finish() async {
         do {
-            let (_, session) = try StoreRuntime.shared.open()
-            try session.finish(id)
+            try StoreRuntime.shared.withStore { _, session in _ = try session.finish(id) }
         } catch {
             // Finishing a finished transaction does nothing on a device either.
         }
