@@ -35,11 +35,19 @@ public struct JSONStream {
         if buffer.count >= Self.chunk { flush() }
     }
 
+    /// Writes a whole value as the member `key` of the enclosing object.
+    public mutating func value(_ value: JSONValue, _ key: JSONKey) {
+        separate(nil)
+        buffer.append(contentsOf: key.bytes)
+        value.write(to: &buffer, indent: open.count)
+    }
+
     /// Closes the innermost container.
     public mutating func end() {
         guard let container = open.popLast() else { return }
         if container.hasMembers { newline(open.count) }
         buffer.append(container.close)
+        if buffer.count >= Self.chunk { flush() }
     }
 
     /// Closes what is open, ends the document with a newline and hands over the rest.
@@ -69,5 +77,17 @@ public struct JSONStream {
 
     private mutating func newline(_ depth: Int) {
         JSONValue.newline(&buffer, indent: depth)
+    }
+}
+
+/// A member's name as the stream writes it (`"name": `), spelled once for the rows that repeat
+/// it: a listing of 100,000 transactions writes each of its names 100,000 times.
+public struct JSONKey: @unchecked Sendable {
+    /// Bytes made once and kept for the life of the process, as the keys are (a `static let`
+    /// each), so that writing one retains nothing. Never written after `init`.
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    public init(_ name: String) {
+        bytes = JSONValue.immortal(JSONValue.string(name).bytes(compact: true) + Array(": ".utf8))
     }
 }

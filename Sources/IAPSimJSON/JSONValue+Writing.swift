@@ -66,8 +66,24 @@ extension JSONValue {
 
     static func newline(_ output: inout [UInt8], indent: Int?) {
         guard let indent else { return }
-        output.append(0x0A)
-        for _ in 0..<2 * indent { output.append(0x20) }
+        if 1 + 2 * indent <= newlineAndSpaces.count {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: newlineAndSpaces[0..<1 + 2 * indent]))
+        } else {
+            output.append(0x0A)
+            output.append(contentsOf: repeatElement(0x20, count: 2 * indent))
+        }
+    }
+
+    /// A newline and the indent of the depths most documents reach, the first `1 + 2 × depth`
+    /// bytes appended at once.
+    nonisolated(unsafe) private static let newlineAndSpaces = immortal([0x0A] + [UInt8](repeating: 0x20, count: 32))
+
+    /// `bytes` copied to memory kept for the life of the process: a constant appended in a
+    /// loop retains and releases nothing.
+    static func immortal(_ bytes: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = copy.initialize(from: bytes)
+        return UnsafeBufferPointer(copy)
     }
 
     /// A JSON string. Control characters, DEL and the line and paragraph separators are
@@ -83,21 +99,13 @@ extension JSONValue {
     /// then the rest by the table. A signed item is kilobytes of base64, and `serve` quotes one
     /// in every answer.
     private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        /// Whether a byte of `word` (all below 0x80) is below `limit` (at most 0x80).
-        func hasByteBelow(_ limit: UInt64, _ word: UInt64) -> Bool { (word &- ones &* limit) & ~word & highs != 0 }
         var offset = 0
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             while offset + 8 <= bytes.count {
-                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                if word & highs != 0 { break }  // not ASCII: the table decides from here
-                if hasByteBelow(0x20, word) || hasByteBelow(1, word ^ (ones &* 0x22))
-                    || hasByteBelow(1, word ^ (ones &* 0x5C)) || hasByteBelow(1, word ^ (ones &* 0x7F))
-                {
-                    return false
-                }
+                let word = ByteWord(raw, at: offset)
+                if !word.isASCII { break }  // the table decides from here
+                if word.hasByte(below: 0x20) || word.has(0x22) || word.has(0x5C) || word.has(0x7F) { return false }
                 offset += 8
             }
         }
@@ -110,13 +118,12 @@ extension JSONValue {
         output.append(0x22)
         // Most text needs no escaping: append it whole, from its contiguous UTF-8 (a listing
         // of 100,000 transactions spends its time here).
-        var text = text
-        let plain = text.withUTF8 { bytes in
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
             let plain = Self.isPlain(bytes)
             if plain { output.append(contentsOf: bytes) }
             return plain
         }
-        if plain {
+        if plain == true {
             output.append(0x22)
             return
         }

@@ -64,4 +64,26 @@ import Testing
         }
         #expect(error.message == "products[0].productID: expected a string, found a number")
     }
+
+    /// A listing writes each row member by member under names spelled once (`JSONKey`): the
+    /// bytes are those of the whole value, at every depth (past the indents kept ready too)
+    /// and with names that need escaping.
+    @Test func aRowWrittenByMembersIsTheWholeValue() {
+        let members: [(String, JSONValue)] = [
+            ("id", .int(7)), ("name \"quoted\"\n", .string("é\u{2028}")), ("nested", .object([("a", .array([.null]))])),
+            ("empty", .object([])),
+        ]
+        for depth in [0, 1, 2, 15, 16, 17, 40] {
+            var whole: JSONValue = .object(members)
+            for _ in 0..<depth { whole = .array([whole]) }
+            var bytes: [UInt8] = []
+            var stream = JSONStream { bytes += $0 }
+            for _ in 0..<depth { stream.beginArray() }
+            stream.beginObject()
+            for (name, value) in members { stream.value(value, JSONKey(name)) }
+            stream.end()
+            stream.finish()
+            #expect(bytes == whole.bytes() + [0x0A], "at depth \(depth)")
+        }
+    }
 }

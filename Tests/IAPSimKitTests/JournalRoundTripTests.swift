@@ -120,6 +120,24 @@ import Testing
         #expect(bytes.withUnsafeBufferPointer { JournalLine.readBack($0, as: transaction) } == nil)
     }
 
+    /// The one pass steps over a string eight bytes at a time: a byte it must not take as it is
+    /// (an escape — the writer escapes control characters and DEL — or a byte of a non-ASCII
+    /// character) is found at every place in the word, the line declined, and the full parser
+    /// reads it.
+    @Test(arguments: ["\"", "\\", "\n", "\u{1}", "é", "\u{7F}"])
+    func aByteTheOnePassCannotTakeIsFoundWhereverItSits(special: String) throws {
+        for position in 0..<20 {
+            let productID =
+                String(repeating: "a", count: position) + special + String(repeating: "b", count: 19 - position)
+            let transaction = Self.transaction(1, productID, .consumable)
+            let bytes = Self.line(transaction)
+            let onePass = bytes.withUnsafeBufferPointer { JournalLine.fast($0) }
+            let parsed = try bytes.withUnsafeBufferPointer { try JournalLine.parsed($0) }
+            #expect(parsed.productID == productID, "at \(position)")
+            #expect(onePass == nil, "at \(position)")
+        }
+    }
+
     /// So that a reader dropping any field reads `complete` otherwise: no field is nil, or
     /// what a reader puts where the member is missing.
     @Test func theCompleteShapeSetsEveryStoredField() {

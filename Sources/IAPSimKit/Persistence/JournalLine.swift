@@ -89,6 +89,16 @@ struct JournalLine {
         func string() -> Range<Int>? {
             i += 1
             let start = i
+            // Eight bytes a step while none is a quote, a backslash, a control character or
+            // not ASCII; the loop below reads the word that holds one.
+            if let base = b.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while i + 8 <= b.count {
+                    let word = ByteWord(raw, at: i)
+                    guard word.isASCII, !word.hasByte(below: 0x20), !word.has(0x22), !word.has(0x5C) else { break }
+                    i += 8
+                }
+            }
             while i < b.count {
                 let byte = b[i]
                 if byte == 0x22 {

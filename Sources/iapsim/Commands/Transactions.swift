@@ -125,9 +125,9 @@ extension Transactions {
     /// `rowMembers` as the schema generator takes them.
     static var rowSchemaMembers: [TransactionViewMember] { rowMembers.map { .init(extra: $0.name, $0.schema) } }
 
-    /// `rowMembers`' names and values without their schemas: a row is written per transaction
-    /// of a listing, and copying a member would retain its schema each time.
-    private static let rowWriters = rowMembers.map { ($0.name, $0.value) }
+    /// `rowMembers`' names, as written, and values without their schemas: a row is written per
+    /// transaction of a listing, and copying a member would retain its schema each time.
+    private static let rowWriters = rowMembers.map { (JSONKey($0.name), $0.value) }
 
     /// The account's history, like Xcode's Transaction Manager, with the pending purchases.
     private func list(productID: String?, filter: HistoryFilter?, withJWS: Bool, in context: CommandContext) throws
@@ -144,13 +144,14 @@ extension Transactions {
                 // swift-format-ignore: ReplaceForEachWithForLoop
                 // (`history` streams the journal: it is no Sequence)
                 try history.forEach { entry in
-                    let text = entry.transaction.price.plainString
-                    var members = entry.transaction.storeKitMembers(storeKit, price: text, extra: Self.rowWriters.count)
                     let jws = sign.map { $0(entry.transaction) }
-                    for (name, value) in Self.rowWriters {
-                        if let value = value(entry, jws) { members.append((name, value)) }
+                    stream.beginObject()
+                    entry.transaction.writeStoreKitMembers(
+                        storeKit, price: entry.transaction.price.plainString, to: &stream)
+                    for (key, value) in Self.rowWriters {
+                        if let value = value(entry, jws) { stream.value(value, key) }
                     }
-                    stream.value(.object(members))
+                    stream.end()
                 }
                 stream.end()
                 stream.value(.array(history.pending.map(JSON.pending)), "pending")
